@@ -1,0 +1,210 @@
+//! The seeds' arithmetic: bytes per token, the pool, sequences that fit, and the decode ceiling.
+
+use crate::error::{KvError, Result};
+use crate::model::{Attention, KvDtype, ModelSpec};
+use crate::units::Bytes;
+
+/// KV bytes one token costs on one layer of one GPU (tensor-parallel rank):
+/// `2 × max(1, kv_heads / tp) × head_dim × bytes`, or for MLA `latent × bytes` (not split by TP).
+pub fn bytes_per_token_per_layer(model: &ModelSpec, kv: KvDtype, tp: u64) -> Result<u64> {
+    let b = kv.bytes(model.dtype);
+    let v = match model.attention {
+        Attention::Mla { latent } => latent.checked_mul(b),
+        _ => {
+            let heads = (model.kv_heads / tp.max(1)).max(1);
+            2u64.checked_mul(heads).and_then(|x| x.checked_mul(model.head_dim)).and_then(|x| x.checked_mul(b))
+        }
+    };
+    v.ok_or(KvError::Overflow("bytes per token"))
+}
+
+/// How vLLM splits `layers` over `pp` pipeline stages (`get_pp_indices`): equal shares, the
+/// remainder going one each to the stages before the last, from the second-to-last backwards.
+pub fn layers_per_stage(layers: u64, pp: u64) -> Vec<u64> {
+    let pp = pp.clamp(1, layers.max(1)) as usize;
+    let base = layers / pp as u64;
+    let mut parts = vec![base; pp];
+    let rem = (layers % pp as u64) as usize;
+    for i in 2..rem + 2 {
+        if let Some(idx) = pp.checked_sub(i) {
+            parts[idx] += 1;
+        } else {
+            // More remainder than stages before the last: wrap onto the last stage.
+            parts[pp - 1] += 1;
+        }
+    }
+    parts
+}
+
+/// The most layers any pipeline stage holds: the stage that sets the cache size.
+pub fn max_stage_layers(layers: u64, pp: u64) -> u64 {
+    layers_per_stage(layers, pp).into_iter().max().unwrap_or(layers)
+}
+
+/// The seeds' `B_tok` per GPU: `2 × L × H_kv × d_h × b` over the layers of the largest pipeline
+/// stage, with KV heads divided by tensor parallelism (at least one per rank).
+/// At TP = PP = 1 this is exactly the course formula (Qwen3-8B bf16: 2 × 36 × 8 × 128 × 2 = 147,456 B).
+pub fn bytes_per_token(model: &ModelSpec, kv: KvDtype, tp: u64, pp: u64) -> Result<Bytes> {
+    let per_layer = bytes_per_token_per_layer(model, kv, tp)?;
+    per_layer
+        .checked_mul(max_stage_layers(model.layers, pp))
+        .map(Bytes)
+        .ok_or(KvError::Overflow("bytes per token"))
+}
+
+/// The same model if every KV head were a query head (plain MHA), TP = 1: `2 × L × H_q × d_h × b`.
+/// The seeds' "GQA bought 4×" (Qwen3-8B, 576 KiB) and "7×" (Qwen2.5-7B, 392 KiB).
+pub fn bytes_per_token_mha(model: &ModelSpec, kv: KvDtype) -> Result<Bytes> {
+    let b = kv.bytes(model.dtype);
+    2u64.checked_mul(model.layers)
+        .and_then(|x| x.checked_mul(model.attention_heads))
+        .and_then(|x| x.checked_mul(model.head_dim))
+        .and_then(|x| x.checked_mul(b))
+        .map(Bytes)
+        .ok_or(KvError::Overflow("MHA bytes per token"))
+}
+
+/// KV bytes one sequence of `ctx` tokens holds on one GPU. Full layers keep every token;
+/// sliding-window layers keep at most `window` tokens.
+pub fn bytes_per_sequence(model: &ModelSpec, kv: KvDtype, tp: u64, pp: u64, ctx: u64) -> Result<Bytes> {
+    let per_layer = bytes_per_token_per_layer(model, kv, tp)? as u128;
+    let stage = max_stage_layers(model.layers, pp) as u128;
+    let total = match model.attention {
+        Attention::SlidingWindow { window, .. } => {
+            let layers = model.layers.max(1) as u128;
+            // Sliding layers on the largest stage, in proportion (exact at PP = 1).
+            let sliding = (model.sliding_layers() as u128 * stage).div_ceil(layers).min(stage);
+            let full = stage - sliding;
+            per_layer * (full * ctx as u128 + sliding * ctx.min(window) as u128)
+        }
+        _ => per_layer * stage * ctx as u128,
+    };
+    u64::try_from(total).map(Bytes).map_err(|_| KvError::Overflow("bytes per sequence"))
+}
+
+/// `⌊M_kv / (S_ctx × B_tok)⌋`: the seed's sequences that fit (0 when the pool is empty or negative).
+pub fn max_sequences(pool: i128, ctx: u64, per_token: Bytes) -> u64 {
+    let per_seq = ctx as u128 * per_token.0 as u128;
+    if pool <= 0 || per_seq == 0 {
+        return 0;
+    }
+    (pool as u128 / per_seq).min(u64::MAX as u128) as u64
+}
+
+/// Sequences that fit when each one's bytes are given (sliding-window aware).
+pub fn max_sequences_for(pool: i128, per_sequence: Bytes) -> u64 {
+    if pool <= 0 || per_sequence.0 == 0 {
+        return 0;
+    }
+    (pool as u128 / per_sequence.0 as u128).min(u64::MAX as u128) as u64
+}
+
+/// `⌊M_kv / B_tok⌋`: tokens the pool holds.
+pub fn total_tokens(pool: i128, per_token: Bytes) -> u64 {
+    max_sequences(pool, 1, per_token)
+}
+
+/// The inverse: the longest context each of `n` sequences can have, `⌊M_kv / (n × B_tok)⌋`.
+pub fn longest_context(pool: i128, n: u64, per_token: Bytes) -> u64 {
+    max_sequences(pool, n.max(1), per_token)
+}
+
+/// How vLLM's requested memory is computed from the total and the utilization:
+/// a float product up to 0.13, `math.ceil` from 0.14 (VLLM-ACCOUNTING §0).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Rounding {
+    /// `total * util` as a float (its fraction never changes a whole-block count).
+    Float,
+    /// `math.ceil(total * util)`.
+    Ceil,
+}
+
+/// `total × util` in bytes, as vLLM computes it.
+pub fn requested_bytes(total: Bytes, util: f64, rounding: Rounding) -> Result<u64> {
+    if !util.is_finite() || util <= 0.0 || util > 1.0 {
+        return Err(KvError::OutOfRange {
+            field: "gpu_memory_utilization",
+            range: "a number greater than 0 and at most 1",
+            got: format!("{util}"),
+        });
+    }
+    let x = total.0 as f64 * util;
+    Ok(match rounding {
+        Rounding::Float => x.floor() as u64,
+        Rounding::Ceil => x.ceil() as u64,
+    })
+}
+
+/// The non-KV memory besides the weights. A single figure for now (the seed lab assumes 1 GiB);
+/// an estimate from its parts can take its place behind this type.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Overhead {
+    /// One figure for activations, CUDA context and everything else.
+    Fixed(Bytes),
+}
+
+impl Overhead {
+    /// The seed lab's assumption: 1 GiB.
+    pub const SEED: Overhead = Overhead::Fixed(Bytes::gib(1));
+
+    /// Bytes the overhead takes.
+    pub fn bytes(&self) -> Bytes {
+        match *self {
+            Overhead::Fixed(b) => b,
+        }
+    }
+}
+
+/// The KV pool: `requested − weights − overhead`, signed (negative means nothing is left).
+pub fn pool(requested: u64, weights: Bytes, overhead: &Overhead) -> i128 {
+    requested as i128 - weights.0 as i128 - overhead.bytes().0 as i128
+}
+
+/// Decode ceilings from the roofline: every step reads the weights once plus each sequence's cache.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct DecodeCeiling {
+    /// One sequence alone at context `t`: `BW / (W + t × B_tok)` tokens/s.
+    pub per_sequence: f64,
+    /// `n` sequences at context `t` together: `n × BW / (W + n × t × B_tok)` tokens/s.
+    pub aggregate: f64,
+    /// Per-sequence rate when `n` share the card: `BW / (W + n × t × B_tok)` tokens/s.
+    pub per_sequence_in_batch: f64,
+}
+
+/// The decode ceiling at context `t` for `n` sequences, bandwidth in GB/s (10⁹ bytes/s).
+pub fn decode_ceiling(bandwidth_gbs: f64, weights: Bytes, t: u64, per_token: Bytes, n: u64) -> DecodeCeiling {
+    let bw = bandwidth_gbs * 1e9;
+    let w = weights.0 as f64;
+    let kv = t as f64 * per_token.0 as f64;
+    let n = n.max(1) as f64;
+    let one = bw / (w + kv);
+    let batch_step = bw / (w + n * kv);
+    DecodeCeiling { per_sequence: one, aggregate: n * batch_step, per_sequence_in_batch: batch_step }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pp_split_matches_vllm() {
+        // 30 layers over 4 stages: 7 each, remainder 2 to stages [-2] and [-3] → [7, 8, 8, 7].
+        assert_eq!(layers_per_stage(30, 4), vec![7, 8, 8, 7]);
+        assert_eq!(layers_per_stage(36, 1), vec![36]);
+        assert_eq!(layers_per_stage(40, 2), vec![20, 20]);
+        // 27 layers over 2: 13 each, one extra to stage [-2] → [14, 13].
+        assert_eq!(layers_per_stage(27, 2), vec![14, 13]);
+    }
+
+    #[test]
+    fn requested_rounding() {
+        // 23.55 GiB × 0.9 as a float, floored vs ceiled: differ by one byte at most.
+        let t = Bytes(25_286_604_390);
+        let f = requested_bytes(t, 0.9, Rounding::Float).unwrap();
+        let c = requested_bytes(t, 0.9, Rounding::Ceil).unwrap();
+        assert!(c - f <= 1);
+        assert!(requested_bytes(t, f64::NAN, Rounding::Ceil).is_err());
+        assert!(requested_bytes(t, 1.5, Rounding::Ceil).is_err());
+        assert!(requested_bytes(t, 0.0, Rounding::Ceil).is_err());
+    }
+}

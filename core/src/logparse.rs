@@ -1,0 +1,234 @@
+//! Reads the KV-cache figures out of a vLLM startup log, any version from V0 to 0.33.
+//!
+//! Hand-written matching on fixed markers (no regex engine): every line is scanned once.
+
+/// The first capacity figure found, as the log states it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum KvFigure {
+    /// V1: `GPU KV cache size: N tokens`.
+    Tokens(u64),
+    /// V0: `# GPU blocks: N` (also `# CUDA blocks`, `# cuda blocks`).
+    Blocks(u64),
+}
+
+/// `Maximum concurrency for L tokens per request: C x`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Concurrency {
+    /// The request length it is computed for.
+    pub tokens_per_request: u64,
+    /// The printed value.
+    pub value: f64,
+}
+
+/// Why vLLM refused to start, as its log says.
+#[derive(Clone, Debug, PartialEq)]
+pub enum LogError {
+    /// V1: one max-length request does not fit.
+    RequestTooLong {
+        /// `max seq len (N)`.
+        max_model_len: u64,
+        /// `(X GiB KV cache is needed`.
+        needed_gib: f64,
+        /// `available KV cache memory (Y GiB)`.
+        available_gib: f64,
+        /// `the estimated maximum model length is E`.
+        estimated_max_len: Option<u64>,
+    },
+    /// V0: the cache holds fewer tokens than one request.
+    V0TooLong {
+        /// `max seq len (N)`.
+        max_model_len: u64,
+        /// `stored in KV cache (M)`.
+        kv_tokens: u64,
+    },
+    /// `No available memory for the cache blocks.`
+    NoMemory,
+}
+
+/// Everything kvbudget reads from a log. Fields are `None` when the log does not have them.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ParsedLog {
+    /// vLLM's version, when the log names it.
+    pub version: Option<String>,
+    /// The first KV capacity line.
+    pub kv: Option<KvFigure>,
+    /// The full text of that line.
+    pub kv_line: Option<String>,
+    /// `# CPU blocks: M` (V0).
+    pub cpu_blocks: Option<u64>,
+    /// The concurrency line.
+    pub max_concurrency: Option<Concurrency>,
+    /// `Available KV cache memory: X GiB`.
+    pub available_kv_gib: Option<f64>,
+    /// `Model loading took X GiB`.
+    pub model_loading_gib: Option<f64>,
+    /// `total_gpu_memory (T GiB)` or `total_memory=T GiB`.
+    pub total_gpu_gib: Option<f64>,
+    /// `gpu_memory_utilization (U)`.
+    pub gpu_memory_utilization: Option<f64>,
+    /// `… = R GiB` of the budget line.
+    pub requested_gib: Option<f64>,
+    /// `model weights take W GiB`.
+    pub weights_gib: Option<f64>,
+    /// `non_torch_memory takes N GiB` or `non-torch forward increase memory: N GiB`.
+    pub non_torch_gib: Option<f64>,
+    /// `PyTorch activation peak memory takes A GiB` or `torch peak memory increase: A GiB`.
+    pub activation_peak_gib: Option<f64>,
+    /// `the rest of the memory reserved for KV Cache is K GiB`.
+    pub budget_kv_gib: Option<f64>,
+    /// `Estimated CUDA graph memory: G GiB total`.
+    pub cudagraph_estimate_gib: Option<f64>,
+    /// A refusal to start.
+    pub error: Option<LogError>,
+}
+
+impl ParsedLog {
+    /// Total cached tokens: V1 tokens as printed, V0 blocks × `block_size` (the seed's `verify.py`).
+    pub fn cached_tokens(&self, block_size: u64) -> Option<u64> {
+        match self.kv? {
+            KvFigure::Tokens(t) => Some(t),
+            KvFigure::Blocks(b) => Some(b.saturating_mul(block_size)),
+        }
+    }
+}
+
+/// What the parser looks for, for the message when nothing is found.
+pub const LOOKED_FOR: &str = "a KV capacity line: 'GPU KV cache size: N tokens' (vLLM V1) or '# GPU blocks: N' / \
+'# CUDA blocks: N' / '# cuda blocks: N' (vLLM V0)";
+
+/// Skips spaces, then reads a number made of digits, commas and one dot.
+fn number_at(s: &str) -> Option<(&str, &str)> {
+    let s = s.trim_start();
+    let end = s
+        .char_indices()
+        .find(|&(_, c)| !(c.is_ascii_digit() || c == ',' || c == '.'))
+        .map(|(i, _)| i)
+        .unwrap_or(s.len());
+    let n = s[..end].trim_end_matches(['.', ',']);
+    if n.is_empty() || !n.starts_with(|c: char| c.is_ascii_digit()) {
+        None
+    } else {
+        Some((n, &s[n.len()..]))
+    }
+}
+
+fn int_after(line: &str, marker: &str) -> Option<u64> {
+    let i = line.find(marker)?;
+    let (n, _) = number_at(&line[i + marker.len()..])?;
+    n.replace(',', "").parse().ok()
+}
+
+fn float_after(line: &str, marker: &str) -> Option<f64> {
+    let i = line.find(marker)?;
+    let (n, _) = number_at(&line[i + marker.len()..])?;
+    n.replace(',', "").parse().ok()
+}
+
+fn set<T>(slot: &mut Option<T>, v: Option<T>) {
+    if slot.is_none() {
+        *slot = v;
+    }
+}
+
+/// Parses a whole log. Never fails: what it cannot find stays `None`.
+pub fn parse(text: &str) -> ParsedLog {
+    let mut p = ParsedLog::default();
+    for line in text.lines() {
+        scan_line(line, &mut p);
+    }
+    p
+}
+
+/// Updates `p` from one line (first occurrence of each figure wins).
+pub fn scan_line(line: &str, p: &mut ParsedLog) {
+    if p.version.is_none() {
+        for marker in ["vLLM API server version ", "LLM engine (v", "vLLM version "] {
+            if let Some(i) = line.find(marker) {
+                let rest = &line[i + marker.len()..];
+                let v: String = rest.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '.' || *c == '+').collect();
+                if v.starts_with(|c: char| c.is_ascii_digit()) {
+                    p.version = Some(v);
+                    break;
+                }
+            }
+        }
+    }
+    if p.kv.is_none() {
+        if let Some(t) = int_after(line, "GPU KV cache size:") {
+            if line.contains("tokens") {
+                p.kv = Some(KvFigure::Tokens(t));
+                p.kv_line = Some(trim_prefix(line));
+            }
+        } else {
+            for device in ["# GPU blocks:", "# CUDA blocks:", "# cuda blocks:"] {
+                if let Some(b) = int_after(line, device) {
+                    p.kv = Some(KvFigure::Blocks(b));
+                    p.kv_line = Some(trim_prefix(line));
+                    set(&mut p.cpu_blocks, int_after(line, "# CPU blocks:"));
+                    break;
+                }
+            }
+        }
+    }
+    if p.max_concurrency.is_none() {
+        if let Some(i) = line.find("Maximum concurrency for ") {
+            let rest = &line[i..];
+            let len = int_after(rest, "Maximum concurrency for ");
+            let val = float_after(rest, "tokens per request:");
+            if let (Some(tokens_per_request), Some(value)) = (len, val) {
+                p.max_concurrency = Some(Concurrency { tokens_per_request, value });
+            }
+        }
+    }
+    set(&mut p.available_kv_gib, float_after(line, "Available KV cache memory:"));
+    set(&mut p.model_loading_gib, float_after(line, "Model loading took"));
+    set(&mut p.total_gpu_gib, float_after(line, "total_gpu_memory ("));
+    set(&mut p.total_gpu_gib, float_after(line, "total_memory="));
+    set(&mut p.gpu_memory_utilization, float_after(line, "gpu_memory_utilization ("));
+    if line.contains("gpu_memory_utilization (") {
+        if let Some(i) = line.rfind(") = ") {
+            set(&mut p.requested_gib, float_after(&line[i..], ") = "));
+        }
+    }
+    set(&mut p.weights_gib, float_after(line, "model weights take"));
+    set(&mut p.weights_gib, float_after(line, "weights memory:"));
+    set(&mut p.non_torch_gib, float_after(line, "non_torch_memory takes"));
+    set(&mut p.non_torch_gib, float_after(line, "non-torch forward increase memory:"));
+    set(&mut p.activation_peak_gib, float_after(line, "PyTorch activation peak memory takes"));
+    set(&mut p.activation_peak_gib, float_after(line, "torch peak memory increase:"));
+    set(&mut p.budget_kv_gib, float_after(line, "the rest of the memory reserved for KV Cache is"));
+    set(&mut p.cudagraph_estimate_gib, float_after(line, "Estimated CUDA graph memory:"));
+    if p.error.is_none() {
+        if line.contains("KV cache is needed, which is larger than the available KV cache memory") {
+            if let (Some(max_model_len), Some(needed_gib), Some(available_gib)) = (
+                int_after(line, "max seq len ("),
+                float_after(line, "), ("),
+                float_after(line, "available KV cache memory ("),
+            ) {
+                p.error = Some(LogError::RequestTooLong {
+                    max_model_len,
+                    needed_gib,
+                    available_gib,
+                    estimated_max_len: int_after(line, "estimated maximum model length is"),
+                });
+            }
+        } else if line.contains("No available memory for the cache blocks") {
+            p.error = Some(LogError::NoMemory);
+        } else if line.contains("is larger than the maximum number of tokens that can be stored in KV cache") {
+            if let (Some(max_model_len), Some(kv_tokens)) =
+                (int_after(line, "max seq len ("), int_after(line, "stored in KV cache ("))
+            {
+                p.error = Some(LogError::V0TooLong { max_model_len, kv_tokens });
+            }
+        }
+    }
+}
+
+/// The message part of a log line, without vLLM's `INFO 04-22 15:13:20 [file.py:1319]` prefix.
+fn trim_prefix(line: &str) -> String {
+    let msg = match line.find("] ") {
+        Some(i) if line[..i].contains('[') => &line[i + 2..],
+        _ => line,
+    };
+    msg.trim().to_string()
+}

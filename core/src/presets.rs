@@ -1,0 +1,302 @@
+//! Named models and GPUs.
+//!
+//! Model facts are from each model's published `config.json` on Hugging Face; weights are the
+//! figure vLLM logs as "Model loading took … GiB" where one is known, else the checkpoint's
+//! safetensors bytes. GPU totals are what `cudaMemGetInfo().total` reports (what vLLM logs,
+//! 1.5–2 % below nvidia-smi's MiB); bandwidths are the vendors' data sheets.
+//! All figures as collected in the project's shared `VLLM-ACCOUNTING.md` §6 and §7.
+
+use crate::model::{Attention, ModelDtype, ModelSpec};
+use crate::units::{Bytes, GB, GIB};
+
+/// ⌊g × 2³⁰⌋, for a GiB figure with two decimals as vLLM prints it.
+const fn gib_hundredths(hundredths: u64) -> Bytes {
+    Bytes(hundredths * GIB / 100)
+}
+
+/// A model preset: the geometry plus where its numbers come from.
+#[derive(Clone, Copy, Debug)]
+pub struct ModelPreset {
+    /// Hugging Face id (matched case-insensitively).
+    pub id: &'static str,
+    /// Transformer layers.
+    pub layers: u64,
+    /// Query heads.
+    pub attention_heads: u64,
+    /// KV heads.
+    pub kv_heads: u64,
+    /// Head dimension (the config's `head_dim`).
+    pub head_dim: u64,
+    /// Attention kind.
+    pub attention: Attention,
+    /// Checkpoint dtype (what `auto` KV uses).
+    pub dtype: ModelDtype,
+    /// `max_position_embeddings`.
+    pub max_position: u64,
+    /// Vocabulary size.
+    pub vocab: u64,
+    /// Weights as vLLM counts them.
+    pub weights: Bytes,
+    /// Where `weights` comes from.
+    pub weights_source: &'static str,
+}
+
+impl ModelPreset {
+    /// The preset as a [`ModelSpec`].
+    pub fn spec(&self) -> ModelSpec {
+        ModelSpec {
+            id: self.id.to_string(),
+            layers: self.layers,
+            attention_heads: self.attention_heads,
+            kv_heads: self.kv_heads,
+            head_dim: self.head_dim,
+            attention: self.attention,
+            dtype: self.dtype,
+            max_position: self.max_position,
+            vocab: self.vocab,
+            weights: self.weights,
+        }
+    }
+}
+
+/// The models of VLLM-ACCOUNTING §6.
+pub const MODELS: [ModelPreset; 11] = [
+    // config.json: 36 layers, 32 q / 8 kv heads, head_dim 128, vocab 151936, max_pos 40960, bf16.
+    ModelPreset {
+        id: "Qwen/Qwen3-8B",
+        layers: 36,
+        attention_heads: 32,
+        kv_heads: 8,
+        head_dim: 128,
+        attention: Attention::Full,
+        dtype: ModelDtype::Bf16,
+        max_position: 40960,
+        vocab: 151936,
+        weights: gib_hundredths(1527),
+        weights_source: "vLLM log: Model loading took 15.27 GiB (checkpoint 16,381,470,720 B)",
+    },
+    // config.json: 40 layers, 40 q / 8 kv heads, head_dim 128, vocab 151936, max_pos 40960, bf16.
+    ModelPreset {
+        id: "Qwen/Qwen3-14B",
+        layers: 40,
+        attention_heads: 40,
+        kv_heads: 8,
+        head_dim: 128,
+        attention: Attention::Full,
+        dtype: ModelDtype::Bf16,
+        max_position: 40960,
+        vocab: 151936,
+        weights: gib_hundredths(2752),
+        weights_source: "vLLM log: Model loading took 27.52 GiB (checkpoint 29,536,614,400 B)",
+    },
+    // AWQ w4 g128; activations and KV in fp16. Geometry as Qwen3-14B.
+    ModelPreset {
+        id: "Qwen/Qwen3-14B-AWQ",
+        layers: 40,
+        attention_heads: 40,
+        kv_heads: 8,
+        head_dim: 128,
+        attention: Attention::Full,
+        dtype: ModelDtype::F16,
+        max_position: 40960,
+        vocab: 151936,
+        weights: gib_hundredths(944),
+        weights_source: "vLLM log: Model loading took 9.44 GiB (checkpoint ≈ 9.98 GB)",
+    },
+    // config.json: 28 layers, 28 q / 4 kv heads, head_dim 128 (3584/28), vocab 152064, max_pos 32768.
+    // `sliding_window` is present but `use_sliding_window: false`: full attention.
+    ModelPreset {
+        id: "Qwen/Qwen2.5-7B-Instruct",
+        layers: 28,
+        attention_heads: 28,
+        kv_heads: 4,
+        head_dim: 128,
+        attention: Attention::Full,
+        dtype: ModelDtype::Bf16,
+        max_position: 32768,
+        vocab: 152064,
+        weights: gib_hundredths(1425),
+        weights_source: "vLLM log: Model loading took 14.25 GiB (checkpoint 15,231,233,024 B)",
+    },
+    // AWQ (fp16); geometry as Qwen2.5-7B-Instruct.
+    ModelPreset {
+        id: "Qwen/Qwen2.5-7B-Instruct-AWQ",
+        layers: 28,
+        attention_heads: 28,
+        kv_heads: 4,
+        head_dim: 128,
+        attention: Attention::Full,
+        dtype: ModelDtype::F16,
+        max_position: 32768,
+        vocab: 152064,
+        weights: gib_hundredths(543),
+        weights_source: "vLLM logs: Model loading took 5.29–5.43 GiB; the higher figure (checkpoint ≈ 5.57 GB)",
+    },
+    // config.json: 32 layers, 32 q / 8 kv heads, head_dim 128, vocab 128256, max_pos 131072.
+    ModelPreset {
+        id: "meta-llama/Llama-3.1-8B-Instruct",
+        layers: 32,
+        attention_heads: 32,
+        kv_heads: 8,
+        head_dim: 128,
+        attention: Attention::Full,
+        dtype: ModelDtype::Bf16,
+        max_position: 131072,
+        vocab: 128256,
+        weights: gib_hundredths(1499),
+        weights_source: "vLLM log: Model loading took 14.99 GiB (checkpoint 16,060,522,496 B)",
+    },
+    // config.json: 32 layers, 32 q / 8 kv heads, head_dim 128, vocab 32768, max_pos 32768.
+    ModelPreset {
+        id: "mistralai/Mistral-7B-Instruct-v0.3",
+        layers: 32,
+        attention_heads: 32,
+        kv_heads: 8,
+        head_dim: 128,
+        attention: Attention::Full,
+        dtype: ModelDtype::Bf16,
+        max_position: 32768,
+        vocab: 32768,
+        weights: Bytes(14_496_047_104),
+        weights_source: "checkpoint safetensors bytes (no vLLM log figure known)",
+    },
+    // config.json: 42 layers alternating sliding (window 4096) and full, 16 q / 8 kv heads,
+    // head_dim 256 (not 3584/16 = 224), vocab 256000, max_pos 8192. vLLM runs its float32 config in bf16.
+    ModelPreset {
+        id: "google/gemma-2-9b-it",
+        layers: 42,
+        attention_heads: 16,
+        kv_heads: 8,
+        head_dim: 256,
+        attention: Attention::SlidingWindow { window: 4096, sliding_layers: 21 },
+        dtype: ModelDtype::Bf16,
+        max_position: 8192,
+        vocab: 256000,
+        weights: Bytes(18_483_411_968),
+        weights_source: "checkpoint safetensors bytes (no vLLM log figure known)",
+    },
+    // config.json: 27 layers, 16 heads, MLA kv_lora_rank 512 + qk_rope_head_dim 64, vocab 102400, max_pos 163840.
+    ModelPreset {
+        id: "deepseek-ai/DeepSeek-V2-Lite",
+        layers: 27,
+        attention_heads: 16,
+        kv_heads: 16,
+        head_dim: 576,
+        attention: Attention::Mla { latent: 576 },
+        dtype: ModelDtype::Bf16,
+        max_position: 163840,
+        vocab: 102400,
+        weights: Bytes(31_412_968_448),
+        weights_source: "checkpoint safetensors bytes (no vLLM log figure known)",
+    },
+    // config.json: 64 layers, 64 q / 8 kv heads, head_dim 128 (not 5120/64 = 80), vocab 151936, max_pos 40960.
+    ModelPreset {
+        id: "Qwen/Qwen3-32B",
+        layers: 64,
+        attention_heads: 64,
+        kv_heads: 8,
+        head_dim: 128,
+        attention: Attention::Full,
+        dtype: ModelDtype::Bf16,
+        max_position: 40960,
+        vocab: 151936,
+        weights: Bytes(65_524_246_528),
+        weights_source: "checkpoint safetensors bytes (no vLLM log figure known)",
+    },
+    // config.json: 48 layers, 32 q / 4 kv heads, head_dim 128 (not 2048/32 = 64), MoE 128 experts, 8 active.
+    ModelPreset {
+        id: "Qwen/Qwen3-30B-A3B",
+        layers: 48,
+        attention_heads: 32,
+        kv_heads: 4,
+        head_dim: 128,
+        attention: Attention::Full,
+        dtype: ModelDtype::Bf16,
+        max_position: 40960,
+        vocab: 151936,
+        weights: Bytes(61_064_245_248),
+        weights_source: "checkpoint safetensors bytes (no vLLM log figure known)",
+    },
+];
+
+/// The model preset with this Hugging Face id, ignoring case.
+pub fn model(id: &str) -> Option<&'static ModelPreset> {
+    let id = id.trim();
+    MODELS.iter().find(|m| m.id.eq_ignore_ascii_case(id))
+}
+
+/// The GPU family, where it changes what vLLM does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Arch {
+    /// Anything without a special case.
+    Other,
+    /// NVIDIA A100: vLLM keeps the small-GPU defaults on it despite ≥ 70 GiB.
+    A100,
+    /// NVIDIA Hopper (H100/H200): FlashMLA forces a 64-token block for MLA models.
+    Hopper,
+}
+
+/// A GPU preset.
+#[derive(Clone, Copy, Debug)]
+pub struct GpuPreset {
+    /// URL-safe slug, e.g. `rtx-4090`.
+    pub slug: &'static str,
+    /// Display name.
+    pub name: &'static str,
+    /// Marketed memory in decimal GB.
+    pub marketed_gb: u64,
+    /// Total memory as vLLM sees it (`cudaMemGetInfo().total`).
+    pub total: Bytes,
+    /// Memory bandwidth in GB/s (vendor data).
+    pub bandwidth_gbs: u64,
+    /// Family.
+    pub arch: Arch,
+}
+
+impl GpuPreset {
+    /// Marketed memory in bytes.
+    pub const fn marketed(&self) -> Bytes {
+        Bytes(self.marketed_gb * GB)
+    }
+}
+
+/// The GPUs of VLLM-ACCOUNTING §7 (totals: vLLM logs; bandwidths: vendor data sheets).
+pub const GPUS: [GpuPreset; 14] = [
+    // nvidia-smi 16303 MiB; vLLM ≈ 15.5 GiB. 960 GB/s GDDR7.
+    GpuPreset { slug: "rtx-5080", name: "RTX 5080", marketed_gb: 16, total: gib_hundredths(1550), bandwidth_gbs: 960, arch: Arch::Other },
+    // vLLM log 31.37 GiB; 1792 GB/s.
+    GpuPreset { slug: "rtx-5090", name: "RTX 5090", marketed_gb: 32, total: gib_hundredths(3137), bandwidth_gbs: 1792, arch: Arch::Other },
+    // vLLM logs 23.53–23.65 GiB, typically 23.55; 1008 GB/s.
+    GpuPreset { slug: "rtx-4090", name: "RTX 4090", marketed_gb: 24, total: gib_hundredths(2355), bandwidth_gbs: 1008, arch: Arch::Other },
+    // vLLM log 23.58 GiB; 936 GB/s.
+    GpuPreset { slug: "rtx-3090", name: "RTX 3090", marketed_gb: 24, total: gib_hundredths(2358), bandwidth_gbs: 936, arch: Arch::Other },
+    // ≈ 22.06 GiB; 300 GB/s.
+    GpuPreset { slug: "l4", name: "L4", marketed_gb: 24, total: gib_hundredths(2206), bandwidth_gbs: 300, arch: Arch::Other },
+    // ≈ 14.58 GiB; 320 GB/s.
+    GpuPreset { slug: "t4", name: "T4", marketed_gb: 16, total: gib_hundredths(1458), bandwidth_gbs: 320, arch: Arch::Other },
+    // ≈ 22.0 GiB; 600 GB/s.
+    GpuPreset { slug: "a10g", name: "A10G", marketed_gb: 24, total: gib_hundredths(2200), bandwidth_gbs: 600, arch: Arch::Other },
+    // ≈ 39.4 GiB; 1555 GB/s.
+    GpuPreset { slug: "a100-40gb", name: "A100 40GB", marketed_gb: 40, total: gib_hundredths(3940), bandwidth_gbs: 1555, arch: Arch::A100 },
+    // vLLM log 79.15 GiB; 2039 GB/s (SXM; PCIe 1935).
+    GpuPreset { slug: "a100-80gb", name: "A100 80GB", marketed_gb: 80, total: gib_hundredths(7915), bandwidth_gbs: 2039, arch: Arch::A100 },
+    // vLLM log 79.22 GiB (79.19 in some); 3350 GB/s.
+    GpuPreset { slug: "h100-sxm", name: "H100 SXM", marketed_gb: 80, total: gib_hundredths(7922), bandwidth_gbs: 3350, arch: Arch::Hopper },
+    // ≈ 79.2 GiB; 2000 GB/s.
+    GpuPreset { slug: "h100-pcie", name: "H100 PCIe", marketed_gb: 80, total: gib_hundredths(7920), bandwidth_gbs: 2000, arch: Arch::Hopper },
+    // vLLM log 139.81 GiB; 4800 GB/s.
+    GpuPreset { slug: "h200", name: "H200", marketed_gb: 141, total: gib_hundredths(13981), bandwidth_gbs: 4800, arch: Arch::Hopper },
+    // vLLM log 44.39 GiB; 864 GB/s.
+    GpuPreset { slug: "l40s", name: "L40S", marketed_gb: 48, total: gib_hundredths(4439), bandwidth_gbs: 864, arch: Arch::Other },
+    // ≈ 191.5 GiB; 5300 GB/s.
+    GpuPreset { slug: "mi300x", name: "MI300X", marketed_gb: 192, total: gib_hundredths(19150), bandwidth_gbs: 5300, arch: Arch::Other },
+];
+
+/// The GPU preset with this slug, ignoring case.
+pub fn gpu(slug: &str) -> Option<&'static GpuPreset> {
+    let slug = slug.trim();
+    GPUS.iter().find(|g| g.slug.eq_ignore_ascii_case(slug))
+}
+
+/// The three models every screen shows (the seeds' repertoire).
+pub const REPERTOIRE: [&str; 3] = ["Qwen/Qwen3-8B", "Qwen/Qwen3-14B-AWQ", "Qwen/Qwen2.5-7B-Instruct"];

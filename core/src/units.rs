@@ -1,0 +1,248 @@
+//! Byte quantities and Python-compatible number formatting.
+//!
+//! vLLM prints its numbers with Python's formatting rules; these helpers reproduce them
+//! character for character so that a predicted log line can be compared with a real one.
+
+use std::fmt;
+
+/// 2³⁰ bytes.
+pub const GIB: u64 = 1 << 30;
+/// 2²⁰ bytes.
+pub const MIB: u64 = 1 << 20;
+/// 2¹⁰ bytes.
+pub const KIB: u64 = 1 << 10;
+/// 10⁹ bytes (marketed "GB").
+pub const GB: u64 = 1_000_000_000;
+
+/// A whole number of bytes. Binary units (KiB/MiB/GiB) and decimal ones (GB) are always named.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Bytes(pub u64);
+
+impl Bytes {
+    /// `n` bytes.
+    pub const fn new(n: u64) -> Self {
+        Bytes(n)
+    }
+    /// `n × 2³⁰` bytes (saturating).
+    pub const fn gib(n: u64) -> Self {
+        Bytes(n.saturating_mul(GIB))
+    }
+    /// The value in GiB as a float (for display and ratios only).
+    pub fn as_gib(self) -> f64 {
+        self.0 as f64 / GIB as f64
+    }
+    /// The value in MiB as a float.
+    pub fn as_mib(self) -> f64 {
+        self.0 as f64 / MIB as f64
+    }
+    /// The value in KiB as a float.
+    pub fn as_kib(self) -> f64 {
+        self.0 as f64 / KIB as f64
+    }
+    /// The value in decimal GB as a float.
+    pub fn as_gb(self) -> f64 {
+        self.0 as f64 / GB as f64
+    }
+    /// ⌊g × 2³⁰⌋ bytes for a GiB figure such as vLLM prints; `None` if `g` is not a finite,
+    /// non-negative number below 2⁶⁴ bytes.
+    pub fn from_gib_f64(g: f64) -> Option<Self> {
+        let b = (g * GIB as f64).floor();
+        if g.is_finite() && g >= 0.0 && b < u64::MAX as f64 {
+            Some(Bytes(b as u64))
+        } else {
+            None
+        }
+    }
+    /// ⌊g × 10⁹⌋ bytes for a marketed GB figure; `None` when not finite and non-negative.
+    pub fn from_gb_f64(g: f64) -> Option<Self> {
+        let b = (g * GB as f64).floor();
+        if g.is_finite() && g >= 0.0 && b < u64::MAX as f64 {
+            Some(Bytes(b as u64))
+        } else {
+            None
+        }
+    }
+}
+
+impl fmt::Display for Bytes {
+    /// Human form in binary units, e.g. `144 KiB`, `4.50 GiB`, with the byte count kept exact below 1 KiB.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let n = self.0;
+        if n >= GIB {
+            write!(f, "{:.2} GiB", self.as_gib())
+        } else if n >= MIB {
+            write!(f, "{:.1} MiB", self.as_mib())
+        } else if n >= KIB {
+            let k = self.as_kib();
+            if n % KIB == 0 {
+                write!(f, "{} KiB", thousands(n / KIB))
+            } else {
+                write!(f, "{k:.1} KiB")
+            }
+        } else {
+            write!(f, "{n} B")
+        }
+    }
+}
+
+/// Python's `f"{n:,}"`: `42656` → `42,656`.
+pub fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// Python's `"%.2f" % x`: the exact binary value rounded to two decimals, exact ties to even
+/// (`1.125` → `1.12`, `2.625` → `2.62`, `0.375` → `0.38`). Rust's formatter does the same.
+pub fn fixed2(x: f64) -> String {
+    format!("{x:.2}")
+}
+
+/// Python's `round(x, ndigits)` for floats: correctly rounded from the exact binary value.
+pub fn py_round(x: f64, ndigits: usize) -> f64 {
+    if !x.is_finite() {
+        return x;
+    }
+    format!("{x:.ndigits$}").parse().unwrap_or(x)
+}
+
+/// Python's `repr(float)` (also what `json.dumps` and `str` print): the shortest string that
+/// round-trips, with `.0` on integral values and scientific notation below 1e-4 or from 1e16.
+pub fn py_float_repr(x: f64) -> String {
+    if x.is_nan() {
+        return "NaN".into();
+    }
+    if x.is_infinite() {
+        return if x > 0.0 { "Infinity".into() } else { "-Infinity".into() };
+    }
+    if x == 0.0 {
+        return if x.is_sign_negative() { "-0.0".into() } else { "0.0".into() };
+    }
+    // `{:e}` gives the shortest round-trip digits: "1.6384e5", "-2.5e-7".
+    let sci = format!("{x:e}");
+    let (mantissa, exp) = sci.split_once('e').unwrap_or((&sci, "0"));
+    let exp: i32 = exp.parse().unwrap_or(0);
+    let (sign, mantissa) = match mantissa.strip_prefix('-') {
+        Some(m) => ("-", m),
+        None => ("", mantissa),
+    };
+    let digits: String = mantissa.chars().filter(|c| *c != '.').collect();
+    if (-4..16).contains(&exp) {
+        let n = digits.len() as i32;
+        if exp < 0 {
+            let zeros = "0".repeat((-exp - 1) as usize);
+            format!("{sign}0.{zeros}{digits}")
+        } else if exp + 1 >= n {
+            let zeros = "0".repeat((exp + 1 - n) as usize);
+            format!("{sign}{digits}{zeros}.0")
+        } else {
+            let (a, b) = digits.split_at((exp + 1) as usize);
+            format!("{sign}{a}.{b}")
+        }
+    } else {
+        let (a, b) = digits.split_at(1);
+        let frac = if b.is_empty() { String::new() } else { format!(".{b}") };
+        let esign = if exp < 0 { '-' } else { '+' };
+        format!("{sign}{a}{frac}e{esign}{:02}", exp.abs())
+    }
+}
+
+/// Python's float floor division `a // b` (CPython's `float_floor_div`), which is not always
+/// `(a / b).floor()`: it divides `a - fmod(a, b)` and corrects the quotient.
+pub fn py_floordiv(a: f64, b: f64) -> f64 {
+    if b == 0.0 {
+        return f64::NAN;
+    }
+    let mut m = a % b;
+    let mut div = (a - m) / b;
+    if m != 0.0 {
+        if (b < 0.0) != (m < 0.0) {
+            m += b;
+            div -= 1.0;
+        }
+    } else {
+        m = 0.0_f64.copysign(b);
+    }
+    let _ = m;
+    if div != 0.0 {
+        let mut floordiv = div.floor();
+        if div - floordiv > 0.5 {
+            floordiv += 1.0;
+        }
+        floordiv
+    } else {
+        0.0_f64.copysign(a / b)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn thousands_like_python() {
+        assert_eq!(thousands(0), "0");
+        assert_eq!(thousands(999), "999");
+        assert_eq!(thousands(1000), "1,000");
+        assert_eq!(thousands(42656), "42,656");
+        assert_eq!(thousands(1234567), "1,234,567");
+    }
+
+    #[test]
+    fn fixed2_ties_to_even_like_percent_format() {
+        // VLLM-ACCOUNTING §1: 2304 / 2048 = 1.125 prints 1.12x; 2.625 → 2.62; 0.375 → 0.38.
+        assert_eq!(fixed2(2304.0 / 2048.0), "1.12");
+        assert_eq!(fixed2(2.625), "2.62");
+        assert_eq!(fixed2(0.375), "0.38");
+        // 2.675 is stored as 2.67499999…, so Python prints 2.67 too.
+        assert_eq!(fixed2(2.675), "2.67");
+    }
+
+    #[test]
+    fn repr_like_python() {
+        assert_eq!(py_float_repr(160.0), "160.0");
+        assert_eq!(py_float_repr(163840.0), "163840.0");
+        assert_eq!(py_float_repr(0.625), "0.625");
+        assert_eq!(py_float_repr(4.4), "4.4");
+        assert_eq!(py_float_repr(1e16), "1e+16");
+        assert_eq!(py_float_repr(1.5e16), "1.5e+16");
+        assert_eq!(py_float_repr(123456789012345.6), "123456789012345.6");
+        assert_eq!(py_float_repr(0.0001), "0.0001");
+        assert_eq!(py_float_repr(0.00001), "1e-05");
+        assert_eq!(py_float_repr(-2.5), "-2.5");
+    }
+
+    #[test]
+    fn round_like_python() {
+        assert_eq!(py_round(0.125, 2), 0.12);
+        assert_eq!(py_round(4.3999, 2), 4.4);
+        assert_eq!(py_round(0.15625, 3), 0.156);
+    }
+
+    #[test]
+    fn floordiv_like_python() {
+        assert_eq!(py_floordiv(7.0, 2.0), 3.0);
+        assert_eq!(py_floordiv(-7.0, 2.0), -4.0);
+        // 5.9 GiB // (8192 × 163840 B) = 4 (the seed lab's answer)
+        assert_eq!(py_floordiv(5.9 * GIB as f64, 8192.0 * 163840.0), 4.0);
+        // Python: 1 // 0.1 == 9.0 (not 10.0, which (1/0.1).floor() gives)
+        assert_eq!(py_floordiv(1.0, 0.1), 9.0);
+    }
+
+    #[test]
+    fn bytes_display_names_units() {
+        assert_eq!(Bytes(147_456).to_string(), "144 KiB");
+        assert_eq!(Bytes(GIB * 9 / 2).to_string(), "4.50 GiB");
+        assert_eq!(Bytes(512).to_string(), "512 B");
+        // 6.51 × 1,073,741,824 = 6,990,059,274.24 → floor
+        assert_eq!(Bytes::from_gib_f64(6.51), Some(Bytes(6_990_059_274)));
+        assert_eq!(Bytes::from_gib_f64(f64::NAN), None);
+        assert_eq!(Bytes::from_gib_f64(-1.0), None);
+    }
+}

@@ -1,0 +1,495 @@
+//! The `kvbudget` command line: `predict` and `verify` (twins of the course lab's scripts) and
+//! `vllm` (what vLLM prints at startup for a scenario).
+
+mod pyjson;
+
+use clap::{Args, Parser, Subcommand};
+use kvbudget_core::logparse::{self, KvFigure, LogError, ParsedLog};
+use kvbudget_core::model::{Attention, KvDtype, ModelDtype, ModelSpec};
+use kvbudget_core::presets::{self, Arch};
+use kvbudget_core::seed::{self, SeedPrediction};
+use kvbudget_core::units::Bytes;
+use kvbudget_core::vllm::{self, Engine, KvMemory, Scenario, Version};
+use kvbudget_core::{capacity::Overhead, KvError};
+use serde_json::{json, Value};
+
+/// Exit status when vLLM would refuse to start (or the log shows it refused).
+pub const EXIT_REFUSED: i32 = 3;
+
+#[derive(Parser, Debug)]
+#[command(name = "kvbudget", version, about = "KV-cache arithmetic for serving an LLM with vLLM on one GPU")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Predict max concurrency from the model geometry and a KV pool (the lab's predict.py).
+    Predict(PredictArgs),
+    /// Read a vLLM startup log and compare it with the prediction; writes kv_report.json (the lab's verify.py).
+    Verify(VerifyArgs),
+    /// Print what vLLM would print at startup about its KV cache for a scenario.
+    Vllm(Box<VllmArgs>),
+}
+
+#[derive(Args, Debug)]
+struct PredictArgs {
+    /// A model preset by Hugging Face id (e.g. Qwen/Qwen3-8B); stands in for --layers/--kv-heads/--head-dim.
+    #[arg(long)]
+    model: Option<String>,
+    /// Transformer layers (required without --model).
+    #[arg(long)]
+    layers: Option<i64>,
+    /// KV heads (required without --model).
+    #[arg(long)]
+    kv_heads: Option<i64>,
+    /// Head dimension (required without --model).
+    #[arg(long)]
+    head_dim: Option<i64>,
+    /// Bytes per KV element: 2 for BF16/FP16, 1 for FP8.
+    #[arg(long, default_value_t = 2.0)]
+    dtype_bytes: f64,
+    /// GiB left for the KV cache after weights and overhead.
+    #[arg(long)]
+    kv_pool_gib: f64,
+    /// Context per sequence, in tokens.
+    #[arg(long, default_value_t = 8192)]
+    ctx: i64,
+}
+
+#[derive(Args, Debug)]
+struct VerifyArgs {
+    /// The vLLM startup log to read.
+    #[arg(long, default_value = "serve.log")]
+    log: String,
+    /// Context per sequence, in tokens.
+    #[arg(long, default_value_t = 8192)]
+    ctx: i64,
+    /// A model preset by Hugging Face id; stands in for --layers/--kv-heads/--head-dim.
+    #[arg(long)]
+    model: Option<String>,
+    /// Transformer layers.
+    #[arg(long, default_value_t = 40)]
+    layers: i64,
+    /// KV heads.
+    #[arg(long, default_value_t = 8)]
+    kv_heads: i64,
+    /// Head dimension.
+    #[arg(long, default_value_t = 128)]
+    head_dim: i64,
+    /// Bytes per KV element: 2 for BF16/FP16, 1 for FP8.
+    #[arg(long, default_value_t = 2.0)]
+    dtype_bytes: f64,
+    /// GiB left for the KV cache after weights and overhead.
+    #[arg(long, default_value_t = 5.9)]
+    kv_pool_gib: f64,
+    /// Tokens per block, to turn a V0 '# GPU blocks' count into tokens.
+    #[arg(long, default_value_t = 16)]
+    block_size: u64,
+    /// Where to write the report.
+    #[arg(long, default_value = "kv_report.json")]
+    out: String,
+}
+
+#[derive(Args, Debug)]
+struct VllmArgs {
+    /// A model preset by Hugging Face id (case-insensitive); or give the geometry flags.
+    #[arg(long)]
+    model: Option<String>,
+    /// Transformer layers (geometry; overrides the preset).
+    #[arg(long)]
+    layers: Option<u64>,
+    /// KV heads (geometry; overrides the preset).
+    #[arg(long)]
+    kv_heads: Option<u64>,
+    /// Head dimension (geometry; overrides the preset).
+    #[arg(long)]
+    head_dim: Option<u64>,
+    /// Query heads [default: the KV heads, i.e. plain MHA].
+    #[arg(long)]
+    attention_heads: Option<u64>,
+    /// MLA latent width per token per layer (kv_lora_rank + qk_rope_head_dim, e.g. 576).
+    #[arg(long)]
+    mla_latent: Option<u64>,
+    /// Sliding-window size in tokens (with --sliding-layers).
+    #[arg(long)]
+    sliding_window: Option<u64>,
+    /// How many layers use the sliding window (with --sliding-window).
+    #[arg(long)]
+    sliding_layers: Option<u64>,
+    /// The checkpoint's dtype, which `--kv-cache-dtype auto` uses: bfloat16, float16 or float32 [default: the preset's, else bfloat16].
+    #[arg(long)]
+    model_dtype: Option<String>,
+    /// GPU preset slug: rtx-5080, rtx-5090, rtx-4090, rtx-3090, l4, t4, a10g, a100-40gb, a100-80gb, h100-sxm, h100-pcie, h200, l40s, mi300x.
+    #[arg(long)]
+    gpu: Option<String>,
+    /// GPU total memory in GiB as vLLM logs it (overrides the preset's).
+    #[arg(long)]
+    gpu_total_gib: Option<f64>,
+    /// Fraction of the GPU vLLM may use [default: 0.90, or 0.92 from vLLM 0.20].
+    #[arg(long)]
+    gpu_memory_utilization: Option<f64>,
+    /// Weights in GiB as vLLM counts them [default: the preset's].
+    #[arg(long)]
+    weights_gib: Option<f64>,
+    /// Non-KV overhead besides the weights, in GiB (the seed lab's assumption).
+    #[arg(long, default_value_t = 1.0)]
+    overhead_gib: f64,
+    /// Maximum tokens per request [default: the model's max_position_embeddings].
+    #[arg(long)]
+    max_model_len: Option<u64>,
+    /// KV cache dtype: auto, bfloat16, float16, float32, fp8, fp8_e4m3, fp8_e5m2.
+    #[arg(long, default_value = "auto")]
+    kv_cache_dtype: String,
+    /// Tensor-parallel size (GPUs that split every layer).
+    #[arg(long, default_value_t = 1)]
+    tensor_parallel_size: u64,
+    /// Pipeline-parallel size (GPUs that split the layers into stages).
+    #[arg(long, default_value_t = 1)]
+    pipeline_parallel_size: u64,
+    /// Cap on concurrent sequences [default: 1024 on ≥ 70 GiB GPUs other than A100, else 256].
+    #[arg(long)]
+    max_num_seqs: Option<u64>,
+    /// Tokens per scheduler step [default: 8192 on ≥ 70 GiB GPUs other than A100, else 2048].
+    #[arg(long)]
+    max_num_batched_tokens: Option<u64>,
+    /// Tokens per KV block [default: 16; MLA on Hopper: 64].
+    #[arg(long)]
+    block_size: Option<u64>,
+    /// vLLM release X.Y, from 0.4 to 0.33 [default: 0.33].
+    #[arg(long)]
+    vllm_version: Option<String>,
+    /// Engine for 0.8–0.9, where both exist: v0 or v1 [default: v1 from 0.8].
+    #[arg(long)]
+    engine: Option<String>,
+    /// Start from a printed 'Available KV cache memory' in GiB (bytes = floor(G × 2^30)) instead of the budget.
+    #[arg(long)]
+    available_kv_gib: Option<f64>,
+    /// Start from a known number of GPU blocks instead of the budget.
+    #[arg(long)]
+    num_gpu_blocks: Option<u64>,
+    /// Print a JSON object instead of the log lines.
+    #[arg(long)]
+    json: bool,
+}
+
+/// Runs the command line; returns the process exit status.
+pub fn run() -> i32 {
+    let cli = match Cli::try_parse() {
+        Ok(c) => c,
+        Err(e) => {
+            let _ = e.print();
+            return if e.use_stderr() { 2 } else { 0 };
+        }
+    };
+    let result = match cli.command {
+        Command::Predict(a) => predict(&a),
+        Command::Verify(a) => verify(&a),
+        Command::Vllm(a) => vllm_cmd(&a),
+    };
+    match result {
+        Ok(code) => code,
+        Err(msg) => {
+            eprintln!("kvbudget: {msg}");
+            1
+        }
+    }
+}
+
+fn preset(id: &str) -> Result<&'static presets::ModelPreset, String> {
+    presets::model(id).ok_or_else(|| {
+        let known: Vec<&str> = presets::MODELS.iter().map(|m| m.id).collect();
+        format!("unknown --model {id:?}; known models: {}", known.join(", "))
+    })
+}
+
+fn geometry_i64(model: &Option<String>, layers: Option<i64>, kv: Option<i64>, hd: Option<i64>) -> Result<(i64, i64, i64), String> {
+    let p = model.as_deref().map(preset).transpose()?;
+    let pick = |flag: Option<i64>, from: Option<u64>, name: &str| {
+        flag.or(from.map(|v| v as i64)).ok_or_else(|| format!("--{name} is required (or give --model)"))
+    };
+    Ok((
+        pick(layers, p.map(|p| p.layers), "layers")?,
+        pick(kv, p.map(|p| p.kv_heads), "kv-heads")?,
+        pick(hd, p.map(|p| p.head_dim), "head-dim")?,
+    ))
+}
+
+fn prediction_json(p: &SeedPrediction) -> Value {
+    json!({
+        "kv_bytes_per_token": p.kv_bytes_per_token,
+        "kv_kib_per_token": p.kv_kib_per_token,
+        "ctx": p.ctx,
+        "kv_gib_per_seq": p.kv_gib_per_seq,
+        "predicted_max_seqs": p.predicted_max_seqs,
+        "predicted_total_tokens": p.predicted_total_tokens,
+    })
+}
+
+fn predict(a: &PredictArgs) -> Result<i32, String> {
+    let (l, k, h) = geometry_i64(&a.model, a.layers, a.kv_heads, a.head_dim)?;
+    let p = seed::predict(l, k, h, a.dtype_bytes, a.kv_pool_gib, a.ctx).map_err(|e| e.to_string())?;
+    println!("{}", pyjson::dumps(&prediction_json(&p)));
+    Ok(0)
+}
+
+fn opt_f64(x: Option<f64>) -> Value {
+    x.map(Value::from).unwrap_or(Value::Null)
+}
+
+fn parsed_json(p: &ParsedLog, block_size: u64) -> Value {
+    let (kind, raw) = match p.kv {
+        Some(KvFigure::Tokens(t)) => ("tokens", Value::from(t)),
+        Some(KvFigure::Blocks(b)) => ("blocks", Value::from(b)),
+        None => ("none", Value::Null),
+    };
+    let error = match &p.error {
+        None => Value::Null,
+        Some(LogError::RequestTooLong { max_model_len, needed_gib, available_gib, estimated_max_len }) => json!({
+            "kind": "request_too_long",
+            "max_model_len": max_model_len,
+            "needed_gib": needed_gib,
+            "available_gib": available_gib,
+            "estimated_max_model_len": estimated_max_len,
+        }),
+        Some(LogError::V0TooLong { max_model_len, kv_tokens }) => json!({
+            "kind": "v0_max_seq_len_too_large",
+            "max_model_len": max_model_len,
+            "kv_cache_tokens": kv_tokens,
+        }),
+        Some(LogError::NoMemory) => json!({ "kind": "no_available_memory" }),
+    };
+    json!({
+        "vllm_version": p.version,
+        "kv_line": p.kv_line,
+        "kv_figure": kind,
+        "kv_figure_value": raw,
+        "block_size": block_size,
+        "gpu_blocks": match p.kv { Some(KvFigure::Blocks(b)) => Value::from(b), _ => Value::Null },
+        "cpu_blocks": p.cpu_blocks,
+        "max_concurrency": p.max_concurrency.as_ref().map(|c| c.value),
+        "max_concurrency_tokens_per_request": p.max_concurrency.as_ref().map(|c| c.tokens_per_request),
+        "available_kv_cache_gib": opt_f64(p.available_kv_gib),
+        "model_loading_gib": opt_f64(p.model_loading_gib),
+        "total_gpu_memory_gib": opt_f64(p.total_gpu_gib),
+        "gpu_memory_utilization": opt_f64(p.gpu_memory_utilization),
+        "requested_memory_gib": opt_f64(p.requested_gib),
+        "weights_gib": opt_f64(p.weights_gib),
+        "non_torch_memory_gib": opt_f64(p.non_torch_gib),
+        "activation_peak_gib": opt_f64(p.activation_peak_gib),
+        "budget_kv_cache_gib": opt_f64(p.budget_kv_gib),
+        "cuda_graph_estimate_gib": opt_f64(p.cudagraph_estimate_gib),
+        "error": error,
+    })
+}
+
+fn refusal_text(e: &LogError) -> String {
+    match e {
+        LogError::RequestTooLong { max_model_len, needed_gib, available_gib, estimated_max_len } => format!(
+            "vLLM refused to start: one request of {max_model_len} tokens needs {needed_gib} GiB of KV cache, only {available_gib} GiB is available{}",
+            estimated_max_len.map(|e| format!(" (longest that fits: {e} tokens)")).unwrap_or_default()
+        ),
+        LogError::V0TooLong { max_model_len, kv_tokens } => format!(
+            "vLLM refused to start: max_model_len {max_model_len} is larger than the {kv_tokens} tokens the KV cache holds"
+        ),
+        LogError::NoMemory => "vLLM refused to start: no memory was left for the KV cache blocks".into(),
+    }
+}
+
+fn verify(a: &VerifyArgs) -> Result<i32, String> {
+    let (l, k, h) = geometry_i64(&a.model, Some(a.layers), Some(a.kv_heads), Some(a.head_dim))?;
+    let (l, k, h) = if let Some(m) = &a.model {
+        let p = preset(m)?;
+        (p.layers as i64, p.kv_heads as i64, p.head_dim as i64)
+    } else {
+        (l, k, h)
+    };
+    if a.block_size == 0 {
+        return Err("--block-size must be a whole number of tokens from 1 up".into());
+    }
+    if a.ctx <= 0 {
+        return Err("--ctx must be a whole number of tokens from 1 up".into());
+    }
+    let bytes = std::fs::read(&a.log).map_err(|e| format!("cannot read --log {}: {e}", a.log))?;
+    let text = String::from_utf8_lossy(&bytes);
+    let parsed = logparse::parse(&text);
+    let pred = seed::predict(l, k, h, a.dtype_bytes, a.kv_pool_gib, a.ctx).map_err(|e| e.to_string())?;
+    let cached = parsed.cached_tokens(a.block_size);
+    if cached.is_none() && parsed.error.is_none() {
+        return Err(format!("no KV capacity line in {}: looked for {}", a.log, logparse::LOOKED_FOR));
+    }
+    let implied = cached.map(|t| t / a.ctx as u64);
+    let agreement = match implied {
+        Some(n) => format!("{} predicted vs {} observed", pred.predicted_max_seqs, n),
+        None => format!("{} predicted vs none observed (vLLM did not start)", pred.predicted_max_seqs),
+    };
+    let report = json!({
+        "prediction": prediction_json(&pred),
+        "vllm_total_cached_tokens": cached,
+        "vllm_implied_max_seqs_at_ctx": implied,
+        "agreement": agreement,
+        "vllm_log": parsed_json(&parsed, a.block_size),
+    });
+    let text = pyjson::dumps(&report);
+    std::fs::write(&a.out, format!("{text}\n")).map_err(|e| format!("cannot write {}: {e}", a.out))?;
+    println!("{text}");
+    if let (None, Some(e)) = (cached, &parsed.error) {
+        eprintln!("kvbudget: {}", refusal_text(e));
+        return Ok(EXIT_REFUSED);
+    }
+    Ok(0)
+}
+
+fn gib_flag(name: &'static str, g: f64) -> Result<Bytes, String> {
+    Bytes::from_gib_f64(g).ok_or_else(|| format!("--{name} must be a finite number of GiB, 0 or more (got {g})"))
+}
+
+fn build_model(a: &VllmArgs) -> Result<ModelSpec, String> {
+    let base = a.model.as_deref().map(preset).transpose()?.map(|p| p.spec());
+    let need = |flag: Option<u64>, from: Option<u64>, name: &str| {
+        flag.or(from).ok_or_else(|| format!("--{name} is required without --model"))
+    };
+    let layers = need(a.layers, base.as_ref().map(|m| m.layers), "layers")?;
+    let mut kv_heads = a.kv_heads.or(base.as_ref().map(|m| m.kv_heads));
+    let head_dim_default = base.as_ref().map(|m| m.head_dim);
+    let attention = match (a.mla_latent, a.sliding_window, a.sliding_layers) {
+        (Some(latent), None, None) => Attention::Mla { latent },
+        (None, Some(window), Some(sliding_layers)) => Attention::SlidingWindow { window, sliding_layers },
+        (None, None, None) => base.as_ref().map(|m| m.attention).unwrap_or(Attention::Full),
+        (Some(_), _, _) => return Err("--mla-latent cannot be combined with a sliding window".into()),
+        _ => return Err("--sliding-window and --sliding-layers go together".into()),
+    };
+    let head_dim = match attention {
+        Attention::Mla { latent } => {
+            kv_heads = kv_heads.or(Some(1));
+            a.head_dim.or(head_dim_default).unwrap_or(latent)
+        }
+        _ => need(a.head_dim, head_dim_default, "head-dim")?,
+    };
+    let kv_heads = kv_heads.ok_or("--kv-heads is required without --model")?;
+    let attention_heads = a.attention_heads.or(base.as_ref().map(|m| m.attention_heads.max(kv_heads))).unwrap_or(kv_heads);
+    let dtype = match a.model_dtype.as_deref().map(|s| s.to_ascii_lowercase()) {
+        None => base.as_ref().map(|m| m.dtype).unwrap_or(ModelDtype::Bf16),
+        Some(s) if s == "bfloat16" || s == "bf16" => ModelDtype::Bf16,
+        Some(s) if s == "float16" || s == "fp16" || s == "half" => ModelDtype::F16,
+        Some(s) if s == "float32" || s == "fp32" => ModelDtype::F32,
+        Some(s) => return Err(format!("--model-dtype {s:?}: use bfloat16, float16 or float32")),
+    };
+    let weights = match a.weights_gib {
+        Some(g) => gib_flag("weights-gib", g)?,
+        None => base.as_ref().map(|m| m.weights).unwrap_or_default(),
+    };
+    let m = ModelSpec {
+        id: base.as_ref().map(|m| m.id.clone()).unwrap_or_else(|| "custom".into()),
+        layers,
+        attention_heads,
+        kv_heads,
+        head_dim,
+        attention,
+        dtype,
+        max_position: base.as_ref().map(|m| m.max_position).unwrap_or(0),
+        vocab: base.as_ref().map(|m| m.vocab).unwrap_or(0),
+        weights,
+    };
+    m.validate().map_err(|e| e.to_string())?;
+    Ok(m)
+}
+
+fn vllm_cmd(a: &VllmArgs) -> Result<i32, String> {
+    let model = build_model(a)?;
+    let version = match &a.vllm_version {
+        Some(v) => Version::parse(v).map_err(|e| e.to_string())?,
+        None => vllm::NEWEST,
+    };
+    let engine = match a.engine.as_deref() {
+        None => version.default_engine(),
+        Some("v0") | Some("V0") => {
+            if version > Version::new(0, 9) {
+                return Err(format!("--engine v0 exists only up to vLLM 0.9 (got {version})"));
+            }
+            Engine::V0
+        }
+        Some("v1") | Some("V1") => {
+            if version < Version::new(0, 8) {
+                return Err(format!("--engine v1 exists from vLLM 0.8 (got {version})"));
+            }
+            Engine::V1
+        }
+        Some(e) => return Err(format!("--engine {e:?}: use v0 or v1")),
+    };
+    let kv_dtype = KvDtype::parse(&a.kv_cache_dtype).map_err(|e| e.to_string())?;
+    let gpu = a.gpu.as_deref().map(|g| {
+        presets::gpu(g).ok_or_else(|| {
+            let known: Vec<&str> = presets::GPUS.iter().map(|g| g.slug).collect();
+            format!("unknown --gpu {g:?}; known GPUs: {}", known.join(", "))
+        })
+    });
+    let gpu = gpu.transpose()?;
+    let gpu_total = match a.gpu_total_gib {
+        Some(g) => Some(gib_flag("gpu-total-gib", g)?),
+        None => gpu.map(|g| g.total),
+    };
+    let arch = gpu.map(|g| g.arch).unwrap_or(Arch::Other);
+    let memory = if let Some(n) = a.num_gpu_blocks {
+        KvMemory::Blocks(n)
+    } else if let Some(g) = a.available_kv_gib {
+        KvMemory::Available(gib_flag("available-kv-gib", g)?)
+    } else {
+        let total = gpu_total.ok_or("give --gpu or --gpu-total-gib (or start from --available-kv-gib / --num-gpu-blocks)")?;
+        if a.model.is_none() && a.weights_gib.is_none() {
+            return Err("--weights-gib is required for a model given by geometry".into());
+        }
+        KvMemory::Budget {
+            gpu_total: total,
+            util: a.gpu_memory_utilization.unwrap_or_else(|| version.default_util()),
+            weights: model.weights,
+            overhead: Overhead::Fixed(gib_flag("overhead-gib", a.overhead_gib)?),
+        }
+    };
+    let scenario = Scenario {
+        model,
+        kv_dtype,
+        tp: a.tensor_parallel_size,
+        pp: a.pipeline_parallel_size,
+        block_size: a.block_size,
+        max_model_len: a.max_model_len,
+        max_num_seqs: a.max_num_seqs,
+        max_num_batched_tokens: a.max_num_batched_tokens,
+        version,
+        engine,
+        memory,
+        arch,
+        gpu_total,
+    };
+    let r = vllm::report(&scenario).map_err(|e: KvError| e.to_string())?;
+    if a.json {
+        let v = json!({
+            "vllm_version": version.to_string(),
+            "model": scenario.model.id,
+            "kv_cache_dtype": kv_dtype.name(),
+            "available_kv_bytes": r.available_kv_bytes.map(|b| b as i64),
+            "block_size": r.block_size,
+            "page_size_bytes": r.page_bytes,
+            "kv_bytes_per_token": r.bytes_per_token.0,
+            "max_model_len": r.max_model_len,
+            "blocks_per_request": r.blocks_per_request,
+            "num_gpu_blocks": r.num_gpu_blocks,
+            "gpu_kv_cache_tokens": r.gpu_kv_cache_tokens,
+            "max_concurrency": r.max_concurrency,
+            "max_num_seqs": r.max_num_seqs,
+            "max_seqs_capped": r.max_seqs_capped,
+            "lines": r.lines,
+            "error": r.error,
+        });
+        println!("{}", pyjson::dumps(&v));
+    } else {
+        for l in &r.lines {
+            println!("{l}");
+        }
+        if let Some(e) = &r.error {
+            println!("ValueError: {e}");
+        }
+    }
+    Ok(if r.error.is_some() { EXIT_REFUSED } else { 0 })
+}

@@ -1,0 +1,8 @@
+//! kvbudget: the web page (wasm32) and the `kvbudget` command line (native) over one core.
+
+pub use kvbudget_core as core;
+
+#[cfg(target_arch = "wasm32")]
+pub mod app;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod cli;
