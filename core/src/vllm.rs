@@ -472,21 +472,7 @@ pub fn report(s: &Scenario) -> Result<Report> {
             ));
         }
     }
-    let (tokens, conc) = match fam {
-        Family::V1Early => {
-            let t = num_blocks.saturating_mul(block_size);
-            (t, t as f64 / max_model_len as f64)
-        }
-        Family::V1Mid => {
-            let c = num_blocks as f64 / blocks_per_request as f64;
-            ((num_blocks / num_groups).saturating_mul(block_size), c)
-        }
-        _ => {
-            let c = num_blocks as f64 / blocks_per_request as f64;
-            // Python's int(float): truncation of the float product.
-            ((c * max_model_len as f64) as u64, c)
-        }
-    };
+    let (tokens, conc) = printed_tokens(fam, num_blocks, blocks_per_request, num_groups, block_size, max_model_len);
     let size = format!("GPU KV cache size: {} tokens", thousands(tokens));
     let concurrency = format!(
         "Maximum concurrency for {} tokens per request: {}x",
@@ -505,4 +491,26 @@ pub fn report(s: &Scenario) -> Result<Report> {
     out.max_seqs_capped = Some((num_blocks / blocks_per_request.max(1)).min(max_num_seqs));
     out.lines = lines;
     Ok(out)
+}
+
+/// The token count and concurrency a V1 family prints for `num_blocks`:
+/// 0.8–0.9 `blocks × block_size` and `tokens / max_model_len`;
+/// 0.10–0.20 `(blocks // groups) × block_size` and `blocks / blocks_per_request`;
+/// 0.21+ `int(concurrency × max_model_len)`, a truncated float product that can be one lower.
+pub fn printed_tokens(fam: Family, num_blocks: u64, blocks_per_request: u64, num_groups: u64, block_size: u64, max_model_len: u64) -> (u64, f64) {
+    match fam {
+        Family::V0 | Family::V1Early => {
+            let t = num_blocks.saturating_mul(block_size);
+            (t, t as f64 / max_model_len.max(1) as f64)
+        }
+        Family::V1Mid => {
+            let c = num_blocks as f64 / blocks_per_request.max(1) as f64;
+            ((num_blocks / num_groups.max(1)).saturating_mul(block_size), c)
+        }
+        Family::V1Late | Family::V1OneLine => {
+            let c = num_blocks as f64 / blocks_per_request.max(1) as f64;
+            // Python's int(float): truncation of the float product.
+            ((c * max_model_len as f64) as u64, c)
+        }
+    }
 }
