@@ -10,6 +10,7 @@ pub mod error;
 pub mod logparse;
 pub mod model;
 pub mod presets;
+pub mod repertoire;
 pub mod seed;
 pub mod units;
 pub mod vllm;

@@ -1,0 +1,105 @@
+//! The log parser on fixtures written for every format and error vLLM prints.
+
+use kvbudget::core::logparse::{parse, KvFigure, LogError};
+
+fn fixture(name: &str) -> String {
+    let path = format!("{}/tests/fixtures/logs/{name}", env!("CARGO_MANIFEST_DIR"));
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
+#[test]
+fn v1_two_lines() {
+    let p = parse(&fixture("v1_0.11_two_line.log"));
+    assert_eq!(p.version.as_deref(), Some("0.11.0"));
+    assert_eq!(p.kv, Some(KvFigure::Tokens(42_656)));
+    assert_eq!(p.kv_line.as_deref(), Some("GPU KV cache size: 42,656 tokens"));
+    assert_eq!(p.cached_tokens(16), Some(42_656)); // tokens are never multiplied by the block size
+    let c = p.max_concurrency.unwrap();
+    assert_eq!((c.tokens_per_request, c.value), (32_768, 1.30));
+    assert_eq!(p.available_kv_gib, Some(6.51));
+    assert_eq!(p.model_loading_gib, Some(27.5191));
+    assert_eq!(p.error, None);
+}
+
+#[test]
+fn v1_one_line() {
+    let p = parse(&fixture("v1_0.33_one_line.log"));
+    assert_eq!(p.version.as_deref(), Some("0.33.0"));
+    assert_eq!(p.kv, Some(KvFigure::Tokens(72_496)));
+    let c = p.max_concurrency.unwrap();
+    assert_eq!((c.tokens_per_request, c.value), (40_960, 1.77));
+    assert_eq!(p.available_kv_gib, Some(9.96));
+    assert_eq!(p.model_loading_gib, Some(15.27));
+    assert_eq!(p.cudagraph_estimate_gib, Some(0.41));
+}
+
+#[test]
+fn v0_gpu_blocks_times_block_size() {
+    // "# GPU blocks: 2960" × 16 = 47,360 tokens (the seed lab's pair).
+    let p = parse(&fixture("v0_gpu_blocks.log"));
+    assert_eq!(p.version.as_deref(), Some("0.6.3"));
+    assert_eq!(p.kv, Some(KvFigure::Blocks(2960)));
+    assert_eq!(p.cpu_blocks, Some(2048));
+    assert_eq!(p.cached_tokens(16), Some(47_360));
+    assert_eq!(p.cached_tokens(32), Some(94_720));
+    assert_eq!(p.max_concurrency.unwrap().tokens_per_request, 8192);
+}
+
+#[test]
+fn v0_cuda_blocks_and_budget_line() {
+    let p = parse(&fixture("v0_cuda_blocks.log"));
+    assert_eq!(p.version.as_deref(), Some("0.8.5"));
+    assert_eq!(p.kv, Some(KvFigure::Blocks(1952)));
+    assert_eq!(p.cached_tokens(16), Some(31_232));
+    assert_eq!(p.total_gpu_gib, Some(23.58));
+    assert_eq!(p.gpu_memory_utilization, Some(0.90));
+    assert_eq!(p.requested_gib, Some(21.22));
+    assert_eq!(p.weights_gib, Some(14.99));
+    assert_eq!(p.non_torch_gib, Some(0.17));
+    assert_eq!(p.activation_peak_gib, Some(2.25));
+    assert_eq!(p.budget_kv_gib, Some(3.81));
+    let c = p.max_concurrency.unwrap();
+    assert_eq!((c.tokens_per_request, c.value), (20_000, 1.56));
+}
+
+#[test]
+fn v0_lowercase_cuda_and_its_error() {
+    let p = parse(&fixture("v0_cuda_lower.log"));
+    assert_eq!(p.kv, Some(KvFigure::Blocks(1478)));
+    assert_eq!(p.cached_tokens(16), Some(23_648));
+    assert_eq!(p.error, Some(LogError::V0TooLong { max_model_len: 29_000, kv_tokens: 23_648 }));
+}
+
+#[test]
+fn v1_request_too_long() {
+    let p = parse(&fixture("v1_error_too_long.log"));
+    assert_eq!(p.version.as_deref(), Some("0.9.1"));
+    assert_eq!(p.kv, None);
+    assert_eq!(
+        p.error,
+        Some(LogError::RequestTooLong { max_model_len: 29_000, needed_gib: 3.54, available_gib: 2.89, estimated_max_len: Some(23_648) })
+    );
+}
+
+#[test]
+fn v1_no_memory() {
+    let p = parse(&fixture("v1_error_no_memory.log"));
+    assert_eq!(p.error, Some(LogError::NoMemory));
+    // A negative figure is not a number the parser accepts as memory.
+    assert_eq!(p.available_kv_gib, None);
+}
+
+#[test]
+fn no_kv_line() {
+    let p = parse(&fixture("no_kv_line.log"));
+    assert_eq!(p.kv, None);
+    assert_eq!(p.cached_tokens(16), None);
+    assert_eq!(p.error, None);
+    assert_eq!(p.model_loading_gib, Some(15.2683));
+}
+
+#[test]
+fn first_kv_line_wins_and_crlf_is_fine() {
+    let p = parse("GPU KV cache size: 1,000 tokens\r\nGPU KV cache size: 2,000 tokens\r\n");
+    assert_eq!(p.kv, Some(KvFigure::Tokens(1000)));
+}
