@@ -1,7 +1,7 @@
 //! The page (wasm32 only): a thin Leptos view over the core.
 
 use kvbudget_core::capacity::Overhead;
-use kvbudget_core::model::KvDtype;
+use kvbudget_core::model::{KvDtype, ModelDtype};
 use kvbudget_core::presets;
 use kvbudget_core::repertoire::{self, Row};
 use kvbudget_core::units::{fixed2, thousands, Bytes};
@@ -18,9 +18,11 @@ pub fn mount() {
     leptos::mount::mount_to_body(App);
 }
 
-fn kv_label(kv: KvDtype) -> &'static str {
-    match kv {
-        KvDtype::Auto => "BF16 / FP16 (auto)",
+fn kv_label(row: &Row) -> &'static str {
+    match (row.kv, row.model_dtype) {
+        (KvDtype::Auto, ModelDtype::F16) => "FP16 (auto)",
+        (KvDtype::Auto, ModelDtype::F32) => "FP32 (auto)",
+        (KvDtype::Auto, ModelDtype::Bf16) => "BF16 (auto)",
         _ => "FP8",
     }
 }
@@ -31,28 +33,45 @@ fn short(id: &str) -> &str {
 
 #[component]
 fn RowView(row: Row) -> impl IntoView {
-    let key = format!("{}-{}", short(row.model), if row.kv == KvDtype::Auto { "auto" } else { "fp8" });
+    let key = format!(
+        "{}-{}",
+        short(row.model),
+        if row.kv == KvDtype::Auto {
+            "auto"
+        } else {
+            "fp8"
+        }
+    );
     let bpt = row.bytes_per_token;
     let pool = row.pool;
-    let pool_text = if pool > 0 { Bytes(pool as u64).to_string() } else { "none left".to_string() };
-    let line = row.error.clone().unwrap_or_else(|| row.lines.get(1).cloned().unwrap_or_default());
+    let pool_text = if pool > 0 {
+        Bytes(pool as u64).to_string()
+    } else {
+        "none left".to_string()
+    };
+    let line = row
+        .error
+        .clone()
+        .unwrap_or_else(|| row.lines.get(1).cloned().unwrap_or_default());
     view! {
         <tr data-row=key.clone()>
             <th scope="row">{short(row.model).to_string()}</th>
-            <td>{kv_label(row.kv)}</td>
-            <td class="num" data-testid="bytes-per-token" data-value=bpt.0.to_string()>
-                {format!("{} B", thousands(bpt.0))}
-                <span class="unit">{format!(" = {bpt}")}</span>
+            <td data-label="KV dtype">{kv_label(&row)}</td>
+            <td class="num" data-label="KV per token" data-testid="bytes-per-token" data-value=bpt.0.to_string()>
+                <span>
+                    {format!("{} B", thousands(bpt.0))}
+                    <span class="unit">{format!(" = {bpt}")}</span>
+                </span>
             </td>
-            <td class="num">{format!("{} GiB", fixed2(row.bytes_per_sequence.as_gib()))}</td>
-            <td class="num" data-testid="kv-pool-bytes" data-value=pool.to_string()>{pool_text}</td>
-            <td class="num" data-testid="seed-max-seqs" data-value=row.seed_max_seqs.to_string()>
+            <td class="num" data-label="KV per 8K sequence">{format!("{} GiB", fixed2(row.bytes_per_sequence.as_gib()))}</td>
+            <td class="num" data-label="KV pool" data-testid="kv-pool-bytes" data-value=pool.to_string()>{pool_text}</td>
+            <td class="num" data-label="Sequences (formula)" data-testid="seed-max-seqs" data-value=row.seed_max_seqs.to_string()>
                 {thousands(row.seed_max_seqs)}
             </td>
-            <td class="num" data-testid="max-seqs" data-value=row.vllm_max_seqs.to_string()>
+            <td class="num key" data-label="Sequences (vLLM blocks)" data-testid="max-seqs" data-value=row.vllm_max_seqs.to_string()>
                 {thousands(row.vllm_max_seqs)}
             </td>
-            <td class="log" data-testid="kv-tokens" data-value=row.vllm_tokens.to_string()>
+            <td class="log" data-label="vLLM prints" data-testid="kv-tokens" data-value=row.vllm_tokens.to_string()>
                 <code>{line}</code>
             </td>
         </tr>
@@ -67,7 +86,11 @@ pub fn App() -> impl IntoView {
     let util = version.default_util();
     let rows = repertoire::rows(gpu, CTX, version, util, Overhead::SEED);
     let body = match rows {
-        Ok(rows) => rows.into_iter().map(|row| view! { <RowView row=row/> }).collect_view().into_any(),
+        Ok(rows) => rows
+            .into_iter()
+            .map(|row| view! { <RowView row=row/> })
+            .collect_view()
+            .into_any(),
         Err(e) => view! { <tr><td colspan="8" role="alert">{e.to_string()}</td></tr> }.into_any(),
     };
     let setting = format!(

@@ -17,7 +17,11 @@ use serde_json::{json, Value};
 pub const EXIT_REFUSED: i32 = 3;
 
 #[derive(Parser, Debug)]
-#[command(name = "kvbudget", version, about = "KV-cache arithmetic for serving an LLM with vLLM on one GPU")]
+#[command(
+    name = "kvbudget",
+    version,
+    about = "KV-cache arithmetic for serving an LLM with vLLM on one GPU"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -204,10 +208,16 @@ fn preset(id: &str) -> Result<&'static presets::ModelPreset, String> {
     })
 }
 
-fn geometry_i64(model: &Option<String>, layers: Option<i64>, kv: Option<i64>, hd: Option<i64>) -> Result<(i64, i64, i64), String> {
+fn geometry_i64(
+    model: &Option<String>,
+    layers: Option<i64>,
+    kv: Option<i64>,
+    hd: Option<i64>,
+) -> Result<(i64, i64, i64), String> {
     let p = model.as_deref().map(preset).transpose()?;
     let pick = |flag: Option<i64>, from: Option<u64>, name: &str| {
-        flag.or(from.map(|v| v as i64)).ok_or_else(|| format!("--{name} is required (or give --model)"))
+        flag.or(from.map(|v| v as i64))
+            .ok_or_else(|| format!("--{name} is required (or give --model)"))
     };
     Ok((
         pick(layers, p.map(|p| p.layers), "layers")?,
@@ -229,7 +239,8 @@ fn prediction_json(p: &SeedPrediction) -> Value {
 
 fn predict(a: &PredictArgs) -> Result<i32, String> {
     let (l, k, h) = geometry_i64(&a.model, a.layers, a.kv_heads, a.head_dim)?;
-    let p = seed::predict(l, k, h, a.dtype_bytes, a.kv_pool_gib, a.ctx).map_err(|e| e.to_string())?;
+    let p =
+        seed::predict(l, k, h, a.dtype_bytes, a.kv_pool_gib, a.ctx).map_err(|e| e.to_string())?;
     println!("{}", pyjson::dumps(&prediction_json(&p)));
     Ok(0)
 }
@@ -246,14 +257,22 @@ fn parsed_json(p: &ParsedLog, block_size: u64) -> Value {
     };
     let error = match &p.error {
         None => Value::Null,
-        Some(LogError::RequestTooLong { max_model_len, needed_gib, available_gib, estimated_max_len }) => json!({
+        Some(LogError::RequestTooLong {
+            max_model_len,
+            needed_gib,
+            available_gib,
+            estimated_max_len,
+        }) => json!({
             "kind": "request_too_long",
             "max_model_len": max_model_len,
             "needed_gib": needed_gib,
             "available_gib": available_gib,
             "estimated_max_model_len": estimated_max_len,
         }),
-        Some(LogError::V0TooLong { max_model_len, kv_tokens }) => json!({
+        Some(LogError::V0TooLong {
+            max_model_len,
+            kv_tokens,
+        }) => json!({
             "kind": "v0_max_seq_len_too_large",
             "max_model_len": max_model_len,
             "kv_cache_tokens": kv_tokens,
@@ -314,15 +333,23 @@ fn verify(a: &VerifyArgs) -> Result<i32, String> {
     let bytes = std::fs::read(&a.log).map_err(|e| format!("cannot read --log {}: {e}", a.log))?;
     let text = String::from_utf8_lossy(&bytes);
     let parsed = logparse::parse(&text);
-    let pred = seed::predict(l, k, h, a.dtype_bytes, a.kv_pool_gib, a.ctx).map_err(|e| e.to_string())?;
+    let pred =
+        seed::predict(l, k, h, a.dtype_bytes, a.kv_pool_gib, a.ctx).map_err(|e| e.to_string())?;
     let cached = parsed.cached_tokens(a.block_size);
     if cached.is_none() && parsed.error.is_none() {
-        return Err(format!("no KV capacity line in {}: looked for {}", a.log, logparse::LOOKED_FOR));
+        return Err(format!(
+            "no KV capacity line in {}: looked for {}",
+            a.log,
+            logparse::LOOKED_FOR
+        ));
     }
     let implied = cached.map(|t| t / a.ctx as u64);
     let agreement = match implied {
         Some(n) => format!("{} predicted vs {} observed", pred.predicted_max_seqs, n),
-        None => format!("{} predicted vs none observed (vLLM did not start)", pred.predicted_max_seqs),
+        None => format!(
+            "{} predicted vs none observed (vLLM did not start)",
+            pred.predicted_max_seqs
+        ),
     };
     let report = json!({
         "prediction": prediction_json(&pred),
@@ -332,7 +359,8 @@ fn verify(a: &VerifyArgs) -> Result<i32, String> {
         "vllm_log": parsed_json(&parsed, a.block_size),
     });
     let text = pyjson::dumps(&report);
-    std::fs::write(&a.out, format!("{text}\n")).map_err(|e| format!("cannot write {}: {e}", a.out))?;
+    std::fs::write(&a.out, format!("{text}\n"))
+        .map_err(|e| format!("cannot write {}: {e}", a.out))?;
     println!("{text}");
     if let (None, Some(e)) = (cached, &parsed.error) {
         eprintln!("kvbudget: {}", refusal_text(e));
@@ -342,22 +370,37 @@ fn verify(a: &VerifyArgs) -> Result<i32, String> {
 }
 
 fn gib_flag(name: &'static str, g: f64) -> Result<Bytes, String> {
-    Bytes::from_gib_f64(g).ok_or_else(|| format!("--{name} must be a finite number of GiB, 0 or more (got {g})"))
+    Bytes::from_gib_f64(g)
+        .ok_or_else(|| format!("--{name} must be a finite number of GiB, 0 or more (got {g})"))
 }
 
 fn build_model(a: &VllmArgs) -> Result<ModelSpec, String> {
-    let base = a.model.as_deref().map(preset).transpose()?.map(|p| p.spec());
+    let base = a
+        .model
+        .as_deref()
+        .map(preset)
+        .transpose()?
+        .map(|p| p.spec());
     let need = |flag: Option<u64>, from: Option<u64>, name: &str| {
-        flag.or(from).ok_or_else(|| format!("--{name} is required without --model"))
+        flag.or(from)
+            .ok_or_else(|| format!("--{name} is required without --model"))
     };
     let layers = need(a.layers, base.as_ref().map(|m| m.layers), "layers")?;
     let mut kv_heads = a.kv_heads.or(base.as_ref().map(|m| m.kv_heads));
     let head_dim_default = base.as_ref().map(|m| m.head_dim);
     let attention = match (a.mla_latent, a.sliding_window, a.sliding_layers) {
         (Some(latent), None, None) => Attention::Mla { latent },
-        (None, Some(window), Some(sliding_layers)) => Attention::SlidingWindow { window, sliding_layers },
-        (None, None, None) => base.as_ref().map(|m| m.attention).unwrap_or(Attention::Full),
-        (Some(_), _, _) => return Err("--mla-latent cannot be combined with a sliding window".into()),
+        (None, Some(window), Some(sliding_layers)) => Attention::SlidingWindow {
+            window,
+            sliding_layers,
+        },
+        (None, None, None) => base
+            .as_ref()
+            .map(|m| m.attention)
+            .unwrap_or(Attention::Full),
+        (Some(_), _, _) => {
+            return Err("--mla-latent cannot be combined with a sliding window".into())
+        }
         _ => return Err("--sliding-window and --sliding-layers go together".into()),
     };
     let head_dim = match attention {
@@ -368,20 +411,30 @@ fn build_model(a: &VllmArgs) -> Result<ModelSpec, String> {
         _ => need(a.head_dim, head_dim_default, "head-dim")?,
     };
     let kv_heads = kv_heads.ok_or("--kv-heads is required without --model")?;
-    let attention_heads = a.attention_heads.or(base.as_ref().map(|m| m.attention_heads.max(kv_heads))).unwrap_or(kv_heads);
+    let attention_heads = a
+        .attention_heads
+        .or(base.as_ref().map(|m| m.attention_heads.max(kv_heads)))
+        .unwrap_or(kv_heads);
     let dtype = match a.model_dtype.as_deref().map(|s| s.to_ascii_lowercase()) {
         None => base.as_ref().map(|m| m.dtype).unwrap_or(ModelDtype::Bf16),
         Some(s) if s == "bfloat16" || s == "bf16" => ModelDtype::Bf16,
         Some(s) if s == "float16" || s == "fp16" || s == "half" => ModelDtype::F16,
         Some(s) if s == "float32" || s == "fp32" => ModelDtype::F32,
-        Some(s) => return Err(format!("--model-dtype {s:?}: use bfloat16, float16 or float32")),
+        Some(s) => {
+            return Err(format!(
+                "--model-dtype {s:?}: use bfloat16, float16 or float32"
+            ))
+        }
     };
     let weights = match a.weights_gib {
         Some(g) => gib_flag("weights-gib", g)?,
         None => base.as_ref().map(|m| m.weights).unwrap_or_default(),
     };
     let m = ModelSpec {
-        id: base.as_ref().map(|m| m.id.clone()).unwrap_or_else(|| "custom".into()),
+        id: base
+            .as_ref()
+            .map(|m| m.id.clone())
+            .unwrap_or_else(|| "custom".into()),
         layers,
         attention_heads,
         kv_heads,
@@ -406,7 +459,9 @@ fn vllm_cmd(a: &VllmArgs) -> Result<i32, String> {
         None => version.default_engine(),
         Some("v0") | Some("V0") => {
             if version > Version::new(0, 9) {
-                return Err(format!("--engine v0 exists only up to vLLM 0.9 (got {version})"));
+                return Err(format!(
+                    "--engine v0 exists only up to vLLM 0.9 (got {version})"
+                ));
             }
             Engine::V0
         }
@@ -436,13 +491,17 @@ fn vllm_cmd(a: &VllmArgs) -> Result<i32, String> {
     } else if let Some(g) = a.available_kv_gib {
         KvMemory::Available(gib_flag("available-kv-gib", g)?)
     } else {
-        let total = gpu_total.ok_or("give --gpu or --gpu-total-gib (or start from --available-kv-gib / --num-gpu-blocks)")?;
+        let total = gpu_total.ok_or(
+            "give --gpu or --gpu-total-gib (or start from --available-kv-gib / --num-gpu-blocks)",
+        )?;
         if a.model.is_none() && a.weights_gib.is_none() {
             return Err("--weights-gib is required for a model given by geometry".into());
         }
         KvMemory::Budget {
             gpu_total: total,
-            util: a.gpu_memory_utilization.unwrap_or_else(|| version.default_util()),
+            util: a
+                .gpu_memory_utilization
+                .unwrap_or_else(|| version.default_util()),
             weights: model.weights,
             overhead: Overhead::Fixed(gib_flag("overhead-gib", a.overhead_gib)?),
         }

@@ -36,7 +36,24 @@ fn predict_like_the_lab_script() {
     // The seed: 14B-AWQ, 5.9 GiB pool, 8K → 4 sequences, 160.0 KiB/token.
     // btok = 2 × 40 × 8 × 128 × 2.0 = 163840.0; 8,192 × 163,840 = 1.25 GiB per sequence;
     // 5.9 × 2³⁰ // 1,342,177,280 = 4; 5.9 × 2³⁰ // 163,840 = 38,666.
-    let o = kvbudget(&["predict", "--layers", "40", "--kv-heads", "8", "--head-dim", "128", "--dtype-bytes", "2", "--kv-pool-gib", "5.9", "--ctx", "8192"], None);
+    let o = kvbudget(
+        &[
+            "predict",
+            "--layers",
+            "40",
+            "--kv-heads",
+            "8",
+            "--head-dim",
+            "128",
+            "--dtype-bytes",
+            "2",
+            "--kv-pool-gib",
+            "5.9",
+            "--ctx",
+            "8192",
+        ],
+        None,
+    );
     assert!(o.status.success());
     let text = stdout(&o);
     // json.dumps(indent=2) prints the float 160.0 with its ".0".
@@ -47,13 +64,34 @@ fn predict_like_the_lab_script() {
     assert_eq!(v["kv_gib_per_seq"], 1.25);
     assert_eq!(v["predicted_total_tokens"], 38_666);
     let keys: Vec<&str> = v.as_object().unwrap().keys().map(|k| k.as_str()).collect();
-    assert_eq!(keys, ["kv_bytes_per_token", "kv_kib_per_token", "ctx", "kv_gib_per_seq", "predicted_max_seqs", "predicted_total_tokens"]);
+    assert_eq!(
+        keys,
+        [
+            "kv_bytes_per_token",
+            "kv_kib_per_token",
+            "ctx",
+            "kv_gib_per_seq",
+            "predicted_max_seqs",
+            "predicted_total_tokens"
+        ]
+    );
 }
 
 #[test]
 fn predict_with_a_model_id() {
     // Qwen3-8B: 2 × 36 × 8 × 128 × 1.0 (FP8) = 73,728 B = 72.0 KiB.
-    let o = kvbudget(&["predict", "--model", "qwen/qwen3-8b", "--dtype-bytes", "1", "--kv-pool-gib", "6"], None);
+    let o = kvbudget(
+        &[
+            "predict",
+            "--model",
+            "qwen/qwen3-8b",
+            "--dtype-bytes",
+            "1",
+            "--kv-pool-gib",
+            "6",
+        ],
+        None,
+    );
     let v = json(&o);
     assert_eq!(v["kv_kib_per_token"], 72.0);
     // 6 GiB / (8,192 × 73,728 B = 0.5625 GiB) = 10.67 → 10.
@@ -65,26 +103,65 @@ fn predict_refuses_missing_geometry_and_zero() {
     let o = kvbudget(&["predict", "--kv-pool-gib", "5"], None);
     assert!(!o.status.success());
     assert!(String::from_utf8_lossy(&o.stderr).contains("--layers is required"));
-    let o = kvbudget(&["predict", "--layers", "0", "--kv-heads", "8", "--head-dim", "128", "--kv-pool-gib", "5"], None);
+    let o = kvbudget(
+        &[
+            "predict",
+            "--layers",
+            "0",
+            "--kv-heads",
+            "8",
+            "--head-dim",
+            "128",
+            "--kv-pool-gib",
+            "5",
+        ],
+        None,
+    );
     assert!(!o.status.success());
     assert!(String::from_utf8_lossy(&o.stderr).contains("zero"));
 }
 
 #[test]
 fn vllm_done_when_vectors() {
-    let args = ["vllm", "--model", "Qwen/Qwen3-14B", "--available-kv-gib", "6.51", "--max-model-len", "32768", "--vllm-version"];
+    let args = [
+        "vllm",
+        "--model",
+        "Qwen/Qwen3-14B",
+        "--available-kv-gib",
+        "6.51",
+        "--max-model-len",
+        "32768",
+        "--vllm-version",
+    ];
     let o = kvbudget(&[&args[..], &["0.11"]].concat(), None);
     assert!(o.status.success());
     let t = stdout(&o);
     assert!(t.contains("GPU KV cache size: 42,656 tokens\n"), "{t}");
-    assert!(t.contains("Maximum concurrency for 32,768 tokens per request: 1.30x\n"), "{t}");
+    assert!(
+        t.contains("Maximum concurrency for 32,768 tokens per request: 1.30x\n"),
+        "{t}"
+    );
     let o = kvbudget(&[&args[..], &["0.33"]].concat(), None);
     assert!(stdout(&o).contains("GPU KV cache size: 42,656 tokens, Maximum concurrency for 32,768 tokens per request: 1.30x\n"));
 }
 
 #[test]
 fn vllm_json_fields() {
-    let o = kvbudget(&["vllm", "--model", "Qwen/Qwen3-14B", "--available-kv-gib", "6.51", "--max-model-len", "32768", "--vllm-version", "0.11", "--json"], None);
+    let o = kvbudget(
+        &[
+            "vllm",
+            "--model",
+            "Qwen/Qwen3-14B",
+            "--available-kv-gib",
+            "6.51",
+            "--max-model-len",
+            "32768",
+            "--vllm-version",
+            "0.11",
+            "--json",
+        ],
+        None,
+    );
     let v = json(&o);
     // ⌊6.51 × 2³⁰⌋ = 6,990,059,274 B → 2,666 blocks → 42,656 tokens; 2,666 / 2,048 = 1.3017578125.
     assert_eq!(v["available_kv_bytes"], 6_990_059_274u64);
@@ -97,47 +174,184 @@ fn vllm_json_fields() {
 
 #[test]
 fn vllm_refusal_exits_3_with_the_error() {
-    let o = kvbudget(&["vllm", "--model", "meta-llama/Llama-3.1-8B-Instruct", "--num-gpu-blocks", "1478", "--max-model-len", "29000", "--vllm-version", "0.6"], None);
+    let o = kvbudget(
+        &[
+            "vllm",
+            "--model",
+            "meta-llama/Llama-3.1-8B-Instruct",
+            "--num-gpu-blocks",
+            "1478",
+            "--max-model-len",
+            "29000",
+            "--vllm-version",
+            "0.6",
+        ],
+        None,
+    );
     assert_eq!(o.status.code(), Some(3));
     assert!(stdout(&o).contains("(23648)"));
-    let o = kvbudget(&["vllm", "--model", "Qwen/Qwen3-32B", "--gpu", "rtx-4090", "--json"], None);
+    let o = kvbudget(
+        &[
+            "vllm",
+            "--model",
+            "Qwen/Qwen3-32B",
+            "--gpu",
+            "rtx-4090",
+            "--json",
+        ],
+        None,
+    );
     assert_eq!(o.status.code(), Some(3));
-    assert!(json(&o)["error"].as_str().unwrap().starts_with("No available memory"));
+    assert!(json(&o)["error"]
+        .as_str()
+        .unwrap()
+        .starts_with("No available memory"));
 }
 
 #[test]
 fn vllm_budget_from_geometry() {
     // Geometry of Qwen3-8B with its weights: same as the preset on a 4090 at 0.92, vLLM 0.33.
-    let a = kvbudget(&["vllm", "--layers", "36", "--kv-heads", "8", "--head-dim", "128", "--attention-heads", "32", "--weights-gib", "15.27", "--gpu", "rtx-4090", "--max-model-len", "8192", "--json"], None);
-    let b = kvbudget(&["vllm", "--model", "Qwen/Qwen3-8B", "--gpu", "rtx-4090", "--max-model-len", "8192", "--json"], None);
-    assert_eq!(json(&a)["gpu_kv_cache_tokens"], json(&b)["gpu_kv_cache_tokens"]);
+    let a = kvbudget(
+        &[
+            "vllm",
+            "--layers",
+            "36",
+            "--kv-heads",
+            "8",
+            "--head-dim",
+            "128",
+            "--attention-heads",
+            "32",
+            "--weights-gib",
+            "15.27",
+            "--gpu",
+            "rtx-4090",
+            "--max-model-len",
+            "8192",
+            "--json",
+        ],
+        None,
+    );
+    let b = kvbudget(
+        &[
+            "vllm",
+            "--model",
+            "Qwen/Qwen3-8B",
+            "--gpu",
+            "rtx-4090",
+            "--max-model-len",
+            "8192",
+            "--json",
+        ],
+        None,
+    );
+    assert_eq!(
+        json(&a)["gpu_kv_cache_tokens"],
+        json(&b)["gpu_kv_cache_tokens"]
+    );
     // 5,793,910,883 B pool (see tests/repertoire.rs) // 65,536 // 36 = 2,455 blocks × 16 = 39,280 tokens.
     assert_eq!(json(&b)["gpu_kv_cache_tokens"], 39_280);
 }
 
 #[test]
 fn vllm_bad_flags_say_what_is_accepted() {
-    let o = kvbudget(&["vllm", "--model", "nope/nope", "--available-kv-gib", "1"], None);
+    let o = kvbudget(
+        &["vllm", "--model", "nope/nope", "--available-kv-gib", "1"],
+        None,
+    );
     assert_eq!(o.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&o.stderr).contains("known models: Qwen/Qwen3-8B"));
-    let o = kvbudget(&["vllm", "--model", "Qwen/Qwen3-8B", "--gpu", "rtx-9999"], None);
+    let o = kvbudget(
+        &["vllm", "--model", "Qwen/Qwen3-8B", "--gpu", "rtx-9999"],
+        None,
+    );
     assert!(String::from_utf8_lossy(&o.stderr).contains("known GPUs: rtx-5080"));
-    let o = kvbudget(&["vllm", "--model", "Qwen/Qwen3-8B", "--gpu", "l4", "--gpu-memory-utilization", "NaN"], None);
-    assert!(String::from_utf8_lossy(&o.stderr).contains("gpu_memory_utilization must be a number greater than 0 and at most 1"));
-    let o = kvbudget(&["vllm", "--model", "Qwen/Qwen3-8B", "--available-kv-gib", "1", "--kv-cache-dtype", "int3"], None);
+    let o = kvbudget(
+        &[
+            "vllm",
+            "--model",
+            "Qwen/Qwen3-8B",
+            "--gpu",
+            "l4",
+            "--gpu-memory-utilization",
+            "NaN",
+        ],
+        None,
+    );
+    assert!(String::from_utf8_lossy(&o.stderr)
+        .contains("gpu_memory_utilization must be a number greater than 0 and at most 1"));
+    let o = kvbudget(
+        &[
+            "vllm",
+            "--model",
+            "Qwen/Qwen3-8B",
+            "--available-kv-gib",
+            "1",
+            "--kv-cache-dtype",
+            "int3",
+        ],
+        None,
+    );
     assert!(String::from_utf8_lossy(&o.stderr).contains("use one of auto, bfloat16"));
-    let o = kvbudget(&["vllm", "--model", "Qwen/Qwen3-8B", "--available-kv-gib", "1", "--vllm-version", "1.5"], None);
+    let o = kvbudget(
+        &[
+            "vllm",
+            "--model",
+            "Qwen/Qwen3-8B",
+            "--available-kv-gib",
+            "1",
+            "--vllm-version",
+            "1.5",
+        ],
+        None,
+    );
     assert!(String::from_utf8_lossy(&o.stderr).contains("from 0.4 to 0.33"));
-    let o = kvbudget(&["vllm", "--layers", "1000000000000", "--kv-heads", "8", "--head-dim", "128", "--available-kv-gib", "1", "--max-model-len", "10"], None);
-    assert!(String::from_utf8_lossy(&o.stderr).contains("layers must be a whole number from 1 to 1,048,576"));
+    let o = kvbudget(
+        &[
+            "vllm",
+            "--layers",
+            "1000000000000",
+            "--kv-heads",
+            "8",
+            "--head-dim",
+            "128",
+            "--available-kv-gib",
+            "1",
+            "--max-model-len",
+            "10",
+        ],
+        None,
+    );
+    assert!(String::from_utf8_lossy(&o.stderr)
+        .contains("layers must be a whole number from 1 to 1,048,576"));
 }
 
 #[test]
 fn every_subcommand_documents_its_flags() {
     for (sub, needles) in [
-        ("predict", &["--kv-pool-gib", "[default: 8192]", "[default: 2]"][..]),
-        ("verify", &["--log", "[default: serve.log]", "[default: 16]", "[default: 5.9]"][..]),
-        ("vllm", &["--available-kv-gib", "--vllm-version", "[default: auto]", "rtx-4090", "[default: 1]"][..]),
+        (
+            "predict",
+            &["--kv-pool-gib", "[default: 8192]", "[default: 2]"][..],
+        ),
+        (
+            "verify",
+            &[
+                "--log",
+                "[default: serve.log]",
+                "[default: 16]",
+                "[default: 5.9]",
+            ][..],
+        ),
+        (
+            "vllm",
+            &[
+                "--available-kv-gib",
+                "--vllm-version",
+                "[default: auto]",
+                "rtx-4090",
+                "[default: 1]",
+            ][..],
+        ),
     ] {
         let o = kvbudget(&[sub, "--help"], None);
         assert!(o.status.success());
@@ -151,9 +365,20 @@ fn every_subcommand_documents_its_flags() {
 #[test]
 fn verify_writes_the_report() {
     let dir = tempdir("verify");
-    let o = kvbudget(&["verify", "--log", &fixture("v0_gpu_blocks.log"), "--ctx", "8192"], Some(&dir));
+    let o = kvbudget(
+        &[
+            "verify",
+            "--log",
+            &fixture("v0_gpu_blocks.log"),
+            "--ctx",
+            "8192",
+        ],
+        Some(&dir),
+    );
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let report: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(dir.join("kv_report.json")).unwrap()).unwrap();
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("kv_report.json")).unwrap())
+            .unwrap();
     // 2,960 blocks × 16 = 47,360 tokens; // 8,192 = 5 sequences; the default prediction (14B-AWQ, 5.9 GiB) is 4.
     assert_eq!(report["vllm_total_cached_tokens"], 47_360);
     assert_eq!(report["vllm_implied_max_seqs_at_ctx"], 5);
@@ -161,14 +386,38 @@ fn verify_writes_the_report() {
     assert_eq!(report["prediction"]["predicted_max_seqs"], 4);
     assert_eq!(report["vllm_log"]["gpu_blocks"], 2960);
     assert_eq!(report["vllm_log"]["vllm_version"], "0.6.3");
-    let keys: Vec<&str> = report.as_object().unwrap().keys().map(|k| k.as_str()).collect();
-    assert_eq!(&keys[..4], ["prediction", "vllm_total_cached_tokens", "vllm_implied_max_seqs_at_ctx", "agreement"]);
+    let keys: Vec<&str> = report
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(|k| k.as_str())
+        .collect();
+    assert_eq!(
+        &keys[..4],
+        [
+            "prediction",
+            "vllm_total_cached_tokens",
+            "vllm_implied_max_seqs_at_ctx",
+            "agreement"
+        ]
+    );
 }
 
 #[test]
 fn verify_v1_and_one_line_logs() {
     let dir = tempdir("verify-v1");
-    let o = kvbudget(&["verify", "--log", &fixture("v1_0.33_one_line.log"), "--ctx", "40960", "--model", "Qwen/Qwen3-8B"], Some(&dir));
+    let o = kvbudget(
+        &[
+            "verify",
+            "--log",
+            &fixture("v1_0.33_one_line.log"),
+            "--ctx",
+            "40960",
+            "--model",
+            "Qwen/Qwen3-8B",
+        ],
+        Some(&dir),
+    );
     assert!(o.status.success());
     let v = json(&o);
     // 72,496 tokens // 40,960 = 1.
@@ -181,7 +430,10 @@ fn verify_v1_and_one_line_logs() {
 #[test]
 fn verify_refused_logs_exit_3_with_a_report() {
     let dir = tempdir("verify-refused");
-    let o = kvbudget(&["verify", "--log", &fixture("v1_error_too_long.log")], Some(&dir));
+    let o = kvbudget(
+        &["verify", "--log", &fixture("v1_error_too_long.log")],
+        Some(&dir),
+    );
     assert_eq!(o.status.code(), Some(3));
     assert!(String::from_utf8_lossy(&o.stderr).contains("longest that fits: 23648 tokens"));
     let v = json(&o);
@@ -196,7 +448,10 @@ fn verify_without_a_kv_line_fails_and_says_what_it_looked_for() {
     let o = kvbudget(&["verify", "--log", &fixture("no_kv_line.log")], Some(&dir));
     assert_eq!(o.status.code(), Some(1));
     let err = String::from_utf8_lossy(&o.stderr);
-    assert!(err.contains("GPU KV cache size: N tokens") && err.contains("# GPU blocks: N"), "{err}");
+    assert!(
+        err.contains("GPU KV cache size: N tokens") && err.contains("# GPU blocks: N"),
+        "{err}"
+    );
     assert!(!dir.join("kv_report.json").exists());
     let o = kvbudget(&["verify", "--log", "/nonexistent/serve.log"], Some(&dir));
     assert_eq!(o.status.code(), Some(1));

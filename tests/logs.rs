@@ -12,7 +12,10 @@ fn v1_two_lines() {
     let p = parse(&fixture("v1_0.11_two_line.log"));
     assert_eq!(p.version.as_deref(), Some("0.11.0"));
     assert_eq!(p.kv, Some(KvFigure::Tokens(42_656)));
-    assert_eq!(p.kv_line.as_deref(), Some("GPU KV cache size: 42,656 tokens"));
+    assert_eq!(
+        p.kv_line.as_deref(),
+        Some("GPU KV cache size: 42,656 tokens")
+    );
     assert_eq!(p.cached_tokens(16), Some(42_656)); // tokens are never multiplied by the block size
     let c = p.max_concurrency.unwrap();
     assert_eq!((c.tokens_per_request, c.value), (32_768, 1.30));
@@ -67,7 +70,13 @@ fn v0_lowercase_cuda_and_its_error() {
     let p = parse(&fixture("v0_cuda_lower.log"));
     assert_eq!(p.kv, Some(KvFigure::Blocks(1478)));
     assert_eq!(p.cached_tokens(16), Some(23_648));
-    assert_eq!(p.error, Some(LogError::V0TooLong { max_model_len: 29_000, kv_tokens: 23_648 }));
+    assert_eq!(
+        p.error,
+        Some(LogError::V0TooLong {
+            max_model_len: 29_000,
+            kv_tokens: 23_648
+        })
+    );
 }
 
 #[test]
@@ -77,7 +86,12 @@ fn v1_request_too_long() {
     assert_eq!(p.kv, None);
     assert_eq!(
         p.error,
-        Some(LogError::RequestTooLong { max_model_len: 29_000, needed_gib: 3.54, available_gib: 2.89, estimated_max_len: Some(23_648) })
+        Some(LogError::RequestTooLong {
+            max_model_len: 29_000,
+            needed_gib: 3.54,
+            available_gib: 2.89,
+            estimated_max_len: Some(23_648)
+        })
     );
 }
 

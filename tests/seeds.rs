@@ -1,6 +1,8 @@
 //! Every worked number of the two course texts (shared seeds), derived by hand in the comments.
 
-use kvbudget::core::capacity::{self, bytes_per_sequence, bytes_per_token, bytes_per_token_mha, max_sequences};
+use kvbudget::core::capacity::{
+    self, bytes_per_sequence, bytes_per_token, bytes_per_token_mha, max_sequences,
+};
 use kvbudget::core::model::KvDtype;
 use kvbudget::core::presets;
 use kvbudget::core::units::{fixed2, Bytes, GIB, KIB, MIB};
@@ -48,8 +50,18 @@ fn what_gqa_bought() {
 fn full_context_sequence_bf16_and_fp8() {
     // Qwen3-8B at 32K: 32,768 × 147,456 = 4,831,838,208 B = 4.5 GiB; FP8: 2.25 GiB.
     let m = preset("Qwen/Qwen3-8B");
-    assert_eq!(bytes_per_sequence(&m, KvDtype::Auto, 1, 1, 32_768).unwrap().0, 9 * GIB / 2);
-    assert_eq!(bytes_per_sequence(&m, KvDtype::Fp8, 1, 1, 32_768).unwrap().0, 9 * GIB / 4);
+    assert_eq!(
+        bytes_per_sequence(&m, KvDtype::Auto, 1, 1, 32_768)
+            .unwrap()
+            .0,
+        9 * GIB / 2
+    );
+    assert_eq!(
+        bytes_per_sequence(&m, KvDtype::Fp8, 1, 1, 32_768)
+            .unwrap()
+            .0,
+        9 * GIB / 4
+    );
 }
 
 #[test]
@@ -107,12 +119,23 @@ fn kv_read_in_the_roofline() {
 fn qwen25_per_sequence_sizes() {
     // kv_cache_size.py: 57,344 B × {2048, 8192, 32768} = 0.11, 0.44, 1.75 GiB (%.2f).
     let m = preset("Qwen/Qwen2.5-7B-Instruct");
-    let gib = |s| fixed2(bytes_per_sequence(&m, KvDtype::Auto, 1, 1, s).unwrap().as_gib());
+    let gib = |s| {
+        fixed2(
+            bytes_per_sequence(&m, KvDtype::Auto, 1, 1, s)
+                .unwrap()
+                .as_gib(),
+        )
+    };
     assert_eq!(gib(2048), "0.11");
     assert_eq!(gib(8192), "0.44");
     assert_eq!(gib(32_768), "1.75");
     // "Run 8 such sequences and you've spent ~14 GiB": 8 × 1.75 GiB = 14 GiB exactly.
-    assert_eq!(8 * bytes_per_sequence(&m, KvDtype::Auto, 1, 1, 32_768).unwrap().0, 14 * GIB);
+    assert_eq!(
+        8 * bytes_per_sequence(&m, KvDtype::Auto, 1, 1, 32_768)
+            .unwrap()
+            .0,
+        14 * GIB
+    );
 }
 
 #[test]
@@ -128,9 +151,15 @@ fn self_check_128_kib() {
     // L = 32, n_kv = 8, d_h = 128, BF16: 2 × 32 × 8 × 128 × 2 = 131,072 B = 128 KiB.
     let m = ModelSpec::from_geometry("self-check", 32, 8, 128);
     assert_eq!(bytes_per_token(&m, KvDtype::Auto, 1, 1).unwrap().0, 131_072);
-    assert_eq!(bytes_per_token(&m, KvDtype::Auto, 1, 1).unwrap().0, 128 * KIB);
+    assert_eq!(
+        bytes_per_token(&m, KvDtype::Auto, 1, 1).unwrap().0,
+        128 * KIB
+    );
     // Llama-3.1-8B has this geometry.
-    assert_eq!(btok("meta-llama/Llama-3.1-8B-Instruct", KvDtype::Auto), 128 * KIB);
+    assert_eq!(
+        btok("meta-llama/Llama-3.1-8B-Instruct", KvDtype::Auto),
+        128 * KIB
+    );
 }
 
 #[test]

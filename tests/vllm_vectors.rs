@@ -4,7 +4,9 @@ use kvbudget::core::capacity::Overhead;
 use kvbudget::core::model::{Attention, KvDtype, ModelDtype, ModelSpec};
 use kvbudget::core::presets::{self, Arch};
 use kvbudget::core::units::{fixed2, Bytes, GIB};
-use kvbudget::core::vllm::{printed_tokens, report, Engine, Family, KvMemory, Report, Scenario, Version};
+use kvbudget::core::vllm::{
+    printed_tokens, report, Engine, Family, KvMemory, Report, Scenario, Version,
+};
 
 fn scenario(id: &str, memory: KvMemory, len: u64, v: (u32, u32)) -> Scenario {
     let version = Version::new(v.0, v.1);
@@ -34,7 +36,12 @@ fn qwen3_14b_at_6_51_gib_on_0_11() {
     // ⌊6.51 × 2³⁰⌋ = 6,990,059,274 B; page = 2 × 16 × 8 × 128 × 2 = 65,536 B per layer;
     // 6,990,059,274 // 65,536 = 106,659; // 40 layers = 2,666 blocks; × 16 = 42,656 tokens;
     // 2,666 / ⌈32,768 / 16⌉ = 2,666 / 2,048 = 1.3018 → "1.30x".
-    let s = scenario("Qwen/Qwen3-14B", KvMemory::Available(Bytes::from_gib_f64(6.51).unwrap()), 32_768, (0, 11));
+    let s = scenario(
+        "Qwen/Qwen3-14B",
+        KvMemory::Available(Bytes::from_gib_f64(6.51).unwrap()),
+        32_768,
+        (0, 11),
+    );
     let r = run(&s);
     assert_eq!(r.num_gpu_blocks, Some(2666));
     assert_eq!(
@@ -51,14 +58,24 @@ fn qwen3_14b_at_6_51_gib_on_0_11() {
 #[test]
 fn one_line_form_from_0_28() {
     // Same numbers; 0.28+ prints them on one line. int(2666 / 2048 × 32768) = 42,656 exactly.
-    let s = scenario("Qwen/Qwen3-14B", KvMemory::Available(Bytes::from_gib_f64(6.51).unwrap()), 32_768, (0, 33));
+    let s = scenario(
+        "Qwen/Qwen3-14B",
+        KvMemory::Available(Bytes::from_gib_f64(6.51).unwrap()),
+        32_768,
+        (0, 33),
+    );
     let r = run(&s);
     assert_eq!(
         r.lines[1],
         "GPU KV cache size: 42,656 tokens, Maximum concurrency for 32,768 tokens per request: 1.30x"
     );
     // 0.8–0.9 print the same two lines as 0.10–0.27 for a uniform model.
-    let s = scenario("Qwen/Qwen3-14B", KvMemory::Available(Bytes::from_gib_f64(6.51).unwrap()), 32_768, (0, 9));
+    let s = scenario(
+        "Qwen/Qwen3-14B",
+        KvMemory::Available(Bytes::from_gib_f64(6.51).unwrap()),
+        32_768,
+        (0, 9),
+    );
     assert_eq!(run(&s).lines[1], "GPU KV cache size: 42,656 tokens");
 }
 
@@ -76,9 +93,20 @@ fn available_memory_text_by_version() {
 fn llama_on_a_3090_v0() {
     // 1,952 blocks × 16 = 31,232 tokens; 31,232 / 20,000 = 1.5616 → "1.56x" (no thousands separator in V0).
     // CPU blocks: 4 GiB swap / (16 × 32 layers × 2 × 8 × 128 × 2 = 2 MiB) = 2,048.
-    let s = scenario("meta-llama/Llama-3.1-8B-Instruct", KvMemory::Blocks(1952), 20_000, (0, 6));
+    let s = scenario(
+        "meta-llama/Llama-3.1-8B-Instruct",
+        KvMemory::Blocks(1952),
+        20_000,
+        (0, 6),
+    );
     let r = run(&s);
-    assert_eq!(r.lines, ["# GPU blocks: 1952, # CPU blocks: 2048", "Maximum concurrency for 20000 tokens per request: 1.56x"]);
+    assert_eq!(
+        r.lines,
+        [
+            "# GPU blocks: 1952, # CPU blocks: 2048",
+            "Maximum concurrency for 20000 tokens per request: 1.56x"
+        ]
+    );
     assert_eq!(r.gpu_kv_cache_tokens, Some(31_232));
     assert_eq!(r.error, None);
 }
@@ -86,7 +114,12 @@ fn llama_on_a_3090_v0() {
 #[test]
 fn llama_at_29000_does_not_fit_v0() {
     // 1,478 blocks × 16 = 23,648 tokens < 29,000 → V0's error.
-    let s = scenario("meta-llama/Llama-3.1-8B-Instruct", KvMemory::Blocks(1478), 29_000, (0, 6));
+    let s = scenario(
+        "meta-llama/Llama-3.1-8B-Instruct",
+        KvMemory::Blocks(1478),
+        29_000,
+        (0, 6),
+    );
     let r = run(&s);
     assert_eq!(
         r.error.as_deref(),
@@ -102,7 +135,12 @@ fn llama_at_29000_does_not_fit_v1() {
     // Needed: ⌈29,000 / 16⌉ = 1,813 blocks × 65,536 B × 32 layers = 3,802,136,576 B = 3.54 GiB.
     // Available: 1,478 blocks × 2 MiB = 3,099,590,656 B = 2.89 GiB; the longest request that fits
     // is 1,478 × 16 = 23,648 tokens. "models's" is vLLM's own typo up to 0.21.
-    let s = scenario("meta-llama/Llama-3.1-8B-Instruct", KvMemory::Blocks(1478), 29_000, (0, 11));
+    let s = scenario(
+        "meta-llama/Llama-3.1-8B-Instruct",
+        KvMemory::Blocks(1478),
+        29_000,
+        (0, 11),
+    );
     let r = run(&s);
     assert_eq!(
         r.error.as_deref(),
@@ -114,12 +152,25 @@ fn llama_at_29000_does_not_fit_v1() {
         )
     );
     assert_eq!(r.num_gpu_blocks, None);
-    let s = scenario("meta-llama/Llama-3.1-8B-Instruct", KvMemory::Blocks(1478), 29_000, (0, 23));
-    assert!(run(&s).error.unwrap().contains("with the model's max seq len (29000)"));
+    let s = scenario(
+        "meta-llama/Llama-3.1-8B-Instruct",
+        KvMemory::Blocks(1478),
+        29_000,
+        (0, 23),
+    );
+    assert!(run(&s)
+        .error
+        .unwrap()
+        .contains("with the model's max seq len (29000)"));
 }
 
 fn blocks(n: u64, len: u64, v: (u32, u32)) -> Report {
-    run(&scenario("meta-llama/Llama-3.1-8B-Instruct", KvMemory::Blocks(n), len, v))
+    run(&scenario(
+        "meta-llama/Llama-3.1-8B-Instruct",
+        KvMemory::Blocks(n),
+        len,
+        v,
+    ))
 }
 
 #[test]
@@ -138,20 +189,31 @@ fn float_truncation_from_0_21() {
     // L = 10,001 → 626 blocks per request; 5,000 / 626 × 10,001 = 79,880.56 → 79,880; 7.987 → "7.99x".
     let r = blocks(5000, 10_001, (0, 25));
     assert_eq!(r.lines[0], "GPU KV cache size: 79,880 tokens");
-    assert_eq!(r.lines[1], "Maximum concurrency for 10,001 tokens per request: 7.99x");
+    assert_eq!(
+        r.lines[1],
+        "Maximum concurrency for 10,001 tokens per request: 7.99x"
+    );
 }
 
 #[test]
 fn concurrency_ties_round_to_even() {
     // 2,304 blocks / 2,048 per request = 1.125 exactly → "1.12x" (Python's %.2f).
     let r = blocks(2304, 32_768, (0, 11));
-    assert_eq!(r.lines[1], "Maximum concurrency for 32,768 tokens per request: 1.12x");
+    assert_eq!(
+        r.lines[1],
+        "Maximum concurrency for 32,768 tokens per request: 1.12x"
+    );
 }
 
 #[test]
 fn seed_lab_log() {
     // 2,960 blocks × 16 = 47,360 tokens ("# GPU blocks: 2960" ≡ "GPU KV cache size: 47,360 tokens").
-    let r = run(&scenario("Qwen/Qwen3-14B-AWQ", KvMemory::Blocks(2960), 8192, (0, 11)));
+    let r = run(&scenario(
+        "Qwen/Qwen3-14B-AWQ",
+        KvMemory::Blocks(2960),
+        8192,
+        (0, 11),
+    ));
     assert_eq!(r.lines[0], "GPU KV cache size: 47,360 tokens");
     // 2,960 / 512 blocks per 8K request = 5.78 → 5 whole sequences.
     assert_eq!(r.max_seqs_capped, Some(5));
@@ -167,7 +229,12 @@ fn budget_path_on_an_rtx_4090() {
     let gpu = presets::gpu("rtx-4090").unwrap();
     let mut s = scenario(
         "Qwen/Qwen3-14B-AWQ",
-        KvMemory::Budget { gpu_total: gpu.total, util: 0.9, weights: presets::model("Qwen/Qwen3-14B-AWQ").unwrap().weights, overhead: Overhead::SEED },
+        KvMemory::Budget {
+            gpu_total: gpu.total,
+            util: 0.9,
+            weights: presets::model("Qwen/Qwen3-14B-AWQ").unwrap().weights,
+            overhead: Overhead::SEED,
+        },
         8192,
         (0, 11),
     );
@@ -177,7 +244,10 @@ fn budget_path_on_an_rtx_4090() {
     assert_eq!(r.available_kv_bytes, Some(11_548_093_317));
     assert_eq!(r.num_gpu_blocks, Some(8810));
     assert_eq!(r.lines[1], "GPU KV cache size: 140,960 tokens");
-    assert_eq!(r.lines[2], "Maximum concurrency for 8,192 tokens per request: 17.21x");
+    assert_eq!(
+        r.lines[2],
+        "Maximum concurrency for 8,192 tokens per request: 17.21x"
+    );
 }
 
 #[test]
@@ -185,7 +255,12 @@ fn no_memory_left() {
     // Weights larger than the card: nothing left → vLLM's "No available memory" error.
     let s = scenario(
         "Qwen/Qwen3-32B",
-        KvMemory::Budget { gpu_total: presets::gpu("rtx-4090").unwrap().total, util: 0.9, weights: Bytes(65_524_246_528), overhead: Overhead::SEED },
+        KvMemory::Budget {
+            gpu_total: presets::gpu("rtx-4090").unwrap().total,
+            util: 0.9,
+            weights: Bytes(65_524_246_528),
+            overhead: Overhead::SEED,
+        },
         8192,
         (0, 11),
     );
@@ -203,27 +278,59 @@ fn gemma2_sliding_window_groups() {
     // 0.11: tokens = 3,900 // 2 groups × 16 = 31,200.
     // Per 8,192-token request: full ⌈8192/16⌉ = 512; sliding ⌈min(4095 + 2048, 8192)/16⌉ + 1 = 384 + 1 = 385;
     // 3,900 / 897 = 4.348 → "4.35x".
-    let s = scenario("google/gemma-2-9b-it", KvMemory::Available(Bytes(10 * GIB)), 8192, (0, 11));
+    let s = scenario(
+        "google/gemma-2-9b-it",
+        KvMemory::Available(Bytes(10 * GIB)),
+        8192,
+        (0, 11),
+    );
     let r = run(&s);
     let g = r.groups.unwrap();
-    assert_eq!((g.group_size, g.full_groups, g.sliding_groups, g.padding_layers), (21, 1, 1, 0));
+    assert_eq!(
+        (
+            g.group_size,
+            g.full_groups,
+            g.sliding_groups,
+            g.padding_layers
+        ),
+        (21, 1, 1, 0)
+    );
     assert_eq!(r.num_gpu_blocks, Some(3900));
     assert_eq!(r.blocks_per_request, 897);
     assert_eq!(r.lines[1], "GPU KV cache size: 31,200 tokens");
-    assert_eq!(r.lines[2], "Maximum concurrency for 8,192 tokens per request: 4.35x");
+    assert_eq!(
+        r.lines[2],
+        "Maximum concurrency for 8,192 tokens per request: 4.35x"
+    );
     // From 0.26 the sliding layers keep 2 × max_num_batched_tokens: ⌈min(4095 + 4096, 8192)/16⌉ + 1 = 513;
     // 3,900 / 1,025 = 3.80488 → int(3.80488 × 8,192 = 31,169.56) = 31,169 tokens, "3.80x".
-    let s = scenario("google/gemma-2-9b-it", KvMemory::Available(Bytes(10 * GIB)), 8192, (0, 26));
+    let s = scenario(
+        "google/gemma-2-9b-it",
+        KvMemory::Available(Bytes(10 * GIB)),
+        8192,
+        (0, 26),
+    );
     let r = run(&s);
     assert_eq!(r.blocks_per_request, 1025);
     assert_eq!(r.lines[1], "GPU KV cache size: 31,169 tokens");
-    assert_eq!(r.lines[2], "Maximum concurrency for 8,192 tokens per request: 3.80x");
+    assert_eq!(
+        r.lines[2],
+        "Maximum concurrency for 8,192 tokens per request: 3.80x"
+    );
     // Before 0.10 there is no hybrid allocator: all 42 layers are full.
     // 81,920 // 42 = 1,950 blocks × 16 = 31,200 tokens; 31,200 / 8,192 = 3.81x.
-    let s = scenario("google/gemma-2-9b-it", KvMemory::Available(Bytes(10 * GIB)), 8192, (0, 9));
+    let s = scenario(
+        "google/gemma-2-9b-it",
+        KvMemory::Available(Bytes(10 * GIB)),
+        8192,
+        (0, 9),
+    );
     let r = run(&s);
     assert_eq!(r.num_gpu_blocks, Some(1950));
-    assert_eq!(r.lines[2], "Maximum concurrency for 8,192 tokens per request: 3.81x");
+    assert_eq!(
+        r.lines[2],
+        "Maximum concurrency for 8,192 tokens per request: 3.81x"
+    );
 }
 
 fn gemma3(layers: u64, sliding: u64) -> ModelSpec {
@@ -233,7 +340,10 @@ fn gemma3(layers: u64, sliding: u64) -> ModelSpec {
         attention_heads: 32,
         kv_heads: 16,
         head_dim: 128,
-        attention: Attention::SlidingWindow { window: 1024, sliding_layers: sliding },
+        attention: Attention::SlidingWindow {
+            window: 1024,
+            sliding_layers: sliding,
+        },
         dtype: ModelDtype::Bf16,
         max_position: 131_072,
         vocab: 262_208,
@@ -245,23 +355,50 @@ fn gemma3(layers: u64, sliding: u64) -> ModelSpec {
 fn gemma3_padding_layers() {
     // Gemma-3-27B: 62 layers, every 6th full → 10 full + 52 sliding. Groups of 10: 1 full group,
     // ⌈52/10⌉ = 6 sliding groups = 60 slots → 8 padding layers; 8 / 52 = 15.38 %. 62 → 70 slots.
-    let mut s = scenario("Qwen/Qwen3-8B", KvMemory::Available(Bytes(20 * GIB)), 8192, (0, 11));
+    let mut s = scenario(
+        "Qwen/Qwen3-8B",
+        KvMemory::Available(Bytes(20 * GIB)),
+        8192,
+        (0, 11),
+    );
     s.model = gemma3(62, 52);
     let r = run(&s);
     let g = r.groups.unwrap();
-    assert_eq!((g.group_size, g.full_groups, g.sliding_groups, g.padding_layers), (10, 1, 6, 8));
+    assert_eq!(
+        (
+            g.group_size,
+            g.full_groups,
+            g.sliding_groups,
+            g.padding_layers
+        ),
+        (10, 1, 6, 8)
+    );
     assert_eq!(g.group_size * (g.full_groups + g.sliding_groups), 70);
-    assert_eq!(r.lines[1], "Add 8 padding layers, may waste at most 15.38% KV cache memory");
+    assert_eq!(
+        r.lines[1],
+        "Add 8 padding layers, may waste at most 15.38% KV cache memory"
+    );
     // Gemma-3-4B: 34 layers → 5 full + 29 sliding; groups of 5: 1 + 6 → 35 slots, 1 padding layer.
     s.model = gemma3(34, 29);
     let g = run(&s).groups.unwrap();
-    assert_eq!((g.padding_layers, g.group_size * (g.full_groups + g.sliding_groups)), (1, 35));
+    assert_eq!(
+        (
+            g.padding_layers,
+            g.group_size * (g.full_groups + g.sliding_groups)
+        ),
+        (1, 35)
+    );
 }
 
 #[test]
 fn mla_latent_and_block_size() {
     // DeepSeek-V2-Lite: 27 × 576 × 2 = 31,104 B/token; not split by TP.
-    let mut s = scenario("deepseek-ai/DeepSeek-V2-Lite", KvMemory::Available(Bytes(10 * GIB)), 8192, (0, 11));
+    let mut s = scenario(
+        "deepseek-ai/DeepSeek-V2-Lite",
+        KvMemory::Available(Bytes(10 * GIB)),
+        8192,
+        (0, 11),
+    );
     let r = run(&s);
     assert_eq!(r.bytes_per_token.0, 31_104);
     assert_eq!(r.block_size, 16);
@@ -279,7 +416,12 @@ fn mla_latent_and_block_size() {
 #[test]
 fn tensor_and_pipeline_parallel() {
     // Qwen3-14B, TP 2: 8 KV heads / 2 = 4 per rank → 2 × 40 × 4 × 128 × 2 = 81,920 B/token per GPU.
-    let mut s = scenario("Qwen/Qwen3-14B", KvMemory::Available(Bytes(10 * GIB)), 32_768, (0, 11));
+    let mut s = scenario(
+        "Qwen/Qwen3-14B",
+        KvMemory::Available(Bytes(10 * GIB)),
+        32_768,
+        (0, 11),
+    );
     s.tp = 2;
     assert_eq!(run(&s).bytes_per_token.0, 81_920);
     // TP 16 > 8 KV heads: one (replicated) head per rank → 2 × 40 × 1 × 128 × 2 = 20,480 B.
@@ -301,7 +443,12 @@ fn ceil_of_the_request_from_0_14() {
     let b = |v: (u32, u32)| {
         let s = scenario(
             "Qwen/Qwen3-8B",
-            KvMemory::Budget { gpu_total: Bytes(1_000_000_001), util: 0.3, weights: Bytes(0), overhead: Overhead::Fixed(Bytes(0)) },
+            KvMemory::Budget {
+                gpu_total: Bytes(1_000_000_001),
+                util: 0.3,
+                weights: Bytes(0),
+                overhead: Overhead::Fixed(Bytes(0)),
+            },
             16,
             v,
         );
@@ -323,6 +470,13 @@ fn util_default_follows_version() {
 
 #[test]
 fn max_model_len_beyond_the_model() {
-    let s = scenario("Qwen/Qwen3-8B", KvMemory::Available(Bytes(10 * GIB)), 65_536, (0, 19));
-    assert!(run(&s).error.unwrap().starts_with("User-specified max_model_len (65536) is greater than the derived max_model_len"));
+    let s = scenario(
+        "Qwen/Qwen3-8B",
+        KvMemory::Available(Bytes(10 * GIB)),
+        65_536,
+        (0, 19),
+    );
+    assert!(run(&s).error.unwrap().starts_with(
+        "User-specified max_model_len (65536) is greater than the derived max_model_len"
+    ));
 }

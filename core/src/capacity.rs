@@ -12,7 +12,9 @@ pub fn bytes_per_token_per_layer(model: &ModelSpec, kv: KvDtype, tp: u64) -> Res
         Attention::Mla { latent } => latent.checked_mul(b),
         _ => {
             let heads = (model.kv_heads / tp.max(1)).max(1);
-            2u64.checked_mul(heads).and_then(|x| x.checked_mul(model.head_dim)).and_then(|x| x.checked_mul(b))
+            2u64.checked_mul(heads)
+                .and_then(|x| x.checked_mul(model.head_dim))
+                .and_then(|x| x.checked_mul(b))
         }
     };
     v.ok_or(KvError::Overflow("bytes per token"))
@@ -38,7 +40,10 @@ pub fn layers_per_stage(layers: u64, pp: u64) -> Vec<u64> {
 
 /// The most layers any pipeline stage holds: the stage that sets the cache size.
 pub fn max_stage_layers(layers: u64, pp: u64) -> u64 {
-    layers_per_stage(layers, pp).into_iter().max().unwrap_or(layers)
+    layers_per_stage(layers, pp)
+        .into_iter()
+        .max()
+        .unwrap_or(layers)
 }
 
 /// The seeds' `B_tok` per GPU: `2 × L × H_kv × d_h × b` over the layers of the largest pipeline
@@ -66,20 +71,30 @@ pub fn bytes_per_token_mha(model: &ModelSpec, kv: KvDtype) -> Result<Bytes> {
 
 /// KV bytes one sequence of `ctx` tokens holds on one GPU. Full layers keep every token;
 /// sliding-window layers keep at most `window` tokens.
-pub fn bytes_per_sequence(model: &ModelSpec, kv: KvDtype, tp: u64, pp: u64, ctx: u64) -> Result<Bytes> {
+pub fn bytes_per_sequence(
+    model: &ModelSpec,
+    kv: KvDtype,
+    tp: u64,
+    pp: u64,
+    ctx: u64,
+) -> Result<Bytes> {
     let per_layer = bytes_per_token_per_layer(model, kv, tp)? as u128;
     let stage = max_stage_layers(model.layers, pp) as u128;
     let total = match model.attention {
         Attention::SlidingWindow { window, .. } => {
             let layers = model.layers.max(1) as u128;
             // Sliding layers on the largest stage, in proportion (exact at PP = 1).
-            let sliding = (model.sliding_layers() as u128 * stage).div_ceil(layers).min(stage);
+            let sliding = (model.sliding_layers() as u128 * stage)
+                .div_ceil(layers)
+                .min(stage);
             let full = stage - sliding;
             per_layer * (full * ctx as u128 + sliding * ctx.min(window) as u128)
         }
         _ => per_layer * stage * ctx as u128,
     };
-    u64::try_from(total).map(Bytes).map_err(|_| KvError::Overflow("bytes per sequence"))
+    u64::try_from(total)
+        .map(Bytes)
+        .map_err(|_| KvError::Overflow("bytes per sequence"))
 }
 
 /// `⌊M_kv / (S_ctx × B_tok)⌋`: the seed's sequences that fit (0 when the pool is empty or negative).
@@ -172,14 +187,24 @@ pub struct DecodeCeiling {
 }
 
 /// The decode ceiling at context `t` for `n` sequences, bandwidth in GB/s (10⁹ bytes/s).
-pub fn decode_ceiling(bandwidth_gbs: f64, weights: Bytes, t: u64, per_token: Bytes, n: u64) -> DecodeCeiling {
+pub fn decode_ceiling(
+    bandwidth_gbs: f64,
+    weights: Bytes,
+    t: u64,
+    per_token: Bytes,
+    n: u64,
+) -> DecodeCeiling {
     let bw = bandwidth_gbs * 1e9;
     let w = weights.0 as f64;
     let kv = t as f64 * per_token.0 as f64;
     let n = n.max(1) as f64;
     let one = bw / (w + kv);
     let batch_step = bw / (w + n * kv);
-    DecodeCeiling { per_sequence: one, aggregate: n * batch_step, per_sequence_in_batch: batch_step }
+    DecodeCeiling {
+        per_sequence: one,
+        aggregate: n * batch_step,
+        per_sequence_in_batch: batch_step,
+    }
 }
 
 #[cfg(test)]

@@ -35,9 +35,19 @@ pub enum KvError {
 pub type Result<T> = std::result::Result<T, KvError>;
 
 /// Checks `lo ≤ v ≤ hi` for an integer field.
-pub fn check_range(field: &'static str, v: u64, lo: u64, hi: u64, range: &'static str) -> Result<u64> {
+pub fn check_range(
+    field: &'static str,
+    v: u64,
+    lo: u64,
+    hi: u64,
+    range: &'static str,
+) -> Result<u64> {
     if v < lo || v > hi {
-        Err(KvError::OutOfRange { field, range, got: v.to_string() })
+        Err(KvError::OutOfRange {
+            field,
+            range,
+            got: v.to_string(),
+        })
     } else {
         Ok(v)
     }

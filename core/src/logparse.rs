@@ -93,7 +93,8 @@ impl ParsedLog {
 }
 
 /// What the parser looks for, for the message when nothing is found.
-pub const LOOKED_FOR: &str = "a KV capacity line: 'GPU KV cache size: N tokens' (vLLM V1) or '# GPU blocks: N' / \
+pub const LOOKED_FOR: &str =
+    "a KV capacity line: 'GPU KV cache size: N tokens' (vLLM V1) or '# GPU blocks: N' / \
 '# CUDA blocks: N' / '# cuda blocks: N' (vLLM V0)";
 
 /// Skips spaces, then reads a number made of digits, commas and one dot.
@@ -145,7 +146,10 @@ pub fn scan_line(line: &str, p: &mut ParsedLog) {
         for marker in ["vLLM API server version ", "LLM engine (v", "vLLM version "] {
             if let Some(i) = line.find(marker) {
                 let rest = &line[i + marker.len()..];
-                let v: String = rest.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '.' || *c == '+').collect();
+                let v: String = rest
+                    .chars()
+                    .take_while(|c| c.is_ascii_alphanumeric() || *c == '.' || *c == '+')
+                    .collect();
                 if v.starts_with(|c: char| c.is_ascii_digit()) {
                     p.version = Some(v);
                     break;
@@ -176,15 +180,30 @@ pub fn scan_line(line: &str, p: &mut ParsedLog) {
             let len = int_after(rest, "Maximum concurrency for ");
             let val = float_after(rest, "tokens per request:");
             if let (Some(tokens_per_request), Some(value)) = (len, val) {
-                p.max_concurrency = Some(Concurrency { tokens_per_request, value });
+                p.max_concurrency = Some(Concurrency {
+                    tokens_per_request,
+                    value,
+                });
             }
         }
     }
-    set(&mut p.available_kv_gib, float_after(line, "Available KV cache memory:"));
-    set(&mut p.model_loading_gib, float_after(line, "Model loading took"));
-    set(&mut p.total_gpu_gib, float_after(line, "total_gpu_memory ("));
+    set(
+        &mut p.available_kv_gib,
+        float_after(line, "Available KV cache memory:"),
+    );
+    set(
+        &mut p.model_loading_gib,
+        float_after(line, "Model loading took"),
+    );
+    set(
+        &mut p.total_gpu_gib,
+        float_after(line, "total_gpu_memory ("),
+    );
     set(&mut p.total_gpu_gib, float_after(line, "total_memory="));
-    set(&mut p.gpu_memory_utilization, float_after(line, "gpu_memory_utilization ("));
+    set(
+        &mut p.gpu_memory_utilization,
+        float_after(line, "gpu_memory_utilization ("),
+    );
     if line.contains("gpu_memory_utilization (") {
         if let Some(i) = line.rfind(") = ") {
             set(&mut p.requested_gib, float_after(&line[i..], ") = "));
@@ -192,12 +211,30 @@ pub fn scan_line(line: &str, p: &mut ParsedLog) {
     }
     set(&mut p.weights_gib, float_after(line, "model weights take"));
     set(&mut p.weights_gib, float_after(line, "weights memory:"));
-    set(&mut p.non_torch_gib, float_after(line, "non_torch_memory takes"));
-    set(&mut p.non_torch_gib, float_after(line, "non-torch forward increase memory:"));
-    set(&mut p.activation_peak_gib, float_after(line, "PyTorch activation peak memory takes"));
-    set(&mut p.activation_peak_gib, float_after(line, "torch peak memory increase:"));
-    set(&mut p.budget_kv_gib, float_after(line, "the rest of the memory reserved for KV Cache is"));
-    set(&mut p.cudagraph_estimate_gib, float_after(line, "Estimated CUDA graph memory:"));
+    set(
+        &mut p.non_torch_gib,
+        float_after(line, "non_torch_memory takes"),
+    );
+    set(
+        &mut p.non_torch_gib,
+        float_after(line, "non-torch forward increase memory:"),
+    );
+    set(
+        &mut p.activation_peak_gib,
+        float_after(line, "PyTorch activation peak memory takes"),
+    );
+    set(
+        &mut p.activation_peak_gib,
+        float_after(line, "torch peak memory increase:"),
+    );
+    set(
+        &mut p.budget_kv_gib,
+        float_after(line, "the rest of the memory reserved for KV Cache is"),
+    );
+    set(
+        &mut p.cudagraph_estimate_gib,
+        float_after(line, "Estimated CUDA graph memory:"),
+    );
     if p.error.is_none() {
         if line.contains("KV cache is needed, which is larger than the available KV cache memory") {
             if let (Some(max_model_len), Some(needed_gib), Some(available_gib)) = (
@@ -214,11 +251,17 @@ pub fn scan_line(line: &str, p: &mut ParsedLog) {
             }
         } else if line.contains("No available memory for the cache blocks") {
             p.error = Some(LogError::NoMemory);
-        } else if line.contains("is larger than the maximum number of tokens that can be stored in KV cache") {
-            if let (Some(max_model_len), Some(kv_tokens)) =
-                (int_after(line, "max seq len ("), int_after(line, "stored in KV cache ("))
-            {
-                p.error = Some(LogError::V0TooLong { max_model_len, kv_tokens });
+        } else if line
+            .contains("is larger than the maximum number of tokens that can be stored in KV cache")
+        {
+            if let (Some(max_model_len), Some(kv_tokens)) = (
+                int_after(line, "max seq len ("),
+                int_after(line, "stored in KV cache ("),
+            ) {
+                p.error = Some(LogError::V0TooLong {
+                    max_model_len,
+                    kv_tokens,
+                });
             }
         }
     }

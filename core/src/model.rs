@@ -176,10 +176,34 @@ impl ModelSpec {
 
     /// Checks every field's range; the message names the field and what it accepts.
     pub fn validate(&self) -> Result<()> {
-        check_range("layers", self.layers, 1, MAX_DIM, "a whole number from 1 to 1,048,576")?;
-        check_range("attention heads", self.attention_heads, 1, MAX_DIM, "a whole number from 1 to 1,048,576")?;
-        check_range("KV heads", self.kv_heads, 1, MAX_DIM, "a whole number from 1 to 1,048,576")?;
-        check_range("head_dim", self.head_dim, 1, MAX_DIM, "a whole number from 1 to 1,048,576")?;
+        check_range(
+            "layers",
+            self.layers,
+            1,
+            MAX_DIM,
+            "a whole number from 1 to 1,048,576",
+        )?;
+        check_range(
+            "attention heads",
+            self.attention_heads,
+            1,
+            MAX_DIM,
+            "a whole number from 1 to 1,048,576",
+        )?;
+        check_range(
+            "KV heads",
+            self.kv_heads,
+            1,
+            MAX_DIM,
+            "a whole number from 1 to 1,048,576",
+        )?;
+        check_range(
+            "head_dim",
+            self.head_dim,
+            1,
+            MAX_DIM,
+            "a whole number from 1 to 1,048,576",
+        )?;
         if self.kv_heads > self.attention_heads {
             return Err(KvError::Invalid {
                 field: "KV heads",
@@ -191,8 +215,17 @@ impl ModelSpec {
         }
         match self.attention {
             Attention::Full => {}
-            Attention::SlidingWindow { window, sliding_layers } => {
-                check_range("sliding window", window, 1, 1 << 40, "a whole number of tokens from 1 to 2^40")?;
+            Attention::SlidingWindow {
+                window,
+                sliding_layers,
+            } => {
+                check_range(
+                    "sliding window",
+                    window,
+                    1,
+                    1 << 40,
+                    "a whole number of tokens from 1 to 2^40",
+                )?;
                 if sliding_layers > self.layers {
                     return Err(KvError::Invalid {
                         field: "sliding layers",
@@ -204,7 +237,13 @@ impl ModelSpec {
                 }
             }
             Attention::Mla { latent } => {
-                check_range("MLA latent width", latent, 1, MAX_DIM, "a whole number from 1 to 1,048,576")?;
+                check_range(
+                    "MLA latent width",
+                    latent,
+                    1,
+                    MAX_DIM,
+                    "a whole number from 1 to 1,048,576",
+                )?;
             }
         }
         Ok(())
@@ -213,7 +252,9 @@ impl ModelSpec {
     /// Layers that attend fully (all of them unless some slide).
     pub fn full_layers(&self) -> u64 {
         match self.attention {
-            Attention::SlidingWindow { sliding_layers, .. } => self.layers - sliding_layers.min(self.layers),
+            Attention::SlidingWindow { sliding_layers, .. } => {
+                self.layers - sliding_layers.min(self.layers)
+            }
             _ => self.layers,
         }
     }
@@ -227,7 +268,20 @@ impl ModelSpec {
 /// Refuses models whose KV state is not a per-token cache (Mamba / linear-attention hybrids).
 pub fn refuse_hybrid_state(model_type: &str) -> Result<()> {
     let t = model_type.to_ascii_lowercase();
-    let recurrent = ["mamba", "jamba", "nemotron_h", "qwen3_next", "falcon_h1", "zamba", "bamba", "granitemoehybrid", "minimax", "lfm2", "rwkv", "recurrent_gemma"];
+    let recurrent = [
+        "mamba",
+        "jamba",
+        "nemotron_h",
+        "qwen3_next",
+        "falcon_h1",
+        "zamba",
+        "bamba",
+        "granitemoehybrid",
+        "minimax",
+        "lfm2",
+        "rwkv",
+        "recurrent_gemma",
+    ];
     if recurrent.iter().any(|r| t.contains(r)) {
         Err(KvError::Unsupported(format!(
             "{model_type} keeps a fixed Mamba / linear-attention state per request beside its KV cache; \

@@ -130,7 +130,8 @@ pub const MODELS: [ModelPreset; 11] = [
         max_position: 32768,
         vocab: 152064,
         weights: gib_hundredths(543),
-        weights_source: "vLLM logs: Model loading took 5.29–5.43 GiB; the higher figure (checkpoint ≈ 5.57 GB)",
+        weights_source:
+            "vLLM logs: Model loading took 5.29–5.43 GiB; the higher figure (checkpoint ≈ 5.57 GB)",
     },
     // config.json: 32 layers, 32 q / 8 kv heads, head_dim 128, vocab 128256, max_pos 131072.
     ModelPreset {
@@ -168,7 +169,10 @@ pub const MODELS: [ModelPreset; 11] = [
         attention_heads: 16,
         kv_heads: 8,
         head_dim: 256,
-        attention: Attention::SlidingWindow { window: 4096, sliding_layers: 21 },
+        attention: Attention::SlidingWindow {
+            window: 4096,
+            sliding_layers: 21,
+        },
         dtype: ModelDtype::Bf16,
         max_position: 8192,
         vocab: 256000,
@@ -263,33 +267,131 @@ impl GpuPreset {
 /// The GPUs of VLLM-ACCOUNTING §7 (totals: vLLM logs; bandwidths: vendor data sheets).
 pub const GPUS: [GpuPreset; 14] = [
     // nvidia-smi 16303 MiB; vLLM ≈ 15.5 GiB. 960 GB/s GDDR7.
-    GpuPreset { slug: "rtx-5080", name: "RTX 5080", marketed_gb: 16, total: gib_hundredths(1550), bandwidth_gbs: 960, arch: Arch::Other },
+    GpuPreset {
+        slug: "rtx-5080",
+        name: "RTX 5080",
+        marketed_gb: 16,
+        total: gib_hundredths(1550),
+        bandwidth_gbs: 960,
+        arch: Arch::Other,
+    },
     // vLLM log 31.37 GiB; 1792 GB/s.
-    GpuPreset { slug: "rtx-5090", name: "RTX 5090", marketed_gb: 32, total: gib_hundredths(3137), bandwidth_gbs: 1792, arch: Arch::Other },
+    GpuPreset {
+        slug: "rtx-5090",
+        name: "RTX 5090",
+        marketed_gb: 32,
+        total: gib_hundredths(3137),
+        bandwidth_gbs: 1792,
+        arch: Arch::Other,
+    },
     // vLLM logs 23.53–23.65 GiB, typically 23.55; 1008 GB/s.
-    GpuPreset { slug: "rtx-4090", name: "RTX 4090", marketed_gb: 24, total: gib_hundredths(2355), bandwidth_gbs: 1008, arch: Arch::Other },
+    GpuPreset {
+        slug: "rtx-4090",
+        name: "RTX 4090",
+        marketed_gb: 24,
+        total: gib_hundredths(2355),
+        bandwidth_gbs: 1008,
+        arch: Arch::Other,
+    },
     // vLLM log 23.58 GiB; 936 GB/s.
-    GpuPreset { slug: "rtx-3090", name: "RTX 3090", marketed_gb: 24, total: gib_hundredths(2358), bandwidth_gbs: 936, arch: Arch::Other },
+    GpuPreset {
+        slug: "rtx-3090",
+        name: "RTX 3090",
+        marketed_gb: 24,
+        total: gib_hundredths(2358),
+        bandwidth_gbs: 936,
+        arch: Arch::Other,
+    },
     // ≈ 22.06 GiB; 300 GB/s.
-    GpuPreset { slug: "l4", name: "L4", marketed_gb: 24, total: gib_hundredths(2206), bandwidth_gbs: 300, arch: Arch::Other },
+    GpuPreset {
+        slug: "l4",
+        name: "L4",
+        marketed_gb: 24,
+        total: gib_hundredths(2206),
+        bandwidth_gbs: 300,
+        arch: Arch::Other,
+    },
     // ≈ 14.58 GiB; 320 GB/s.
-    GpuPreset { slug: "t4", name: "T4", marketed_gb: 16, total: gib_hundredths(1458), bandwidth_gbs: 320, arch: Arch::Other },
+    GpuPreset {
+        slug: "t4",
+        name: "T4",
+        marketed_gb: 16,
+        total: gib_hundredths(1458),
+        bandwidth_gbs: 320,
+        arch: Arch::Other,
+    },
     // ≈ 22.0 GiB; 600 GB/s.
-    GpuPreset { slug: "a10g", name: "A10G", marketed_gb: 24, total: gib_hundredths(2200), bandwidth_gbs: 600, arch: Arch::Other },
+    GpuPreset {
+        slug: "a10g",
+        name: "A10G",
+        marketed_gb: 24,
+        total: gib_hundredths(2200),
+        bandwidth_gbs: 600,
+        arch: Arch::Other,
+    },
     // ≈ 39.4 GiB; 1555 GB/s.
-    GpuPreset { slug: "a100-40gb", name: "A100 40GB", marketed_gb: 40, total: gib_hundredths(3940), bandwidth_gbs: 1555, arch: Arch::A100 },
+    GpuPreset {
+        slug: "a100-40gb",
+        name: "A100 40GB",
+        marketed_gb: 40,
+        total: gib_hundredths(3940),
+        bandwidth_gbs: 1555,
+        arch: Arch::A100,
+    },
     // vLLM log 79.15 GiB; 2039 GB/s (SXM; PCIe 1935).
-    GpuPreset { slug: "a100-80gb", name: "A100 80GB", marketed_gb: 80, total: gib_hundredths(7915), bandwidth_gbs: 2039, arch: Arch::A100 },
+    GpuPreset {
+        slug: "a100-80gb",
+        name: "A100 80GB",
+        marketed_gb: 80,
+        total: gib_hundredths(7915),
+        bandwidth_gbs: 2039,
+        arch: Arch::A100,
+    },
     // vLLM log 79.22 GiB (79.19 in some); 3350 GB/s.
-    GpuPreset { slug: "h100-sxm", name: "H100 SXM", marketed_gb: 80, total: gib_hundredths(7922), bandwidth_gbs: 3350, arch: Arch::Hopper },
+    GpuPreset {
+        slug: "h100-sxm",
+        name: "H100 SXM",
+        marketed_gb: 80,
+        total: gib_hundredths(7922),
+        bandwidth_gbs: 3350,
+        arch: Arch::Hopper,
+    },
     // ≈ 79.2 GiB; 2000 GB/s.
-    GpuPreset { slug: "h100-pcie", name: "H100 PCIe", marketed_gb: 80, total: gib_hundredths(7920), bandwidth_gbs: 2000, arch: Arch::Hopper },
+    GpuPreset {
+        slug: "h100-pcie",
+        name: "H100 PCIe",
+        marketed_gb: 80,
+        total: gib_hundredths(7920),
+        bandwidth_gbs: 2000,
+        arch: Arch::Hopper,
+    },
     // vLLM log 139.81 GiB; 4800 GB/s.
-    GpuPreset { slug: "h200", name: "H200", marketed_gb: 141, total: gib_hundredths(13981), bandwidth_gbs: 4800, arch: Arch::Hopper },
+    GpuPreset {
+        slug: "h200",
+        name: "H200",
+        marketed_gb: 141,
+        total: gib_hundredths(13981),
+        bandwidth_gbs: 4800,
+        arch: Arch::Hopper,
+    },
     // vLLM log 44.39 GiB; 864 GB/s.
-    GpuPreset { slug: "l40s", name: "L40S", marketed_gb: 48, total: gib_hundredths(4439), bandwidth_gbs: 864, arch: Arch::Other },
+    GpuPreset {
+        slug: "l40s",
+        name: "L40S",
+        marketed_gb: 48,
+        total: gib_hundredths(4439),
+        bandwidth_gbs: 864,
+        arch: Arch::Other,
+    },
     // ≈ 191.5 GiB; 5300 GB/s.
-    GpuPreset { slug: "mi300x", name: "MI300X", marketed_gb: 192, total: gib_hundredths(19150), bandwidth_gbs: 5300, arch: Arch::Other },
+    GpuPreset {
+        slug: "mi300x",
+        name: "MI300X",
+        marketed_gb: 192,
+        total: gib_hundredths(19150),
+        bandwidth_gbs: 5300,
+        arch: Arch::Other,
+    },
 ];
 
 /// The GPU preset with this slug, ignoring case.
@@ -299,4 +401,8 @@ pub fn gpu(slug: &str) -> Option<&'static GpuPreset> {
 }
 
 /// The three models every screen shows (the seeds' repertoire).
-pub const REPERTOIRE: [&str; 3] = ["Qwen/Qwen3-8B", "Qwen/Qwen3-14B-AWQ", "Qwen/Qwen2.5-7B-Instruct"];
+pub const REPERTOIRE: [&str; 3] = [
+    "Qwen/Qwen3-8B",
+    "Qwen/Qwen3-14B-AWQ",
+    "Qwen/Qwen2.5-7B-Instruct",
+];

@@ -2,7 +2,7 @@
 
 use crate::capacity::{self, Overhead};
 use crate::error::Result;
-use crate::model::KvDtype;
+use crate::model::{KvDtype, ModelDtype};
 use crate::presets::{self, GpuPreset, REPERTOIRE};
 use crate::units::Bytes;
 use crate::vllm::{self, KvMemory, Scenario, Version};
@@ -14,6 +14,8 @@ pub struct Row {
     pub model: &'static str,
     /// KV dtype.
     pub kv: KvDtype,
+    /// The checkpoint's dtype (what `auto` resolves to).
+    pub model_dtype: ModelDtype,
     /// KV bytes per token (TP 1).
     pub bytes_per_token: Bytes,
     /// KV bytes of one sequence at the context.
@@ -34,10 +36,18 @@ pub struct Row {
 
 /// The repertoire (Qwen3-8B, Qwen3-14B-AWQ, Qwen2.5-7B-Instruct) × {BF16 (`auto`), FP8} on `gpu`
 /// at context `ctx`, with the seed's single overhead figure.
-pub fn rows(gpu: &GpuPreset, ctx: u64, version: Version, util: f64, overhead: Overhead) -> Result<Vec<Row>> {
+pub fn rows(
+    gpu: &GpuPreset,
+    ctx: u64,
+    version: Version,
+    util: f64,
+    overhead: Overhead,
+) -> Result<Vec<Row>> {
     let mut out = Vec::new();
     for id in REPERTOIRE {
-        let Some(p) = presets::model(id) else { continue };
+        let Some(p) = presets::model(id) else {
+            continue;
+        };
         for kv in [KvDtype::Auto, KvDtype::Fp8] {
             let model = p.spec();
             let bpt = capacity::bytes_per_token(&model, kv, 1, 1)?;
@@ -53,7 +63,12 @@ pub fn rows(gpu: &GpuPreset, ctx: u64, version: Version, util: f64, overhead: Ov
                 max_num_batched_tokens: None,
                 version,
                 engine: version.default_engine(),
-                memory: KvMemory::Budget { gpu_total: gpu.total, util, weights: p.weights, overhead },
+                memory: KvMemory::Budget {
+                    gpu_total: gpu.total,
+                    util,
+                    weights: p.weights,
+                    overhead,
+                },
                 arch: gpu.arch,
                 gpu_total: Some(gpu.total),
             };
@@ -62,11 +77,15 @@ pub fn rows(gpu: &GpuPreset, ctx: u64, version: Version, util: f64, overhead: Ov
             out.push(Row {
                 model: p.id,
                 kv,
+                model_dtype: p.dtype,
                 bytes_per_token: bpt,
                 bytes_per_sequence: bps,
                 pool,
                 seed_max_seqs: capacity::max_sequences_for(pool, bps),
-                vllm_max_seqs: r.num_gpu_blocks.map(|b| b / r.blocks_per_request.max(1)).unwrap_or(0),
+                vllm_max_seqs: r
+                    .num_gpu_blocks
+                    .map(|b| b / r.blocks_per_request.max(1))
+                    .unwrap_or(0),
                 vllm_tokens: r.gpu_kv_cache_tokens.unwrap_or(0),
                 lines: r.lines,
                 error: r.error,

@@ -25,12 +25,22 @@ fn to_int(field: &'static str, x: f64) -> Result<i64> {
     if x.is_finite() && x.abs() < 9.2e18 {
         Ok(x as i64)
     } else {
-        Err(KvError::Invalid { field, message: format!("is not a finite number ({x}); check the inputs") })
+        Err(KvError::Invalid {
+            field,
+            message: format!("is not a finite number ({x}); check the inputs"),
+        })
     }
 }
 
 /// `predict(layers, kv_heads, head_dim, dtype_bytes, kv_pool_gib, ctx)` from the seed lab.
-pub fn predict(layers: i64, kv_heads: i64, head_dim: i64, dtype_bytes: f64, kv_pool_gib: f64, ctx: i64) -> Result<SeedPrediction> {
+pub fn predict(
+    layers: i64,
+    kv_heads: i64,
+    head_dim: i64,
+    dtype_bytes: f64,
+    kv_pool_gib: f64,
+    ctx: i64,
+) -> Result<SeedPrediction> {
     // Python multiplies the ints exactly, then converts to float for `* dtype_bytes`.
     let ints = 2i128
         .checked_mul(layers as i128)
@@ -49,7 +59,10 @@ pub fn predict(layers: i64, kv_heads: i64, head_dim: i64, dtype_bytes: f64, kv_p
         });
     }
     if !btok.is_finite() || !pool.is_finite() || !per_seq.is_finite() {
-        return Err(KvError::Invalid { field: "inputs", message: "must be finite numbers".into() });
+        return Err(KvError::Invalid {
+            field: "inputs",
+            message: "must be finite numbers".into(),
+        });
     }
     Ok(SeedPrediction {
         kv_bytes_per_token: btok,

@@ -119,10 +119,18 @@ pub fn py_float_repr(x: f64) -> String {
         return "NaN".into();
     }
     if x.is_infinite() {
-        return if x > 0.0 { "Infinity".into() } else { "-Infinity".into() };
+        return if x > 0.0 {
+            "Infinity".into()
+        } else {
+            "-Infinity".into()
+        };
     }
     if x == 0.0 {
-        return if x.is_sign_negative() { "-0.0".into() } else { "0.0".into() };
+        return if x.is_sign_negative() {
+            "-0.0".into()
+        } else {
+            "0.0".into()
+        };
     }
     // `{:e}` gives the shortest round-trip digits: "1.6384e5", "-2.5e-7".
     let sci = format!("{x:e}");
@@ -147,7 +155,11 @@ pub fn py_float_repr(x: f64) -> String {
         }
     } else {
         let (a, b) = digits.split_at(1);
-        let frac = if b.is_empty() { String::new() } else { format!(".{b}") };
+        let frac = if b.is_empty() {
+            String::new()
+        } else {
+            format!(".{b}")
+        };
         let esign = if exp < 0 { '-' } else { '+' };
         format!("{sign}{a}{frac}e{esign}{:02}", exp.abs())
     }

@@ -18,7 +18,10 @@ pub struct Version {
 /// The oldest release kvbudget describes (its V0 engine).
 pub const OLDEST: Version = Version { major: 0, minor: 4 };
 /// The newest release whose accounting is known.
-pub const NEWEST: Version = Version { major: 0, minor: 33 };
+pub const NEWEST: Version = Version {
+    major: 0,
+    minor: 33,
+};
 
 impl Version {
     /// `0.Y`.
@@ -252,8 +255,20 @@ pub fn serve_defaults(arch: Arch, gpu_total: Option<Bytes>) -> (u64, u64) {
 /// Computes what vLLM would print for `s`.
 pub fn report(s: &Scenario) -> Result<Report> {
     s.model.validate()?;
-    crate::error::check_range("tensor-parallel size", s.tp, 1, 1024, "a whole number from 1 to 1,024")?;
-    crate::error::check_range("pipeline-parallel size", s.pp, 1, 1024, "a whole number from 1 to 1,024")?;
+    crate::error::check_range(
+        "tensor-parallel size",
+        s.tp,
+        1,
+        1024,
+        "a whole number from 1 to 1,024",
+    )?;
+    crate::error::check_range(
+        "pipeline-parallel size",
+        s.pp,
+        1,
+        1024,
+        "a whole number from 1 to 1,024",
+    )?;
     if s.pp > s.model.layers {
         return Err(KvError::Invalid {
             field: "pipeline-parallel size",
@@ -264,12 +279,24 @@ pub fn report(s: &Scenario) -> Result<Report> {
     let fam = family(v, s.engine);
     let is_mla = matches!(s.model.attention, Attention::Mla { .. });
     let block_size = match s.block_size {
-        Some(b) => crate::error::check_range("block size", b, 1, 1 << 20, "a whole number of tokens from 1 to 1,048,576")?,
+        Some(b) => crate::error::check_range(
+            "block size",
+            b,
+            1,
+            1 << 20,
+            "a whole number of tokens from 1 to 1,048,576",
+        )?,
         None if is_mla && s.arch == Arch::Hopper && fam != Family::V0 => 64,
         None => 16,
     };
     let max_model_len = match s.max_model_len {
-        Some(l) => crate::error::check_range("max_model_len", l, 1, 1 << 40, "a whole number of tokens from 1 to 2^40")?,
+        Some(l) => crate::error::check_range(
+            "max_model_len",
+            l,
+            1,
+            1 << 40,
+            "a whole number of tokens from 1 to 2^40",
+        )?,
         None if s.model.max_position > 0 => s.model.max_position,
         None => {
             return Err(KvError::Invalid {
@@ -280,24 +307,42 @@ pub fn report(s: &Scenario) -> Result<Report> {
     };
     let (def_seqs, def_mnbt) = serve_defaults(s.arch, s.gpu_total);
     let max_num_seqs = match s.max_num_seqs {
-        Some(n) => crate::error::check_range("max_num_seqs", n, 1, 1 << 32, "a whole number from 1 to 2^32")?,
+        Some(n) => crate::error::check_range(
+            "max_num_seqs",
+            n,
+            1,
+            1 << 32,
+            "a whole number from 1 to 2^32",
+        )?,
         None => def_seqs,
     };
     let mnbt = match s.max_num_batched_tokens {
-        Some(n) => crate::error::check_range("max_num_batched_tokens", n, 1, 1 << 40, "a whole number from 1 to 2^40")?,
+        Some(n) => crate::error::check_range(
+            "max_num_batched_tokens",
+            n,
+            1,
+            1 << 40,
+            "a whole number from 1 to 2^40",
+        )?,
         None => def_mnbt,
     };
 
     let per_layer_token = capacity::bytes_per_token_per_layer(&s.model, s.kv_dtype, s.tp)?;
-    let page_bytes = per_layer_token.checked_mul(block_size).ok_or(KvError::Overflow("block size in bytes"))?;
+    let page_bytes = per_layer_token
+        .checked_mul(block_size)
+        .ok_or(KvError::Overflow("block size in bytes"))?;
     let stage_layers = capacity::max_stage_layers(s.model.layers, s.pp);
     let bytes_per_token = capacity::bytes_per_token(&s.model, s.kv_dtype, s.tp, s.pp)?;
 
     // Layer kinds on the largest stage. V0 and V1 before 0.10 turn a mix of sliding and full
     // layers into full attention (no hybrid allocator); a model that only slides keeps its window.
     let (mut full, mut sliding, window) = match s.model.attention {
-        Attention::SlidingWindow { window, sliding_layers } => {
-            let sl = (sliding_layers as u128 * stage_layers as u128).div_ceil(s.model.layers as u128) as u64;
+        Attention::SlidingWindow {
+            window,
+            sliding_layers,
+        } => {
+            let sl = (sliding_layers as u128 * stage_layers as u128)
+                .div_ceil(s.model.layers as u128) as u64;
             let sl = sl.min(stage_layers);
             (stage_layers - sl, sl, window)
         }
@@ -315,8 +360,18 @@ pub fn report(s: &Scenario) -> Result<Report> {
     }
     // Scheduled tokens a sliding layer must keep beyond its window: max_num_batched_tokens,
     // doubled from 0.26 (async scheduling keeps one step ahead).
-    let lookahead = if v >= Version::new(0, 26) { mnbt.saturating_mul(2) } else { mnbt };
-    let sliding_blocks = ceil_div(window.saturating_sub(1).saturating_add(lookahead).min(max_model_len), block_size) + 1;
+    let lookahead = if v >= Version::new(0, 26) {
+        mnbt.saturating_mul(2)
+    } else {
+        mnbt
+    };
+    let sliding_blocks = ceil_div(
+        window
+            .saturating_sub(1)
+            .saturating_add(lookahead)
+            .min(max_model_len),
+        block_size,
+    ) + 1;
     let full_blocks = ceil_div(max_model_len, block_size);
 
     let groups = if full > 0 && sliding > 0 {
@@ -325,35 +380,56 @@ pub fn report(s: &Scenario) -> Result<Report> {
         let sg = ceil_div(sliding, g);
         let pad_full = fg * g - full;
         let pad_sliding = sg * g - sliding;
-        let padded_kinds = (if pad_full > 0 { full } else { 0 }) + (if pad_sliding > 0 { sliding } else { 0 });
+        let padded_kinds =
+            (if pad_full > 0 { full } else { 0 }) + (if pad_sliding > 0 { sliding } else { 0 });
         let padding = pad_full + pad_sliding;
         Some(Groups {
             group_size: g,
             full_groups: fg,
             sliding_groups: sg,
             padding_layers: padding,
-            padding_waste_pct: if padded_kinds > 0 { padding as f64 / padded_kinds as f64 * 100.0 } else { 0.0 },
+            padding_waste_pct: if padded_kinds > 0 {
+                padding as f64 / padded_kinds as f64 * 100.0
+            } else {
+                0.0
+            },
         })
     } else {
         None
     };
     // Layers that share one block (the divisor of the pool) and blocks per max-length request.
     let (slots_per_block, num_groups, blocks_per_request) = match groups {
-        Some(g) => (g.group_size, g.full_groups + g.sliding_groups, g.full_groups * full_blocks + g.sliding_groups * sliding_blocks),
+        Some(g) => (
+            g.group_size,
+            g.full_groups + g.sliding_groups,
+            g.full_groups * full_blocks + g.sliding_groups * sliding_blocks,
+        ),
         None if sliding > 0 => (stage_layers, 1, sliding_blocks),
         None => (stage_layers, 1, full_blocks),
     };
     // KV bytes one max-length request needs, as the fit check sums them over real layers.
     let needed_for = |len: u64| -> u128 {
         let fb = ceil_div(len, block_size) as u128;
-        let sb = (ceil_div(window.saturating_sub(1).saturating_add(lookahead).min(len), block_size) + 1) as u128;
+        let sb = (ceil_div(
+            window.saturating_sub(1).saturating_add(lookahead).min(len),
+            block_size,
+        ) + 1) as u128;
         page_bytes as u128 * (full as u128 * fb + sliding as u128 * sb)
     };
     // From 0.29 the fit check also reserves the null block.
-    let null_block = if v >= Version::new(0, 29) { page_bytes as u128 * slots_per_block as u128 } else { 0 };
+    let null_block = if v >= Version::new(0, 29) {
+        page_bytes as u128 * slots_per_block as u128
+    } else {
+        0
+    };
 
     let available: Option<i128> = match s.memory {
-        KvMemory::Budget { gpu_total, util, weights, overhead } => {
+        KvMemory::Budget {
+            gpu_total,
+            util,
+            weights,
+            overhead,
+        } => {
             let req = capacity::requested_bytes(gpu_total, util, v.rounding())?;
             Some(capacity::pool(req, weights, &overhead))
         }
@@ -401,8 +477,13 @@ pub fn report(s: &Scenario) -> Result<Report> {
         let tokens = num_blocks.saturating_mul(block_size);
         let cpu_blocks = (4 * GIB as u128 / block_bytes) as u64; // --swap-space 4 GiB
         let conc = tokens as f64 / max_model_len as f64;
-        lines.push(format!("# GPU blocks: {num_blocks}, # CPU blocks: {cpu_blocks}"));
-        lines.push(format!("Maximum concurrency for {max_model_len} tokens per request: {}x", fixed2(conc)));
+        lines.push(format!(
+            "# GPU blocks: {num_blocks}, # CPU blocks: {cpu_blocks}"
+        ));
+        lines.push(format!(
+            "Maximum concurrency for {max_model_len} tokens per request: {}x",
+            fixed2(conc)
+        ));
         out.num_gpu_blocks = Some(num_blocks);
         out.gpu_kv_cache_tokens = Some(tokens);
         out.max_concurrency = Some(conc);
@@ -446,7 +527,11 @@ pub fn report(s: &Scenario) -> Result<Report> {
                 hi = mid - 1;
             }
         }
-        let typo = if v <= Version::new(0, 22) { "models's" } else { "model's" };
+        let typo = if v <= Version::new(0, 22) {
+            "models's"
+        } else {
+            "model's"
+        };
         let estimate = if lo > 0 {
             format!(" Based on the available memory, the estimated maximum model length is {lo}.")
         } else {
@@ -472,7 +557,14 @@ pub fn report(s: &Scenario) -> Result<Report> {
             ));
         }
     }
-    let (tokens, conc) = printed_tokens(fam, num_blocks, blocks_per_request, num_groups, block_size, max_model_len);
+    let (tokens, conc) = printed_tokens(
+        fam,
+        num_blocks,
+        blocks_per_request,
+        num_groups,
+        block_size,
+        max_model_len,
+    );
     let size = format!("GPU KV cache size: {} tokens", thousands(tokens));
     let concurrency = format!(
         "Maximum concurrency for {} tokens per request: {}x",
@@ -497,7 +589,14 @@ pub fn report(s: &Scenario) -> Result<Report> {
 /// 0.8–0.9 `blocks × block_size` and `tokens / max_model_len`;
 /// 0.10–0.20 `(blocks // groups) × block_size` and `blocks / blocks_per_request`;
 /// 0.21+ `int(concurrency × max_model_len)`, a truncated float product that can be one lower.
-pub fn printed_tokens(fam: Family, num_blocks: u64, blocks_per_request: u64, num_groups: u64, block_size: u64, max_model_len: u64) -> (u64, f64) {
+pub fn printed_tokens(
+    fam: Family,
+    num_blocks: u64,
+    blocks_per_request: u64,
+    num_groups: u64,
+    block_size: u64,
+    max_model_len: u64,
+) -> (u64, f64) {
     match fam {
         Family::V0 | Family::V1Early => {
             let t = num_blocks.saturating_mul(block_size);
@@ -505,7 +604,10 @@ pub fn printed_tokens(fam: Family, num_blocks: u64, blocks_per_request: u64, num
         }
         Family::V1Mid => {
             let c = num_blocks as f64 / blocks_per_request.max(1) as f64;
-            ((num_blocks / num_groups.max(1)).saturating_mul(block_size), c)
+            (
+                (num_blocks / num_groups.max(1)).saturating_mul(block_size),
+                c,
+            )
         }
         Family::V1Late | Family::V1OneLine => {
             let c = num_blocks as f64 / blocks_per_request.max(1) as f64;

@@ -34,7 +34,11 @@ impl Formatter for PyFormatter<'_> {
         w.write_all(py_float_repr(value).as_bytes())
     }
 
-    fn write_string_fragment<W: ?Sized + Write>(&mut self, w: &mut W, fragment: &str) -> io::Result<()> {
+    fn write_string_fragment<W: ?Sized + Write>(
+        &mut self,
+        w: &mut W,
+        fragment: &str,
+    ) -> io::Result<()> {
         for c in fragment.chars() {
             if c.is_ascii() {
                 write!(w, "{c}")?;
@@ -52,7 +56,10 @@ impl Formatter for PyFormatter<'_> {
 /// Serializes like Python's `json.dumps(value, indent=2)`.
 pub fn dumps(value: &Value) -> String {
     let mut out = Vec::new();
-    let mut ser = serde_json::Serializer::with_formatter(&mut out, PyFormatter(PrettyFormatter::with_indent(b"  ")));
+    let mut ser = serde_json::Serializer::with_formatter(
+        &mut out,
+        PyFormatter(PrettyFormatter::with_indent(b"  ")),
+    );
     // Writing into a Vec cannot fail.
     let _ = value.serialize(&mut ser);
     String::from_utf8(out).unwrap_or_default()

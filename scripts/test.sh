@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Every test kvbudget has, in the order a failure is cheapest to find.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/setup.sh --browser
+export PATH="$HOME/.cargo/bin:$PWD/node_modules/.bin:$PATH"
+
+step() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
+
+step "format"
+cargo fmt --all --check
+
+step "clippy (native: core, CLI, tests)"
+cargo clippy --workspace --all-targets --locked -- -D warnings
+
+step "clippy (wasm32: the page)"
+cargo clippy -p kvbudget --target wasm32-unknown-unknown --locked -- -D warnings
+
+step "native tests"
+cargo test --workspace --locked
+
+step "release site (trunk build --release)"
+trunk build --release
+
+step "Chromium e2e under a sub-path, and the size budget"
+node --test tests/e2e/*.test.mjs

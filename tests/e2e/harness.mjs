@@ -1,0 +1,67 @@
+// Shared e2e harness: a static server that publishes dist/ under a sub-path, and Debian's Chromium.
+import http from 'node:http';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+export const DIST = path.join(ROOT, 'dist');
+export const SHOTS = path.join(ROOT, 'tests/e2e/screenshots');
+// The site is published under a sub-path, as on a course site or GitHub Pages.
+export const SUBPATH = '/courses/llm-serving/kvbudget/';
+
+const TYPES = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.wasm': 'application/wasm',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.json': 'application/json',
+};
+
+/** Serves DIST at SUBPATH on a free loopback port; anything outside the sub-path is a 404. */
+export async function serve() {
+  const server = http.createServer((req, res) => {
+    const url = new URL(req.url, 'http://localhost');
+    if (!url.pathname.startsWith(SUBPATH)) {
+      res.writeHead(404).end('outside the sub-path');
+      return;
+    }
+    let rel = decodeURIComponent(url.pathname.slice(SUBPATH.length)) || 'index.html';
+    const file = path.join(DIST, path.normalize(rel));
+    if (!file.startsWith(DIST) || !fs.existsSync(file) || fs.statSync(file).isDirectory()) {
+      res.writeHead(404).end('not found');
+      return;
+    }
+    res.writeHead(200, { 'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream' });
+    fs.createReadStream(file).pipe(res);
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address();
+  return { server, base: `http://127.0.0.1:${port}${SUBPATH}` };
+}
+
+/** Debian's Chromium, headless, with the flags that keep it off the closed network. */
+export async function browser() {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
+    args: [
+      '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+      '--disable-background-networking', '--disable-component-update', '--disable-sync',
+    ],
+  });
+}
+
+/** Opens a page that records console errors, page errors and failed requests. */
+export async function openPage(b, url, options = {}) {
+  const context = await b.newContext(options);
+  const page = await context.newPage();
+  const problems = [];
+  page.on('console', (m) => { if (m.type() === 'error') problems.push(`console: ${m.text()}`); });
+  page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+  page.on('requestfailed', (r) => problems.push(`request failed: ${r.url()}`));
+  page.on('response', (r) => { if (r.status() >= 400) problems.push(`HTTP ${r.status()}: ${r.url()}`); });
+  await page.goto(url);
+  return { context, page, problems };
+}

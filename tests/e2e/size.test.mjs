@@ -1,0 +1,24 @@
+// Budget on the first-load transfer of the built release site (deterministic, so asserted).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { DIST } from './harness.mjs';
+
+// Issue target: first load ≤ 150 KB gzip for html + js + wasm + css.
+const BUDGET_GZIP = 150_000;
+
+test('first load fits the gzip budget', () => {
+  const files = fs.readdirSync(DIST).filter((f) => /\.(html|js|wasm|css)$/.test(f));
+  assert.ok(files.some((f) => f.endsWith('.wasm')), 'no wasm in dist/');
+  let raw = 0;
+  let gz = 0;
+  for (const f of files) {
+    const bytes = fs.readFileSync(path.join(DIST, f));
+    raw += bytes.length;
+    gz += zlib.gzipSync(bytes, { level: 9 }).length;
+  }
+  console.log(`first load: ${files.length} files, ${raw} B raw, ${gz} B gzip (budget ${BUDGET_GZIP})`);
+  assert.ok(gz <= BUDGET_GZIP, `${gz} B gzip exceeds the ${BUDGET_GZIP} B budget`);
+});
