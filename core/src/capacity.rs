@@ -20,30 +20,24 @@ pub fn bytes_per_token_per_layer(model: &ModelSpec, kv: KvDtype, tp: u64) -> Res
     v.ok_or(KvError::Overflow("bytes per token"))
 }
 
+/// The largest pipeline-parallel size kvbudget accepts.
+pub const MAX_PP: u64 = 1024;
+
 /// How vLLM splits `layers` over `pp` pipeline stages (`get_pp_indices`): equal shares, the
 /// remainder going one each to the stages before the last, from the second-to-last backwards.
+/// `pp` is clamped to `1..=min(layers, MAX_PP)`.
 pub fn layers_per_stage(layers: u64, pp: u64) -> Vec<u64> {
-    let pp = pp.clamp(1, layers.max(1)) as usize;
-    let base = layers / pp as u64;
-    let mut parts = vec![base; pp];
-    let rem = (layers % pp as u64) as usize;
-    for i in 2..rem + 2 {
-        if let Some(idx) = pp.checked_sub(i) {
-            parts[idx] += 1;
-        } else {
-            // More remainder than stages before the last: wrap onto the last stage.
-            parts[pp - 1] += 1;
-        }
-    }
-    parts
+    let pp = pp.clamp(1, layers.clamp(1, MAX_PP));
+    let base = layers / pp;
+    let rem = layers % pp; // < pp, so stages pp-2 … pp-1-rem all exist
+    (0..pp).map(|i| base + u64::from(i + 1 + rem >= pp && i + 1 < pp)).collect()
 }
 
-/// The most layers any pipeline stage holds: the stage that sets the cache size.
+/// The most layers any pipeline stage holds: the stage that sets the cache size
+/// (`⌈layers / pp⌉`, since the remainder is spread one layer per stage).
 pub fn max_stage_layers(layers: u64, pp: u64) -> u64 {
-    layers_per_stage(layers, pp)
-        .into_iter()
-        .max()
-        .unwrap_or(layers)
+    let pp = pp.clamp(1, layers.max(1));
+    layers.div_ceil(pp)
 }
 
 /// The seeds' `B_tok` per GPU: `2 × L × H_kv × d_h × b` over the layers of the largest pipeline
@@ -88,13 +82,17 @@ pub fn bytes_per_sequence(
                 .div_ceil(layers)
                 .min(stage);
             let full = stage - sliding;
-            per_layer * (full * ctx as u128 + sliding * ctx.min(window) as u128)
+            // Each factor is below 2⁶⁴, so the products of two fit in u128; the rest is checked.
+            (full * ctx as u128)
+                .checked_add(sliding * ctx.min(window) as u128)
+                .and_then(|t| t.checked_mul(per_layer))
         }
-        _ => per_layer * stage * ctx as u128,
+        _ => (stage * ctx as u128).checked_mul(per_layer),
     };
-    u64::try_from(total)
+    total
+        .and_then(|t| u64::try_from(t).ok())
         .map(Bytes)
-        .map_err(|_| KvError::Overflow("bytes per sequence"))
+        .ok_or(KvError::Overflow("bytes per sequence"))
 }
 
 /// `⌊M_kv / (S_ctx × B_tok)⌋`: the seed's sequences that fit (0 when the pool is empty or negative).
