@@ -1,0 +1,160 @@
+//! Checks against 74 real vLLM 0.19 startup logs (H100), when the shared calibration data is
+//! beside the project (`../shared/calibration/`). The data is public and not part of the project:
+//! without it these tests say so and pass without checking anything.
+
+use kvbudget::core::logparse::{self, KvFigure};
+use kvbudget::core::model::{Attention, KvDtype, ModelDtype, ModelSpec};
+use kvbudget::core::presets::Arch;
+use kvbudget::core::units::{fixed2, Bytes};
+use kvbudget::core::vllm::{report, KvMemory, Scenario, Version};
+use serde_json::Value;
+use std::path::PathBuf;
+
+fn calibration_dir() -> Option<PathBuf> {
+    let d = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/calibration");
+    if d.join("vllm-0.19-h100.jsonl").is_file() {
+        Some(d)
+    } else {
+        eprintln!("SKIP: ../shared/calibration is absent (public vLLM logs are not shipped with kvbudget); nothing checked");
+        None
+    }
+}
+
+fn records(dir: &PathBuf) -> Vec<Value> {
+    let text = std::fs::read_to_string(dir.join("vllm-0.19-h100.jsonl")).unwrap();
+    text.lines().filter(|l| !l.trim().is_empty()).map(|l| serde_json::from_str(l).unwrap()).collect()
+}
+
+/// The model as the record's cross-check describes it (layers, KV heads, head_dim, attention kind).
+fn model_of(r: &Value) -> ModelSpec {
+    let a = &r["check"]["arch"];
+    let layers = a["layers"].as_u64().unwrap();
+    let kind = a["attention"].as_str().unwrap_or("full");
+    let attention = if kind.starts_with("MLA") {
+        // "MLA (latent 512 + rope 64)"
+        Attention::Mla { latent: 512 + 64 }
+    } else if kind.contains("sliding") {
+        if kind.contains("5:1") || kind.contains("5 of 6") {
+            // Gemma-3: five sliding (window 1024) layers to one full.
+            Attention::SlidingWindow { window: 1024, sliding_layers: layers - layers / 6 }
+        } else if kind.contains("(128") {
+            Attention::SlidingWindow { window: 128, sliding_layers: layers / 2 }
+        } else {
+            Attention::SlidingWindow { window: 4096, sliding_layers: layers / 2 }
+        }
+    } else {
+        Attention::Full
+    };
+    let kv_heads = a["kv_heads"].as_u64().unwrap();
+    ModelSpec {
+        id: r["model"].as_str().unwrap().to_string(),
+        layers,
+        attention_heads: kv_heads,
+        kv_heads,
+        head_dim: a["head_dim"].as_u64().unwrap(),
+        attention,
+        dtype: match r["dtype"].as_str() {
+            Some("float32") => ModelDtype::F32,
+            Some("float16") => ModelDtype::F16,
+            _ => ModelDtype::Bf16,
+        },
+        max_position: 0,
+        vocab: 0,
+        weights: Bytes(0),
+    }
+}
+
+fn scenario(r: &Value, available: Bytes) -> Scenario {
+    Scenario {
+        model: model_of(r),
+        kv_dtype: KvDtype::parse(r["kv_cache_dtype"].as_str().unwrap()).unwrap(),
+        tp: r["tp"].as_u64().unwrap(),
+        pp: r["pp"].as_u64().unwrap(),
+        block_size: r["block_size"].as_u64(),
+        max_model_len: r["max_model_len"].as_u64(),
+        max_num_seqs: None,
+        max_num_batched_tokens: None,
+        version: Version::new(0, 19),
+        engine: kvbudget::core::vllm::Engine::V1,
+        memory: KvMemory::Available(available),
+        arch: Arch::Hopper,
+        gpu_total: Bytes::from_gib_f64(80.0),
+    }
+}
+
+#[test]
+fn printed_kv_memory_brackets_the_printed_tokens() {
+    let Some(dir) = calibration_dir() else { return };
+    let mut checked = 0;
+    for r in records(&dir) {
+        let rep = &r["reported"];
+        let (Some(g), Some(tokens)) = (rep["kv_cache_gib"].as_f64(), rep["kv_tokens"].as_u64()) else { continue };
+        // "Available KV cache memory: 61.66 GiB" is rounded to 0.01 GiB: the true figure lies within ±0.005 GiB.
+        let at = |x: f64| report(&scenario(&r, Bytes::from_gib_f64(x).unwrap())).unwrap().gpu_kv_cache_tokens.unwrap();
+        let (lo, hi) = (at(g - 0.005), at(g + 0.005));
+        let id = r["id"].as_str().unwrap();
+        if r["pp"].as_u64() == Some(1) {
+            assert!(lo <= tokens && tokens <= hi, "{id}: vLLM printed {tokens} tokens, kvbudget brackets [{lo}, {hi}]");
+        } else {
+            // Only stage 0 prints its memory; the cache is the minimum over stages, so at most stage 0's figure.
+            assert!(tokens <= hi, "{id}: vLLM printed {tokens} tokens, above kvbudget's stage-0 bound {hi}");
+        }
+        checked += 1;
+    }
+    assert!(checked >= 55, "only {checked} records checked");
+    eprintln!("{checked} calibration logs bracketed");
+}
+
+#[test]
+fn concurrency_from_printed_tokens_matches() {
+    let Some(dir) = calibration_dir() else { return };
+    let mut checked = 0;
+    for r in records(&dir) {
+        let rep = &r["reported"];
+        let (Some(tokens), Some(conc)) = (rep["kv_tokens"].as_u64(), rep["max_concurrency"].as_f64()) else { continue };
+        let s = scenario(&r, Bytes(0));
+        let kind = r["check"]["arch"]["attention"].as_str().unwrap_or("");
+        if matches!(s.model.attention, Attention::SlidingWindow { .. }) || kind.contains("chunked") {
+            continue; // with several groups the token count does not give the block count back
+        }
+        // 0.19 prints tokens = blocks × block_size for a single group; concurrency = blocks / ⌈L / block_size⌉.
+        let block = s.block_size.unwrap();
+        let mut s = s;
+        s.memory = KvMemory::Blocks(tokens / block);
+        let ours = report(&s).unwrap();
+        let id = r["id"].as_str().unwrap();
+        assert_eq!(ours.gpu_kv_cache_tokens, Some(tokens), "{id}");
+        assert_eq!(fixed2(ours.max_concurrency.unwrap()), fixed2(conc), "{id}");
+        checked += 1;
+    }
+    assert!(checked >= 50, "only {checked} records checked");
+}
+
+#[test]
+fn the_parser_reads_every_real_log() {
+    let Some(dir) = calibration_dir() else { return };
+    let mut checked = 0;
+    for r in records(&dir) {
+        let source = r["source"].as_str().unwrap();
+        let name = source.rsplit('/').next().unwrap();
+        let path = dir.join("raw").join(name);
+        let Ok(text) = std::fs::read_to_string(&path) else { continue };
+        let p = logparse::parse(&text);
+        let rep = &r["reported"];
+        assert_eq!(p.kv, rep["kv_tokens"].as_u64().map(KvFigure::Tokens), "{name}");
+        assert_eq!(p.available_kv_gib, rep["kv_cache_gib"].as_f64(), "{name}");
+        assert_eq!(p.model_loading_gib, rep["weights_gib"].as_f64(), "{name}");
+        assert_eq!(p.max_concurrency.as_ref().map(|c| c.value), rep["max_concurrency"].as_f64(), "{name}");
+        assert_eq!(p.version.as_deref(), Some("0.19.0"), "{name}");
+        checked += 1;
+    }
+    // The failed runs parse too, without a capacity line.
+    for entry in std::fs::read_dir(dir.join("raw")).unwrap() {
+        let path = entry.unwrap().path();
+        if path.to_string_lossy().ends_with(".FAILED.log") {
+            let text = String::from_utf8_lossy(&std::fs::read(&path).unwrap()).into_owned();
+            let _ = logparse::parse(&text);
+        }
+    }
+    assert!(checked >= 50, "only {checked} logs checked");
+}
