@@ -22,7 +22,10 @@ fn calibration_dir() -> Option<PathBuf> {
 
 fn records(dir: &PathBuf) -> Vec<Value> {
     let text = std::fs::read_to_string(dir.join("vllm-0.19-h100.jsonl")).unwrap();
-    text.lines().filter(|l| !l.trim().is_empty()).map(|l| serde_json::from_str(l).unwrap()).collect()
+    text.lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
 }
 
 /// The model as the record's cross-check describes it (layers, KV heads, head_dim, attention kind).
@@ -36,11 +39,20 @@ fn model_of(r: &Value) -> ModelSpec {
     } else if kind.contains("sliding") {
         if kind.contains("5:1") || kind.contains("5 of 6") {
             // Gemma-3: five sliding (window 1024) layers to one full.
-            Attention::SlidingWindow { window: 1024, sliding_layers: layers - layers / 6 }
+            Attention::SlidingWindow {
+                window: 1024,
+                sliding_layers: layers - layers / 6,
+            }
         } else if kind.contains("(128") {
-            Attention::SlidingWindow { window: 128, sliding_layers: layers / 2 }
+            Attention::SlidingWindow {
+                window: 128,
+                sliding_layers: layers / 2,
+            }
         } else {
-            Attention::SlidingWindow { window: 4096, sliding_layers: layers / 2 }
+            Attention::SlidingWindow {
+                window: 4096,
+                sliding_layers: layers / 2,
+            }
         }
     } else {
         Attention::Full
@@ -88,16 +100,30 @@ fn printed_kv_memory_brackets_the_printed_tokens() {
     let mut checked = 0;
     for r in records(&dir) {
         let rep = &r["reported"];
-        let (Some(g), Some(tokens)) = (rep["kv_cache_gib"].as_f64(), rep["kv_tokens"].as_u64()) else { continue };
+        let (Some(g), Some(tokens)) = (rep["kv_cache_gib"].as_f64(), rep["kv_tokens"].as_u64())
+        else {
+            continue;
+        };
         // "Available KV cache memory: 61.66 GiB" is rounded to 0.01 GiB: the true figure lies within ±0.005 GiB.
-        let at = |x: f64| report(&scenario(&r, Bytes::from_gib_f64(x).unwrap())).unwrap().gpu_kv_cache_tokens.unwrap();
+        let at = |x: f64| {
+            report(&scenario(&r, Bytes::from_gib_f64(x).unwrap()))
+                .unwrap()
+                .gpu_kv_cache_tokens
+                .unwrap()
+        };
         let (lo, hi) = (at(g - 0.005), at(g + 0.005));
         let id = r["id"].as_str().unwrap();
         if r["pp"].as_u64() == Some(1) {
-            assert!(lo <= tokens && tokens <= hi, "{id}: vLLM printed {tokens} tokens, kvbudget brackets [{lo}, {hi}]");
+            assert!(
+                lo <= tokens && tokens <= hi,
+                "{id}: vLLM printed {tokens} tokens, kvbudget brackets [{lo}, {hi}]"
+            );
         } else {
             // Only stage 0 prints its memory; the cache is the minimum over stages, so at most stage 0's figure.
-            assert!(tokens <= hi, "{id}: vLLM printed {tokens} tokens, above kvbudget's stage-0 bound {hi}");
+            assert!(
+                tokens <= hi,
+                "{id}: vLLM printed {tokens} tokens, above kvbudget's stage-0 bound {hi}"
+            );
         }
         checked += 1;
     }
@@ -111,10 +137,15 @@ fn concurrency_from_printed_tokens_matches() {
     let mut checked = 0;
     for r in records(&dir) {
         let rep = &r["reported"];
-        let (Some(tokens), Some(conc)) = (rep["kv_tokens"].as_u64(), rep["max_concurrency"].as_f64()) else { continue };
+        let (Some(tokens), Some(conc)) =
+            (rep["kv_tokens"].as_u64(), rep["max_concurrency"].as_f64())
+        else {
+            continue;
+        };
         let s = scenario(&r, Bytes(0));
         let kind = r["check"]["arch"]["attention"].as_str().unwrap_or("");
-        if matches!(s.model.attention, Attention::SlidingWindow { .. }) || kind.contains("chunked") {
+        if matches!(s.model.attention, Attention::SlidingWindow { .. }) || kind.contains("chunked")
+        {
             continue; // with several groups the token count does not give the block count back
         }
         // 0.19 prints tokens = blocks × block_size for a single group; concurrency = blocks / ⌈L / block_size⌉.
@@ -138,13 +169,23 @@ fn the_parser_reads_every_real_log() {
         let source = r["source"].as_str().unwrap();
         let name = source.rsplit('/').next().unwrap();
         let path = dir.join("raw").join(name);
-        let Ok(text) = std::fs::read_to_string(&path) else { continue };
+        let Ok(text) = std::fs::read_to_string(&path) else {
+            continue;
+        };
         let p = logparse::parse(&text);
         let rep = &r["reported"];
-        assert_eq!(p.kv, rep["kv_tokens"].as_u64().map(KvFigure::Tokens), "{name}");
+        assert_eq!(
+            p.kv,
+            rep["kv_tokens"].as_u64().map(KvFigure::Tokens),
+            "{name}"
+        );
         assert_eq!(p.available_kv_gib, rep["kv_cache_gib"].as_f64(), "{name}");
         assert_eq!(p.model_loading_gib, rep["weights_gib"].as_f64(), "{name}");
-        assert_eq!(p.max_concurrency.as_ref().map(|c| c.value), rep["max_concurrency"].as_f64(), "{name}");
+        assert_eq!(
+            p.max_concurrency.as_ref().map(|c| c.value),
+            rep["max_concurrency"].as_f64(),
+            "{name}"
+        );
         assert_eq!(p.version.as_deref(), Some("0.19.0"), "{name}");
         checked += 1;
     }

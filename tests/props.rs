@@ -12,18 +12,36 @@ use proptest::prelude::*;
 fn arb_attention() -> impl Strategy<Value = Attention> {
     prop_oneof![
         Just(Attention::Full),
-        (1u64..200_000, 0u64..200).prop_map(|(window, sliding_layers)| Attention::SlidingWindow { window, sliding_layers }),
+        (1u64..200_000, 0u64..200).prop_map(|(window, sliding_layers)| Attention::SlidingWindow {
+            window,
+            sliding_layers
+        }),
         (1u64..2048).prop_map(|latent| Attention::Mla { latent }),
     ]
 }
 
 fn arb_model() -> impl Strategy<Value = ModelSpec> {
-    (1u64..200, 1u64..128, 1u64..16, 1u64..1024, arb_attention(), prop_oneof![Just(ModelDtype::Bf16), Just(ModelDtype::F16), Just(ModelDtype::F32)])
+    (
+        1u64..200,
+        1u64..128,
+        1u64..16,
+        1u64..1024,
+        arb_attention(),
+        prop_oneof![
+            Just(ModelDtype::Bf16),
+            Just(ModelDtype::F16),
+            Just(ModelDtype::F32)
+        ],
+    )
         .prop_map(|(layers, heads, group, head_dim, attention, dtype)| {
             let attention = match attention {
-                Attention::SlidingWindow { window, sliding_layers } => {
-                    Attention::SlidingWindow { window, sliding_layers: sliding_layers.min(layers) }
-                }
+                Attention::SlidingWindow {
+                    window,
+                    sliding_layers,
+                } => Attention::SlidingWindow {
+                    window,
+                    sliding_layers: sliding_layers.min(layers),
+                },
                 a => a,
             };
             ModelSpec {

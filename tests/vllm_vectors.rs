@@ -480,3 +480,25 @@ fn max_model_len_beyond_the_model() {
         "User-specified max_model_len (65536) is greater than the derived max_model_len"
     ));
 }
+
+#[test]
+fn budget_weights_split_over_gpus() {
+    // Qwen3-14B (⌊27.52 × 2³⁰⌋ = 29,549,374,996 B of weights) on two H100s (⌊79.22 × 2³⁰⌋ = 85,061,827,297 B),
+    // TP 2, util 0.9, v0.19 (ceil): ⌈85,061,827,297 × 0.9⌉ = 76,555,644,568;
+    // − ⌈29,549,374,996 / 2⌉ = 14,774,687,498 − 1 GiB 1,073,741,824 = 60,707,215,246 B per GPU.
+    let h100 = presets::gpu("h100-sxm").unwrap();
+    let mut s = scenario(
+        "Qwen/Qwen3-14B",
+        KvMemory::Budget {
+            gpu_total: h100.total,
+            util: 0.9,
+            weights: presets::model("Qwen/Qwen3-14B").unwrap().weights,
+            overhead: Overhead::SEED,
+        },
+        32_768,
+        (0, 19),
+    );
+    s.tp = 2;
+    assert_eq!(h100.total.0, 85_061_827_297);
+    assert_eq!(run(&s).available_kv_bytes, Some(60_707_215_246));
+}

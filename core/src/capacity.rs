@@ -30,7 +30,9 @@ pub fn layers_per_stage(layers: u64, pp: u64) -> Vec<u64> {
     let pp = pp.clamp(1, layers.clamp(1, MAX_PP));
     let base = layers / pp;
     let rem = layers % pp; // < pp, so stages pp-2 … pp-1-rem all exist
-    (0..pp).map(|i| base + u64::from(i + 1 + rem >= pp && i + 1 < pp)).collect()
+    (0..pp)
+        .map(|i| base + u64::from(i + 1 + rem >= pp && i + 1 < pp))
+        .collect()
 }
 
 /// The most layers any pipeline stage holds: the stage that sets the cache size

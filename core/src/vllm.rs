@@ -431,7 +431,13 @@ pub fn report(s: &Scenario) -> Result<Report> {
             overhead,
         } => {
             let req = capacity::requested_bytes(gpu_total, util, v.rounding())?;
-            Some(capacity::pool(req, weights, &overhead))
+            // Each GPU holds its share of the weights: split by tensor and pipeline parallelism.
+            let gpus = s.tp * s.pp;
+            Some(capacity::pool(
+                req,
+                Bytes(weights.0.div_ceil(gpus)),
+                &overhead,
+            ))
         }
         KvMemory::Available(b) => Some(b.0 as i128),
         KvMemory::Blocks(_) => None,
