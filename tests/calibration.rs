@@ -8,7 +8,7 @@ use kvbudget::core::presets::Arch;
 use kvbudget::core::units::{fixed2, Bytes};
 use kvbudget::core::vllm::{report, KvMemory, Scenario, Version};
 use serde_json::Value;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 fn calibration_dir() -> Option<PathBuf> {
     let d = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/calibration");
@@ -20,7 +20,7 @@ fn calibration_dir() -> Option<PathBuf> {
     }
 }
 
-fn records(dir: &PathBuf) -> Vec<Value> {
+fn records(dir: &Path) -> Vec<Value> {
     let text = std::fs::read_to_string(dir.join("vllm-0.19-h100.jsonl")).unwrap();
     text.lines()
         .filter(|l| !l.trim().is_empty())
