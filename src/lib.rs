@@ -2,6 +2,8 @@
 
 pub use kvbudget_core as core;
 
+pub mod charts;
+
 #[cfg(target_arch = "wasm32")]
 pub mod app;
 #[cfg(not(target_arch = "wasm32"))]

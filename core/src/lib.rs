@@ -5,11 +5,13 @@
 
 #![warn(missing_docs)]
 
+pub mod calc;
 pub mod capacity;
 pub mod error;
 pub mod logparse;
 pub mod model;
 pub mod presets;
+pub mod query;
 pub mod repertoire;
 pub mod seed;
 pub mod units;

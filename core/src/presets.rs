@@ -406,3 +406,17 @@ pub const REPERTOIRE: [&str; 3] = [
     "Qwen/Qwen3-14B-AWQ",
     "Qwen/Qwen2.5-7B-Instruct",
 ];
+
+impl PartialEq for ModelPreset {
+    /// Presets are the same when their ids are.
+    fn eq(&self, other: &Self) -> bool {
+        self.id == other.id
+    }
+}
+
+impl PartialEq for GpuPreset {
+    /// Presets are the same when their slugs are.
+    fn eq(&self, other: &Self) -> bool {
+        self.slug == other.slug
+    }
+}

@@ -1,0 +1,254 @@
+//! The three charts as SVG strings (plotters), pure functions of the core's chart data.
+//!
+//! Axes and text are drawn in `currentColor`, so the page's colour scheme (light or dark) applies.
+//! No user-typed text goes into the SVG: titles and names stay in the page's HTML.
+
+use kvbudget_core::calc::ChartData;
+use kvbudget_core::units::{thousands, GIB};
+use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
+
+/// Chart width in SVG units (the page scales it to its box).
+pub const W: u32 = 720;
+/// Chart height in SVG units.
+pub const H: u32 = 340;
+
+const BF16: RGBColor = RGBColor(0x2f, 0x6f, 0xd6);
+const FP8: RGBColor = RGBColor(0xe0, 0x7b, 0x18);
+const WEIGHTS: RGBColor = RGBColor(0x7a, 0x80, 0x8c);
+const OVERHEAD: RGBColor = RGBColor(0xb4, 0x8a, 0x5a);
+const SEQ_A: RGBColor = RGBColor(0x2f, 0x9e, 0x6b);
+const SEQ_B: RGBColor = RGBColor(0x4c, 0xbf, 0x8a);
+const FREE: RGBColor = RGBColor(0xa9, 0xd8, 0xc0);
+const CAP: RGBColor = RGBColor(0xc0, 0x39, 0x2b);
+/// Drawn as `currentColor` after rendering.
+const INK: RGBColor = RGBColor(0x01, 0x02, 0x03);
+
+/// Why a chart could not be drawn.
+pub type ChartError = String;
+
+fn finish(svg: String) -> String {
+    svg.replace("#010203", "currentColor")
+        .replace("<svg ", "<svg role=\"img\" aria-hidden=\"true\" focusable=\"false\" preserveAspectRatio=\"xMidYMid meet\" ")
+}
+
+/// `8192` → `8K`, `131072` → `128K`, `512` → `512`.
+pub fn tokens_label(x: f64) -> String {
+    let x = x.round() as u64;
+    if x >= 1024 && x % 1024 == 0 {
+        format!("{}K", x / 1024)
+    } else if x >= 1000 {
+        format!("{:.0}K", x as f64 / 1024.0)
+    } else {
+        x.to_string()
+    }
+}
+
+fn err<E: std::fmt::Debug>(e: E) -> ChartError {
+    format!("{e:?}")
+}
+
+/// Memory split on one GPU: weights | overhead | one band per sequence | left over | not claimed,
+/// one bar per KV dtype.
+pub fn memory(d: &ChartData) -> Result<String, ChartError> {
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, (W, H)).into_drawing_area();
+        let total_gib = (d.total.0 as f64 / GIB as f64).max(1.0);
+        let bars = d.memory.len().max(1) as f64;
+        let mut chart = ChartBuilder::on(&root)
+            .margin(12)
+            .x_label_area_size(40)
+            .y_label_area_size(110)
+            .build_cartesian_2d(0f64..total_gib, 0f64..bars)
+            .map_err(err)?;
+        let labels: Vec<String> = d.memory.iter().map(|(l, _)| l.clone()).collect();
+        chart
+            .configure_mesh()
+            .disable_y_mesh()
+            .x_desc("GiB on one GPU (as vLLM sees it)")
+            .y_labels(labels.len() * 2 + 1)
+            .y_label_formatter(&|y| {
+                let i = (bars - y - 0.5).round();
+                if (y.fract() - 0.5).abs() < 1e-6 && i >= 0.0 {
+                    labels.get(i as usize).cloned().unwrap_or_default()
+                } else {
+                    String::new()
+                }
+            })
+            .axis_style(INK)
+            .label_style(("sans-serif", 13).into_font().color(&INK))
+            .light_line_style(RGBAColor(0x80, 0x80, 0x80, 0.15))
+            .bold_line_style(RGBAColor(0x80, 0x80, 0x80, 0.3))
+            .draw()
+            .map_err(err)?;
+        for (i, (_, segs)) in d.memory.iter().enumerate() {
+            let y1 = bars - i as f64 - 0.15;
+            let y0 = bars - i as f64 - 0.85;
+            let mut x = 0f64;
+            for s in segs {
+                let w = s.bytes as f64 / GIB as f64;
+                if w <= 0.0 {
+                    continue;
+                }
+                match s.kind {
+                    "seq" => {
+                        // One band per sequence (merged beyond 200 so the SVG stays small).
+                        let n: u64 = s.label.split(' ').next().and_then(|t| t.parse().ok()).unwrap_or(1).max(1);
+                        let bands = n.min(200);
+                        let bw = w / bands as f64;
+                        chart
+                            .draw_series((0..bands).map(|k| {
+                                let c = if k % 2 == 0 { SEQ_A } else { SEQ_B };
+                                Rectangle::new([(x + k as f64 * bw, y0), (x + (k + 1) as f64 * bw, y1)], c.filled())
+                            }))
+                            .map_err(err)?;
+                    }
+                    kind => {
+                        let c = match kind {
+                            "weights" => WEIGHTS.filled(),
+                            "overhead" => OVERHEAD.filled(),
+                            "kv-free" => FREE.filled(),
+                            _ => RGBAColor(0x80, 0x80, 0x80, 0.12).filled(),
+                        };
+                        chart.draw_series(std::iter::once(Rectangle::new([(x, y0), (x + w, y1)], c))).map_err(err)?;
+                    }
+                }
+                if w / total_gib > 0.12 {
+                    let label = format!("{} {:.1} GiB", s.label, w);
+                    chart
+                        .draw_series(std::iter::once(Text::new(
+                            label,
+                            (x + w / 2.0, (y0 + y1) / 2.0),
+                            ("sans-serif", 12).into_font().color(&BLACK).pos(Pos::new(HPos::Center, VPos::Center)),
+                        )))
+                        .map_err(err)?;
+                }
+                x += w;
+            }
+        }
+        root.present().map_err(err)?;
+    }
+    Ok(finish(svg))
+}
+
+/// Sequences that fit as the context grows (log x), 16-bit and FP8, the `max_num_seqs` cap and the
+/// operating point.
+pub fn concurrency(d: &ChartData) -> Result<String, ChartError> {
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, (W, H)).into_drawing_area();
+        let xmin = *d.contexts.first().unwrap_or(&512) as f64;
+        let xmax = (*d.contexts.last().unwrap_or(&1024) as f64).max(xmin * 2.0);
+        let ymax_curve = d.concurrency.iter().flat_map(|(_, v)| v.iter().copied()).max().unwrap_or(1);
+        let ymax = (ymax_curve.min(d.cap.saturating_mul(2).max(8)).max(d.point.1).max(4) as f64 * 1.12).ceil();
+        let mut chart = ChartBuilder::on(&root)
+            .margin(12)
+            .x_label_area_size(40)
+            .y_label_area_size(56)
+            .build_cartesian_2d((xmin..xmax).log_scale(), 0f64..ymax)
+            .map_err(err)?;
+        chart
+            .configure_mesh()
+            .x_desc("context per sequence (tokens, log scale)")
+            .y_desc("sequences that fit")
+            .x_label_formatter(&|x| tokens_label(*x))
+            .y_label_formatter(&|y| thousands(y.round() as u64))
+            .axis_style(INK)
+            .label_style(("sans-serif", 13).into_font().color(&INK))
+            .light_line_style(RGBAColor(0x80, 0x80, 0x80, 0.12))
+            .bold_line_style(RGBAColor(0x80, 0x80, 0x80, 0.25))
+            .draw()
+            .map_err(err)?;
+        for (i, (label, ys)) in d.concurrency.iter().enumerate() {
+            let color = if i == 0 { BF16 } else { FP8 };
+            chart
+                .draw_series(LineSeries::new(
+                    d.contexts.iter().zip(ys).map(|(&x, &y)| (x as f64, (y as f64).min(ymax))),
+                    color.stroke_width(3),
+                ))
+                .map_err(err)?
+                .label(format!("{label} KV"))
+                .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], color.stroke_width(3)));
+        }
+        if (d.cap as f64) < ymax {
+            chart
+                .draw_series(DashedLineSeries::new(vec![(xmin, d.cap as f64), (xmax, d.cap as f64)], 6, 4, CAP.stroke_width(2)))
+                .map_err(err)?
+                .label(format!("max_num_seqs {}", thousands(d.cap)))
+                .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], CAP.stroke_width(2)));
+        }
+        let (px, py) = (d.point.0 as f64, d.point.1 as f64);
+        if px >= xmin && px <= xmax {
+            chart
+                .draw_series(std::iter::once(Circle::new((px, py.min(ymax)), 6, INK.filled())))
+                .map_err(err)?
+                .label(format!("this scenario: {} at {}", thousands(d.point.1), tokens_label(px)))
+                .legend(|(x, y)| Circle::new((x + 9, y), 5, INK.filled()));
+        }
+        chart
+            .configure_series_labels()
+            .position(SeriesLabelPosition::UpperRight)
+            .label_font(("sans-serif", 13).into_font().color(&INK))
+            .background_style(RGBAColor(0x80, 0x80, 0x80, 0.08))
+            .border_style(RGBAColor(0x80, 0x80, 0x80, 0.4))
+            .draw()
+            .map_err(err)?;
+        root.present().map_err(err)?;
+    }
+    Ok(finish(svg))
+}
+
+/// Decode roofline: tokens/s ceiling for one sequence alone and for all that fit, as the context grows.
+pub fn roofline(d: &ChartData) -> Result<String, ChartError> {
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, (W, H)).into_drawing_area();
+        let xmin = *d.contexts.first().unwrap_or(&512) as f64;
+        let xmax = (*d.contexts.last().unwrap_or(&1024) as f64).max(xmin * 2.0);
+        let all = d.roofline_single.iter().chain(&d.roofline_aggregate).copied().filter(|v| v.is_finite() && *v > 0.0);
+        let ymax = all.clone().fold(1.0f64, f64::max) * 1.6;
+        let ymin = all.fold(ymax, f64::min).max(0.1) / 1.6;
+        let mut chart = ChartBuilder::on(&root)
+            .margin(12)
+            .x_label_area_size(40)
+            .y_label_area_size(64)
+            .build_cartesian_2d((xmin..xmax).log_scale(), (ymin..ymax).log_scale())
+            .map_err(err)?;
+        chart
+            .configure_mesh()
+            .x_desc("context per sequence (tokens, log scale)")
+            .y_desc("decode tokens/s ceiling (log)")
+            .x_label_formatter(&|x| tokens_label(*x))
+            .y_label_formatter(&|y| if *y >= 100.0 { thousands(y.round() as u64) } else { format!("{y:.1}") })
+            .axis_style(INK)
+            .label_style(("sans-serif", 13).into_font().color(&INK))
+            .light_line_style(RGBAColor(0x80, 0x80, 0x80, 0.12))
+            .bold_line_style(RGBAColor(0x80, 0x80, 0x80, 0.25))
+            .draw()
+            .map_err(err)?;
+        chart
+            .draw_series(LineSeries::new(d.contexts.iter().zip(&d.roofline_single).map(|(&x, &y)| (x as f64, y.max(ymin))), BF16.stroke_width(3)))
+            .map_err(err)?
+            .label("one sequence alone")
+            .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], BF16.stroke_width(3)));
+        chart
+            .draw_series(LineSeries::new(
+                d.contexts.iter().zip(&d.roofline_aggregate).filter(|(_, y)| **y > 0.0).map(|(&x, &y)| (x as f64, y.max(ymin))),
+                FP8.stroke_width(3),
+            ))
+            .map_err(err)?
+            .label("all sequences that fit (capped), together")
+            .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], FP8.stroke_width(3)));
+        chart
+            .configure_series_labels()
+            .position(SeriesLabelPosition::UpperRight)
+            .label_font(("sans-serif", 13).into_font().color(&INK))
+            .background_style(RGBAColor(0x80, 0x80, 0x80, 0.08))
+            .border_style(RGBAColor(0x80, 0x80, 0x80, 0.4))
+            .draw()
+            .map_err(err)?;
+        root.present().map_err(err)?;
+    }
+    Ok(finish(svg))
+}

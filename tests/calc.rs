@@ -1,0 +1,81 @@
+//! The calculator page's numbers, checked by hand and against the CLI's arithmetic.
+
+use kvbudget::charts;
+use kvbudget::core::calc::evaluate;
+use kvbudget::core::query::decode;
+
+#[test]
+fn the_issue_scenario_matches_the_cli_figures() {
+    // Same scenario as `kvbudget vllm --model Qwen/Qwen3-14B-AWQ --gpu rtx-4090 --kv-cache-dtype fp8
+    // --gpu-memory-utilization 0.9 --max-model-len 8192 --vllm-version 0.11` (tests/vllm_vectors.rs
+    // budget_path_on_an_rtx_4090): 11,548,093,317 B pool, 8,810 blocks, 140,960 tokens, 17.21x.
+    let (s, notes) = decode("?model=Qwen/Qwen3-14B-AWQ&gpu=rtx-4090&kv=fp8&util=0.9&ctx=8192&vllm=0.11");
+    assert!(notes.is_empty());
+    let o = evaluate(&s).unwrap();
+    assert_eq!(o.chosen.bytes_per_token.0, 81_920);
+    assert_eq!(o.chosen.pool, 11_548_093_317);
+    assert_eq!(o.chosen.report.num_gpu_blocks, Some(8810));
+    assert_eq!(o.chosen.report.lines[1], "GPU KV cache size: 140,960 tokens");
+    assert_eq!(o.chosen.report.lines[2], "Maximum concurrency for 8,192 tokens per request: 17.21x");
+    // 8,810 // 512 = 17 sequences; the seed formula: 11,548,093,317 // (8,192 × 81,920) = 17.
+    assert_eq!((o.chosen.vllm_max, o.chosen.seed_max, o.chosen.capped), (17, 17, 17));
+    assert_eq!(
+        o.serve_command,
+        "vllm serve Qwen/Qwen3-14B-AWQ --max-model-len 8192 --gpu-memory-utilization 0.9 --kv-cache-dtype fp8 --max-num-seqs 256"
+    );
+    // Longest context for 256 sequences: ⌊8,810 / 256⌋ = 34 blocks × 16 = 544 tokens.
+    assert_eq!(o.longest_context, 544);
+    assert!(o.derivations[0].1.starts_with("2 × 40 × 8 × 128 × 1 = 81,920 B = 80 KiB per token"));
+}
+
+#[test]
+fn a_reasoning_trace_sets_the_context() {
+    // Qwen3-8B, prompt 1,000 + trace 4,000 = 5,000 tokens × 147,456 B = 737,280,000 B per sequence.
+    let (s, _) = decode("?model=Qwen/Qwen3-8B&gpu=rtx-4090&ctx=8192&prompt=1000&trace=4000");
+    let o = evaluate(&s).unwrap();
+    assert_eq!(o.context, 5000);
+    assert_eq!(o.chosen.bytes_per_sequence.0, 737_280_000);
+    // Pool 5,793,910,883 B (tests/repertoire.rs) // 737,280,000 = 7.86 → 7 by the formula;
+    // vLLM: 2,455 blocks // ⌈5000 / 16⌉ = 313 per sequence = 7.
+    assert_eq!((o.chosen.seed_max, o.chosen.vllm_max), (7, 7));
+    // More tokens than max_model_len is refused with a message naming the fields.
+    let (s, _) = decode("?model=Qwen/Qwen3-8B&ctx=4096&prompt=1000&trace=4000");
+    assert!(evaluate(&s).unwrap_err().to_string().contains("more than max_model_len"));
+}
+
+#[test]
+fn weights_larger_than_the_card() {
+    // Qwen3-8B BF16 (15.27 GiB) on a 16 GB RTX 5080 (15.5 GiB × 0.92 = 14.26 GiB): nothing left.
+    let (s, _) = decode("?model=Qwen/Qwen3-8B&gpu=rtx-5080&kv=fp8");
+    let o = evaluate(&s).unwrap();
+    assert!(o.chosen.pool < 0);
+    assert_eq!(o.chosen.capped, 0);
+    assert!(o.chosen.report.error.as_deref().unwrap().starts_with("No available memory"));
+}
+
+#[test]
+fn charts_render_as_svg() {
+    let (s, _) = decode("?model=google/gemma-2-9b-it&gpu=l40s&kv=fp8");
+    let o = evaluate(&s).unwrap();
+    for svg in [charts::memory(&o.charts), charts::concurrency(&o.charts), charts::roofline(&o.charts)] {
+        let svg = svg.unwrap();
+        assert!(svg.starts_with("<svg"), "{}", &svg[..80]);
+        assert!(svg.contains("currentColor"));
+        assert!(!svg.contains("NaN") && !svg.contains("inf"));
+    }
+    // Both KV dtypes are drawn: the concurrency chart has two curves and the cap's legend.
+    let c = charts::concurrency(&o.charts).unwrap();
+    assert!(c.contains("BF16 (auto) KV") && c.contains("FP8 KV"), "legend missing");
+}
+
+#[test]
+fn custom_names_stay_text() {
+    let (s, notes) = decode("?model=custom&name=%3Cimg%20src%3Dx%20onerror%3Dalert(1)%3E&layers=32&heads=32&kv_heads=8&head_dim=128&weights_gib=14");
+    assert!(notes.is_empty(), "{notes:?}");
+    let o = evaluate(&s).unwrap();
+    // The serve command quotes the name for the shell; the page shows it as text.
+    assert_eq!(o.serve_command.split(" --").next().unwrap(), "vllm serve '<img src=x onerror=alert(1)>'");
+    for svg in [charts::memory(&o.charts), charts::concurrency(&o.charts), charts::roofline(&o.charts)] {
+        assert!(!svg.unwrap().contains("<img"));
+    }
+}
