@@ -79,3 +79,20 @@ fn custom_names_stay_text() {
         assert!(!svg.unwrap().contains("<img"));
     }
 }
+
+#[test]
+fn what_fits_instead() {
+    // Qwen3-8B BF16 at 40,960 tokens on an RTX 4090: pool 5,793,910,883 B holds 2,455 blocks
+    // (tests/repertoire.rs), so one request needs ⌈40,960 / 16⌉ = 2,560 blocks > 2,455: refused;
+    // vLLM 0.33's fit check keeps one block back (the null block, from 0.29), so the longest that
+    // fits is 2,454 × 16 = 39,264 tokens. FP8 doubles the blocks: 4,911 // 2,560 = 1.
+    let (s, _) = decode("?model=Qwen/Qwen3-8B&gpu=rtx-4090&ctx=40960");
+    let o = evaluate(&s).unwrap();
+    assert!(o.chosen.report.error.as_deref().unwrap().starts_with("To serve at least one request"));
+    assert_eq!(o.instead[0], "--max-model-len 39264: one sequence of 39,264 tokens fits in this pool");
+    assert_eq!(o.instead[1], "--kv-cache-dtype fp8: 1 sequences of 40,960 tokens fit");
+    // No memory at all: GPUs where it fits are listed.
+    let (s, _) = decode("?model=Qwen/Qwen3-8B&gpu=rtx-5080");
+    let o = evaluate(&s).unwrap();
+    assert!(o.instead.iter().any(|l| l.starts_with("GPUs where at least one sequence fits") && l.contains("RTX 4090") && !l.contains("RTX 5080")));
+}

@@ -87,6 +87,8 @@ pub struct Outcome {
     pub charts: ChartData,
     /// Warnings about the scenario.
     pub warnings: Vec<String>,
+    /// When vLLM would refuse to start: what would fit instead.
+    pub instead: Vec<String>,
 }
 
 fn vllm_scenario(s: &PageScenario, model: &ModelSpec, kv: KvDtype, len: u64) -> Scenario {
@@ -289,6 +291,33 @@ pub fn evaluate(s: &PageScenario) -> Result<Outcome> {
         warnings.push(format!("max_num_seqs ({seqs}) caps concurrency below the {} sequences that fit.", chosen.vllm_max));
     }
 
+    // What would fit instead, when vLLM would refuse.
+    let mut instead = Vec::new();
+    if r.error.is_some() {
+        if let Some(len) = r.estimated_max_len.filter(|&l| l > 0) {
+            instead.push(format!("--max-model-len {len}: one sequence of {} tokens fits in this pool", thousands(len)));
+        }
+        if s.kv.bytes(model.dtype) > 1 && pair[1].report.error.is_none() {
+            instead.push(format!("--kv-cache-dtype fp8: {} sequences of {} tokens fit", pair[1].capped, thousands(context)));
+        }
+        if chosen.pool <= 0 || r.estimated_max_len == Some(0) {
+            let fits: Vec<&str> = crate::presets::GPUS
+                .iter()
+                .filter(|g| {
+                    let mut t = s.clone();
+                    t.gpu = GpuChoice::Preset(g);
+                    side(&t, &model, s.kv, context).map(|x| x.capped > 0).unwrap_or(false)
+                })
+                .map(|g| g.name)
+                .collect();
+            if fits.is_empty() {
+                instead.push("no single GPU preset holds these weights with this overhead; raise the tensor-parallel size".into());
+            } else {
+                instead.push(format!("GPUs where at least one sequence fits at this utilization: {}", fits.join(", ")));
+            }
+        }
+    }
+
     // vllm serve …
     let name = match &s.model {
         ModelChoice::Preset(p) => p.id.to_string(),
@@ -381,5 +410,6 @@ pub fn evaluate(s: &PageScenario) -> Result<Outcome> {
         serve_command: cmd,
         charts,
         warnings,
+        instead,
     })
 }

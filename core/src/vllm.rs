@@ -225,6 +225,8 @@ pub struct Report {
     pub lines: Vec<String>,
     /// vLLM's error text when it refuses to start.
     pub error: Option<String>,
+    /// When one request does not fit: the longest `max_model_len` that would (vLLM's estimate).
+    pub estimated_max_len: Option<u64>,
 }
 
 const NO_MEMORY: &str = "No available memory for the cache blocks. Try increasing `gpu_memory_utilization` when initializing the engine.";
@@ -467,6 +469,7 @@ pub fn report(s: &Scenario) -> Result<Report> {
         max_seqs_capped: None,
         lines: Vec::new(),
         error: None,
+        estimated_max_len: None,
     };
 
     if s.model.max_position > 0 && max_model_len > s.model.max_position {
@@ -533,6 +536,7 @@ pub fn report(s: &Scenario) -> Result<Report> {
                 hi = mid - 1;
             }
         }
+        out.estimated_max_len = Some(lo);
         let typo = if v <= Version::new(0, 22) {
             "models's"
         } else {
