@@ -1,142 +1,639 @@
-//! The page (wasm32 only): a thin Leptos view over the core.
+//! The page (wasm32 only): a thin Leptos view over the core. State is one `PageScenario`; every
+//! number is a memo over `calc::evaluate`; effects only write the URL.
 
+mod browser;
+mod field;
+
+use crate::charts;
+use field::Field;
+use kvbudget_core::calc::{evaluate, kv_label, Outcome};
 use kvbudget_core::capacity::Overhead;
-use kvbudget_core::model::{KvDtype, ModelDtype};
-use kvbudget_core::presets;
-use kvbudget_core::repertoire::{self, Row};
-use kvbudget_core::units::{fixed2, thousands, Bytes};
-use kvbudget_core::vllm;
+use kvbudget_core::model::KvDtype;
+use kvbudget_core::presets::{self, GPUS, MODELS};
+use kvbudget_core::query::{self, decode, encode, CustomModel, Embed, GpuChoice, ModelChoice, Notice, PageScenario};
+use kvbudget_core::repertoire;
+use kvbudget_core::units::{fixed2, thousands, Bytes, GIB};
+use kvbudget_core::vllm::{self, Version};
+use kvbudget_core::KvError;
 use leptos::prelude::*;
-
-/// The context every row is computed at.
-const CTX: u64 = 8192;
-/// The GPU of the shell's table.
-const GPU: &str = "rtx-4090";
+use std::time::Duration;
 
 /// Mounts the page on `<body>`.
 pub fn mount() {
     leptos::mount::mount_to_body(App);
 }
 
-fn kv_label(row: &Row) -> &'static str {
-    match (row.kv, row.model_dtype) {
-        (KvDtype::Auto, ModelDtype::F16) => "FP16 (auto)",
-        (KvDtype::Auto, ModelDtype::F32) => "FP32 (auto)",
-        (KvDtype::Auto, ModelDtype::Bf16) => "BF16 (auto)",
-        _ => "FP8",
-    }
-}
+type Scn = RwSignal<PageScenario>;
 
-fn short(id: &str) -> &str {
-    id.rsplit('/').next().unwrap_or(id)
-}
-
-#[component]
-fn RowView(row: Row) -> impl IntoView {
-    let key = format!(
-        "{}-{}",
-        short(row.model),
-        if row.kv == KvDtype::Auto {
-            "auto"
-        } else {
-            "fp8"
+/// A commit callback for a field: parse, apply to the scenario, or return the message.
+fn committer<T: 'static>(
+    scenario: Scn,
+    parse: impl Fn(&str) -> Result<T, KvError> + Send + Sync + 'static,
+    apply: impl Fn(&mut PageScenario, T) + Send + Sync + 'static,
+) -> Callback<String, Option<String>> {
+    Callback::new(move |text: String| match parse(&text) {
+        Ok(v) => {
+            scenario.update(|s| apply(s, v));
+            None
         }
-    );
-    let bpt = row.bytes_per_token;
-    let pool = row.pool;
-    let pool_text = if pool > 0 {
-        Bytes(pool as u64).to_string()
-    } else {
-        "none left".to_string()
-    };
-    let line = row
-        .error
-        .clone()
-        .unwrap_or_else(|| row.lines.get(1).cloned().unwrap_or_default());
-    view! {
-        <tr data-row=key.clone()>
-            <th scope="row">{short(row.model).to_string()}</th>
-            <td data-label="KV dtype">{kv_label(&row)}</td>
-            <td class="num" data-label="KV per token" data-testid="bytes-per-token" data-value=bpt.0.to_string()>
-                <span>
-                    {format!("{} B", thousands(bpt.0))}
-                    <span class="unit">{format!(" = {bpt}")}</span>
-                </span>
-            </td>
-            <td class="num" data-label="KV per 8K sequence">{format!("{} GiB", fixed2(row.bytes_per_sequence.as_gib()))}</td>
-            <td class="num" data-label="KV pool" data-testid="kv-pool-bytes" data-value=pool.to_string()>{pool_text}</td>
-            <td class="num" data-label="Sequences (formula)" data-testid="seed-max-seqs" data-value=row.seed_max_seqs.to_string()>
-                {thousands(row.seed_max_seqs)}
-            </td>
-            <td class="num key" data-label="Sequences (vLLM blocks)" data-testid="max-seqs" data-value=row.vllm_max_seqs.to_string()>
-                {thousands(row.vllm_max_seqs)}
-            </td>
-            <td class="log" data-label="vLLM prints" data-testid="kv-tokens" data-value=row.vllm_tokens.to_string()>
-                <code>{line}</code>
-            </td>
-        </tr>
+        Err(e) => Some(e.to_string()),
+    })
+}
+
+/// Like [`committer`], with an empty field meaning "the default" (None).
+fn optional<T: 'static>(
+    scenario: Scn,
+    parse: impl Fn(&str) -> Result<T, KvError> + Send + Sync + 'static,
+    apply: impl Fn(&mut PageScenario, Option<T>) + Send + Sync + 'static,
+) -> Callback<String, Option<String>> {
+    committer(
+        scenario,
+        move |t| if t.trim().is_empty() { Ok(None) } else { parse(t).map(Some) },
+        apply,
+    )
+}
+
+fn custom_mut(s: &mut PageScenario) -> Option<&mut CustomModel> {
+    match &mut s.model {
+        ModelChoice::Custom(c) => Some(c),
+        _ => None,
     }
 }
 
-/// The app shell: the seeds' repertoire on an RTX 4090 at 8K context.
+/// The calculator.
 #[component]
 pub fn App() -> impl IntoView {
-    let gpu = presets::gpu(GPU).expect("preset");
-    let version = vllm::NEWEST;
-    let util = version.default_util();
-    let rows = repertoire::rows(gpu, CTX, version, util, Overhead::SEED);
-    let body = match rows {
-        Ok(rows) => rows
-            .into_iter()
-            .map(|row| view! { <RowView row=row/> })
-            .collect_view()
-            .into_any(),
-        Err(e) => view! { <tr><td colspan="8" role="alert">{e.to_string()}</td></tr> }.into_any(),
-    };
-    let setting = format!(
-        "{} ({} GB marketed, {} GiB as vLLM sees it) · --gpu-memory-utilization {util:.2} · vLLM {version} · \
-         max_model_len {} · overhead 1 GiB besides the weights (the course lab's assumption)",
-        gpu.name,
-        gpu.marketed_gb,
-        fixed2(gpu.total.as_gib()),
-        thousands(CTX),
-    );
+    let (initial, initial_notices) = decode(&browser::search());
+    let scenario: Scn = RwSignal::new(initial);
+    let notices = RwSignal::new(initial_notices);
+
+    let result = Memo::new(move |_| scenario.with(evaluate).map_err(|e| e.to_string()));
+    // The last scenario that evaluated stays on screen while an edit is refused.
+    let shown = Memo::new(move |prev: Option<&Option<Outcome>>| match result.get() {
+        Ok(o) => Some(o),
+        Err(_) => prev.cloned().flatten(),
+    });
+
+    // URL: the first write after a committed state adds a history entry, later keystrokes replace it.
+    let fresh_entry = StoredValue::new(true);
+    let generation = StoredValue::new(0u64);
+    Effect::new(move |_| {
+        let q = scenario.with(encode);
+        generation.update_value(|g| *g += 1);
+        let mine = generation.get_value();
+        set_timeout(
+            move || {
+                if generation.get_value() != mine || browser::search().trim_start_matches('?') == q {
+                    return;
+                }
+                if fresh_entry.get_value() {
+                    browser::push(&q);
+                    fresh_entry.set_value(false);
+                } else {
+                    browser::replace(&q);
+                }
+            },
+            Duration::from_millis(250),
+        );
+    });
+    let commit_point = move |_| fresh_entry.set_value(true);
+    let _popstate = window_event_listener(leptos::ev::popstate, move |_| {
+        let (s, n) = decode(&browser::search());
+        fresh_entry.set_value(true);
+        scenario.set(s);
+        notices.set(n);
+    });
+
+    let embed = move || scenario.with(|s| s.embed);
     view! {
-        <header class="top">
-            <h1>"kvbudget"</h1>
-            <p class="lede">
-                "How many sequences of what context fit next to these weights on this card — and what vLLM prints at startup."
-            </p>
-        </header>
-        <main>
-            <section aria-labelledby="rep-title">
-                <h2 id="rep-title">"8K-context sequences that fit on an RTX 4090"</h2>
-                <p class="setting" data-testid="setting">{setting}</p>
-                <p class="formula">
-                    "Bytes per token "<code>"B_tok = 2 × L × H_kv × d_h × b"</code>"; sequences "
-                    <code>"⌊M_kv / (S_ctx × B_tok)⌋"</code>"; vLLM counts whole 16-token blocks."
+        <Show
+            when=move || embed() == Embed::Full
+            fallback=move || view! { <EmbedView scenario shown/> }
+        >
+            <header class="top">
+                <h1>"kvbudget"</h1>
+                <p class="lede">
+                    "How many sequences of what context fit next to these weights on this GPU — and what vLLM prints at startup."
                 </p>
-                <div class="table-wrap">
-                    <table class="rep">
-                        <thead>
-                            <tr>
-                                <th scope="col">"Model"</th>
-                                <th scope="col">"KV dtype"</th>
-                                <th scope="col">"KV per token"</th>
-                                <th scope="col">"KV per 8K sequence"</th>
-                                <th scope="col">"KV pool"</th>
-                                <th scope="col">"Sequences (formula)"</th>
-                                <th scope="col">"Sequences (vLLM blocks)"</th>
-                                <th scope="col">"vLLM startup line"</th>
-                            </tr>
-                        </thead>
-                        <tbody>{body}</tbody>
-                    </table>
+            </header>
+            <Notices notices result/>
+            <main class="layout">
+                <form class="inputs" on:change=commit_point on:submit=|ev| ev.prevent_default() aria-label="Scenario">
+                    <Inputs scenario/>
+                </form>
+                <div class="outputs">
+                    <Results scenario shown/>
+                    <Charts shown which=None/>
+                    <Repertoire scenario/>
                 </div>
+            </main>
+            <footer class="foot">
+                <p>
+                    "Exact integer arithmetic, computed in your browser; vLLM's accounting per version. "
+                    "The overhead is the course lab's single figure."
+                </p>
+            </footer>
+        </Show>
+    }
+}
+
+#[component]
+fn Notices(notices: RwSignal<Vec<Notice>>, result: Memo<Result<Outcome, String>>) -> impl IntoView {
+    let items = move || {
+        let mut v: Vec<String> = notices.get().into_iter().map(|n| format!("URL parameter “{}”: {}", n.param, n.message)).collect();
+        if let Err(e) = result.get() {
+            v.push(format!("{e} — the last valid scenario is still shown."));
+        }
+        v
+    };
+    let params = move || notices.get().iter().map(|n| n.param.clone()).collect::<Vec<_>>().join(",");
+    view! {
+        <div class="notices" data-testid="notice" data-value=params role="status" hidden=move || items().is_empty()>
+            <ul>{move || items().into_iter().map(|t| view! { <li>{t}</li> }).collect_view()}</ul>
+            <button type="button" class="linkish" on:click=move |_| notices.set(Vec::new())>"Dismiss"</button>
+        </div>
+    }
+}
+
+#[component]
+fn Inputs(scenario: Scn) -> impl IntoView {
+    let s = move || scenario.get();
+    let is_custom_model = move || scenario.with(|s| matches!(s.model, ModelChoice::Custom(_)));
+    let is_custom_gpu = move || scenario.with(|s| matches!(s.gpu, GpuChoice::Custom { .. }));
+    let weights_in_gb = RwSignal::new(false);
+
+    let model_options = MODELS
+        .iter()
+        .map(|m| {
+            let attn = match m.attention {
+                kvbudget_core::Attention::Mla { latent } => format!("MLA {latent}"),
+                _ => format!("{} KV heads × {}", m.kv_heads, m.head_dim),
+            };
+            let label = format!("{} — {attn}, {} GiB weights", m.id, fixed2(m.weights.as_gib()));
+            view! { <option value=m.id selected=move || scenario.with(|s| s.model.name() == m.id && !matches!(s.model, ModelChoice::Custom(_)))>{label}</option> }
+        })
+        .collect_view();
+    let gpu_options = GPUS
+        .iter()
+        .map(|g| {
+            let label = format!(
+                "{} — {} GB ({} GiB to vLLM), {} GB/s",
+                g.name,
+                g.marketed_gb,
+                fixed2(g.total.as_gib()),
+                thousands(g.bandwidth_gbs)
+            );
+            view! { <option value=g.slug selected=move || scenario.with(|s| matches!(s.gpu, GpuChoice::Preset(p) if p.slug == g.slug))>{label}</option> }
+        })
+        .collect_view();
+    let kv_options = KvDtype::ALL
+        .iter()
+        .filter(|k| **k != KvDtype::Float32)
+        .map(|&k| view! { <option value=k.name() selected=move || scenario.with(|s| s.kv == k)>{k.name()}</option> })
+        .collect_view();
+    let version_options = query::versions()
+        .into_iter()
+        .rev()
+        .map(|v| {
+            let label = if v == vllm::NEWEST { format!("{v} (newest known)") } else if v < Version::new(0, 8) { format!("{v} (V0 engine)") } else { v.to_string() };
+            view! { <option value=v.to_string() selected=move || scenario.with(|s| s.version == v)>{label}</option> }
+        })
+        .collect_view();
+
+    let on_model = move |ev| {
+        let v = event_target_value(&ev);
+        scenario.update(|s| {
+            s.model = match presets::model(&v) {
+                Some(p) => ModelChoice::Preset(p),
+                None => match &s.model {
+                    ModelChoice::Custom(c) => ModelChoice::Custom(c.clone()),
+                    ModelChoice::Preset(p) => ModelChoice::Custom(CustomModel {
+                        name: format!("{} (edited)", p.id),
+                        layers: p.layers,
+                        heads: p.attention_heads,
+                        kv_heads: p.kv_heads,
+                        head_dim: p.head_dim,
+                        weights: p.weights,
+                    }),
+                },
+            }
+        });
+    };
+    let on_gpu = move |ev| {
+        let v = event_target_value(&ev);
+        scenario.update(|s| {
+            s.gpu = match presets::gpu(&v) {
+                Some(g) => GpuChoice::Preset(g),
+                None => GpuChoice::Custom { total: s.gpu.total(), bw_gbs: s.gpu.bandwidth_gbs() },
+            }
+        });
+    };
+    let on_kv = move |ev| {
+        if let Ok(k) = KvDtype::parse(&event_target_value(&ev)) {
+            scenario.update(|s| s.kv = k);
+        }
+    };
+    let on_version = move |ev| {
+        if let Ok(v) = Version::parse(&event_target_value(&ev)) {
+            scenario.update(|s| s.version = v);
+        }
+    };
+
+    let custom = move |f: fn(&CustomModel) -> String| Signal::derive(move || scenario.with(|s| match &s.model {
+        ModelChoice::Custom(c) => f(c),
+        _ => String::new(),
+    }));
+    let weights_value = Signal::derive(move || {
+        scenario.with(|s| match &s.model {
+            ModelChoice::Custom(c) if weights_in_gb.get() => format!("{:.2}", c.weights.as_gb()),
+            ModelChoice::Custom(c) => fixed2(c.weights.as_gib()),
+            _ => String::new(),
+        })
+    });
+    let weights_commit = Callback::new(move |t: String| {
+        let parsed = if weights_in_gb.get_untracked() {
+            t.trim().parse::<f64>().ok().filter(|g| g.is_finite() && (0.0..=4398.0).contains(g)).and_then(Bytes::from_gb_f64).ok_or_else(|| "weights must be a number of GB from 0 to 4,398".to_string())
+        } else {
+            query::parse_weights_gib(&t).map_err(|e| e.to_string())
+        };
+        match parsed {
+            Ok(b) => {
+                scenario.update(|s| if let Some(c) = custom_mut(s) { c.weights = b });
+                None
+            }
+            Err(e) => Some(e),
+        }
+    });
+    let gpu_total_value = Signal::derive(move || scenario.with(|s| fixed2(s.gpu.total().as_gib())));
+    let gpu_bw_value = Signal::derive(move || scenario.with(|s| format!("{}", s.gpu.bandwidth_gbs())));
+    let gpu_seen = move || {
+        scenario.with(|s| match &s.gpu {
+            GpuChoice::Preset(g) => format!("Marketed {} GB; vLLM sees {} GiB ({} B); {} GB/s.", g.marketed_gb, fixed2(g.total.as_gib()), thousands(g.total.0), thousands(g.bandwidth_gbs)),
+            GpuChoice::Custom { total, bw_gbs } => format!("vLLM sees {} GiB ({} B); {bw_gbs} GB/s.", fixed2(total.as_gib()), thousands(total.0)),
+        })
+    };
+    let util_placeholder = Signal::derive(move || scenario.with(|s| format!("{} (vLLM {} default)", s.version.default_util(), s.version)));
+    let seqs_placeholder = Signal::derive(move || scenario.with(|s| format!("{} (vLLM default here)", s.seqs())));
+
+    view! {
+        <fieldset>
+            <legend>"Model"</legend>
+            <div class="field">
+                <label for="model">"Model"</label>
+                <select id="model" on:change=on_model>
+                    {model_options}
+                    <option value="custom" selected=is_custom_model>"Custom geometry…"</option>
+                </select>
+            </div>
+            <Show when=is_custom_model>
+                <div class="custom">
+                    <Field id="name" label="Name" inputmode="text" value=custom(|c| c.name.clone())
+                        commit=committer(scenario, query::parse_name, |s, v| if let Some(c) = custom_mut(s) { c.name = v })/>
+                    <Field id="layers" label="Layers" inputmode="numeric" value=custom(|c| c.layers.to_string())
+                        commit=committer(scenario, |t| query::parse_dim("layers", t), |s, v| if let Some(c) = custom_mut(s) { c.layers = v })/>
+                    <Field id="heads" label="Attention heads" inputmode="numeric" value=custom(|c| c.heads.to_string())
+                        commit=committer(scenario, |t| query::parse_dim("attention heads", t), |s, v| if let Some(c) = custom_mut(s) { c.heads = v })/>
+                    <Field id="kv_heads" label="KV heads" inputmode="numeric" value=custom(|c| c.kv_heads.to_string())
+                        commit=committer(scenario, |t| query::parse_dim("KV heads", t), |s, v| if let Some(c) = custom_mut(s) { c.kv_heads = v })/>
+                    <Field id="head_dim" label="head_dim" inputmode="numeric" value=custom(|c| c.head_dim.to_string())
+                        commit=committer(scenario, |t| query::parse_dim("head_dim", t), |s, v| if let Some(c) = custom_mut(s) { c.head_dim = v })/>
+                    <div class="field-row">
+                        <Field id="weights" label="Weights" value=weights_value commit=weights_commit/>
+                        <div class="field">
+                            <label for="weights-unit">"Unit"</label>
+                            <select id="weights-unit" on:change=move |ev| weights_in_gb.set(event_target_value(&ev) == "GB")>
+                                <option value="GiB" selected=move || !weights_in_gb.get()>"GiB (2³⁰ B)"</option>
+                                <option value="GB" selected=move || weights_in_gb.get()>"GB (10⁹ B)"</option>
+                            </select>
+                        </div>
+                    </div>
+                </div>
+            </Show>
+            <div class="field">
+                <label for="kv">"KV cache dtype"</label>
+                <select id="kv" on:change=on_kv>{kv_options}</select>
+            </div>
+        </fieldset>
+        <fieldset>
+            <legend>"GPU"</legend>
+            <div class="field">
+                <label for="gpu">"GPU"</label>
+                <select id="gpu" on:change=on_gpu>
+                    {gpu_options}
+                    <option value="custom" selected=is_custom_gpu>"Custom…"</option>
+                </select>
+                <p class="hint" data-testid="gpu-seen">{gpu_seen}</p>
+            </div>
+            <Show when=is_custom_gpu>
+                <div class="custom">
+                    <Field id="gpu_gib" label="Memory as vLLM sees it" hint="GiB" value=gpu_total_value
+                        commit=committer(scenario, query::parse_gpu_gib, |s, v| if let GpuChoice::Custom { total, .. } = &mut s.gpu { *total = v })/>
+                    <Field id="bw_gbs" label="Bandwidth" hint="GB/s" value=gpu_bw_value
+                        commit=committer(scenario, query::parse_bw, |s, v| if let GpuChoice::Custom { bw_gbs, .. } = &mut s.gpu { *bw_gbs = v })/>
+                </div>
+            </Show>
+            <Field id="tp" label="Tensor-parallel size" inputmode="numeric" value=Signal::derive(move || s().tp.to_string())
+                commit=committer(scenario, query::parse_tp, |s, v| s.tp = v)/>
+        </fieldset>
+        <fieldset>
+            <legend>"vLLM"</legend>
+            <div class="field">
+                <label for="vllm">"vLLM version"</label>
+                <select id="vllm" on:change=on_version>{version_options}</select>
+            </div>
+            <Field id="util" label="gpu_memory_utilization" hint="0–1; empty: the version's default"
+                value=Signal::derive(move || s().util.map(|u| u.to_string()).unwrap_or_default()) placeholder=util_placeholder
+                commit=optional(scenario, query::parse_util, |s, v| s.util = v)/>
+            <Field id="ctx" label="max_model_len" hint="tokens" inputmode="numeric" value=Signal::derive(move || s().ctx.to_string())
+                commit=committer(scenario, query::parse_ctx, |s, v| s.ctx = v)/>
+            <Field id="seqs" label="max_num_seqs" hint="empty: vLLM's default" inputmode="numeric"
+                value=Signal::derive(move || s().seqs.map(|n| n.to_string()).unwrap_or_default()) placeholder=seqs_placeholder
+                commit=optional(scenario, query::parse_seqs, |s, v| s.seqs = v)/>
+            <Field id="overhead" label="Overhead besides weights" hint="GiB; the course lab assumes 1"
+                value=Signal::derive(move || fixed2(s().overhead.as_gib()))
+                commit=committer(scenario, query::parse_overhead, |s, v| s.overhead = v)/>
+        </fieldset>
+        <fieldset>
+            <legend>"Requests"</legend>
+            <p class="hint">"Each sequence holds its prompt plus its reasoning trace; empty: max_model_len."</p>
+            <Field id="prompt" label="Prompt tokens" inputmode="numeric"
+                value=Signal::derive(move || s().prompt.map(|n| n.to_string()).unwrap_or_default())
+                commit=optional(scenario, query::parse_prompt, |s, v| s.prompt = v)/>
+            <Field id="trace" label="Reasoning-trace tokens" inputmode="numeric"
+                value=Signal::derive(move || s().trace.map(|n| n.to_string()).unwrap_or_default())
+                commit=optional(scenario, query::parse_trace, |s, v| s.trace = v)/>
+        </fieldset>
+        <button type="button" class="linkish" on:click=move |_| scenario.set(PageScenario::default())>"Reset to defaults"</button>
+    }
+}
+
+fn big(label: &'static str, testid: &'static str, value: String, text: String, sub: String) -> impl IntoView {
+    view! {
+        <div class="stat">
+            <p class="stat__label">{label}</p>
+            <p class="stat__value" data-testid=testid data-value=value>{text}</p>
+            <p class="stat__sub">{sub}</p>
+        </div>
+    }
+}
+
+#[component]
+fn Results(scenario: Scn, shown: Memo<Option<Outcome>>) -> impl IntoView {
+    let copied = RwSignal::new("");
+    let embed_open = RwSignal::new(false);
+    let copy = move |what: &'static str, text: String| {
+        browser::copy(&text);
+        copied.set(what);
+        set_timeout(move || copied.set(""), Duration::from_millis(1600));
+    };
+    let link = move || browser::url_for(&scenario.with(encode));
+    let snippet = move || {
+        let mut s = scenario.get();
+        s.embed = Embed::Compact;
+        let url = browser::url_for(&encode(&s));
+        let esc = url.replace('&', "&amp;").replace('"', "&quot;").replace('<', "&lt;").replace('>', "&gt;");
+        format!("<iframe src=\"{esc}\" width=\"100%\" height=\"720\" style=\"border:0\" loading=\"lazy\" title=\"kvbudget: KV cache budget\"></iframe>")
+    };
+    move || {
+        let Some(o) = shown.get() else {
+            return view! { <section class="results"><p>"Enter a valid scenario."</p></section> }.into_any();
+        };
+        let c = &o.chosen;
+        let r = &c.report;
+        let s = scenario.get();
+        let model = s.model.spec();
+        let fits_head = if r.error.is_some() {
+            "vLLM would not start".to_string()
+        } else {
+            format!("of {} tokens each", thousands(o.context))
+        };
+        let log_lines = r.lines.iter().cloned().chain(r.error.iter().map(|e| format!("ValueError: {e}"))).collect::<Vec<_>>().join("\n");
+        let lines_value = log_lines.clone();
+        let tokens = r.gpu_kv_cache_tokens.unwrap_or(0);
+        let serve = o.serve_command.clone();
+        let serve2 = serve.clone();
+        let serve_attr = serve.clone();
+        let error_box = r.error.clone().map(|e| {
+            let instead = o.instead.clone();
+            view! {
+                <div class="refusal" role="alert">
+                    <p><strong>"vLLM would refuse to start: "</strong>{e}</p>
+                    <ul>{instead.into_iter().map(|t| view! { <li>{t}</li> }).collect_view()}</ul>
+                </div>
+            }
+        });
+        let warnings = o.warnings.clone();
+        view! {
+            <section class="results" aria-labelledby="results-title">
+                <h2 id="results-title">{format!("{} · {} KV · {}", s.model.name(), kv_label(s.kv, &model), s.gpu.name())}</h2>
+                {error_box}
+                <div class="stats">
+                    {big("Sequences that fit", "max-seqs", c.capped.to_string(), thousands(c.capped), fits_head)}
+                    {big("KV per token", "bytes-per-token", c.bytes_per_token.0.to_string(), format!("{} B", thousands(c.bytes_per_token.0)), format!("{} · as MHA {}", c.bytes_per_token, o.mha_bytes_per_token))}
+                    {big("KV pool", "kv-pool-bytes", c.pool.to_string(), if c.pool > 0 { Bytes(c.pool as u64).to_string() } else { "none left".into() }, format!("{} B on one GPU", thousands(c.pool.max(0) as u64)))}
+                    {big("vLLM's KV cache", "kv-tokens", tokens.to_string(), format!("{} tokens", thousands(tokens)), format!("{} blocks of {}", thousands(r.num_gpu_blocks.unwrap_or(0)), r.block_size))}
+                </div>
+                <ul class="warnings">{warnings.into_iter().map(|w| view! { <li>{w}</li> }).collect_view()}</ul>
+                <h3>"What vLLM " {s.version.to_string()} " prints at startup"</h3>
+                <pre class="log" data-testid="vllm-lines" data-value=lines_value>{log_lines}</pre>
+                <h3>"How"</h3>
+                <dl class="derivation">
+                    {o.derivations.iter().map(|(k, v)| view! { <dt>{*k}</dt><dd>{v.clone()}</dd> }).collect_view()}
+                    <dt>"formula vs vLLM"</dt>
+                    <dd>{format!("the formula gives {} sequences; vLLM's whole 16-token blocks give {}", c.seed_max, c.vllm_max)}</dd>
+                </dl>
+                <h3>"Serve it"</h3>
+                <pre class="cmd" data-testid="serve-command" data-value=serve_attr>{serve}</pre>
+                <div class="actions">
+                    <button type="button" on:click=move |_| copy("command", serve2.clone())>"Copy command"</button>
+                    <button type="button" data-testid="copy-link" on:click=move |_| copy("link", link())>"Copy link"</button>
+                    <button type="button" aria-expanded=move || embed_open.get().to_string() on:click=move |_| embed_open.update(|v| *v = !*v)>"Embed…"</button>
+                    <span class="copied" role="status">{move || if copied.get().is_empty() { String::new() } else { format!("Copied the {}.", copied.get()) }}</span>
+                </div>
+                <Show when=move || embed_open.get()>
+                    <div class="embed-box">
+                        <label for="embed-code">"Paste this into a course page:"</label>
+                        <textarea id="embed-code" readonly rows="4" data-testid="embed-snippet" prop:value=snippet></textarea>
+                        <button type="button" on:click=move |_| copy("snippet", snippet())>"Copy snippet"</button>
+                        <p class="hint">"One chart only: replace embed=1 with embed=memory, embed=concurrency or embed=roofline."</p>
+                    </div>
+                </Show>
             </section>
-        </main>
-        <footer class="foot">
-            <p>"Computed in your browser from exact integer arithmetic. The full calculator is on its way."</p>
-        </footer>
+        }
+        .into_any()
+    }
+}
+
+/// Which chart (None: all three).
+#[derive(Clone, Copy, PartialEq)]
+enum Which {
+    Memory,
+    Concurrency,
+    Roofline,
+}
+
+#[component]
+fn Charts(shown: Memo<Option<Outcome>>, which: Option<Which>) -> impl IntoView {
+    let svg = move |f: fn(&kvbudget_core::calc::ChartData) -> Result<String, String>| {
+        Memo::new(move |_| shown.with(|o| o.as_ref().map(|o| f(&o.charts).unwrap_or_else(|e| format!("<p>chart error: {}</p>", e.replace('<', "&lt;")))).unwrap_or_default()))
+    };
+    let mem = svg(charts::memory);
+    let conc = svg(charts::concurrency);
+    let roof = svg(charts::roofline);
+    let summary_mem = move || {
+        shown.with(|o| {
+            o.as_ref()
+                .map(|o| {
+                    o.charts
+                        .memory
+                        .iter()
+                        .map(|(label, segs)| {
+                            let parts: Vec<String> = segs.iter().filter(|s| s.bytes > 0).map(|s| format!("{} {}", s.label, Bytes(s.bytes))).collect();
+                            format!("{label} KV: {}.", parts.join(", "))
+                        })
+                        .collect::<Vec<_>>()
+                        .join(" ")
+                })
+                .unwrap_or_default()
+        })
+    };
+    let summary_conc = move || {
+        shown.with(|o| {
+            o.as_ref()
+                .map(|o| {
+                    let at = o.context;
+                    let per: Vec<String> = o.pair.iter().map(|p| format!("{} sequences with {} KV", thousands(p.vllm_max), p.kv.name())).collect();
+                    format!("At {} tokens: {}; max_num_seqs caps at {}.", thousands(at), per.join(", "), thousands(o.charts.cap))
+                })
+                .unwrap_or_default()
+        })
+    };
+    let summary_roof = move || {
+        shown.with(|o| {
+            o.as_ref()
+                .map(|o| format!("At {} tokens: {:.1} tokens/s for one sequence alone, {:.1} tokens/s for {} sequences together.", thousands(o.context), o.decode.per_sequence, o.decode.aggregate, o.chosen.capped.max(1)))
+                .unwrap_or_default()
+        })
+    };
+    let pool_value = move || shown.with(|o| o.as_ref().map(|o| o.chosen.pool.to_string()).unwrap_or_default());
+    let point_value = move || shown.with(|o| o.as_ref().map(|o| o.chosen.capped.to_string()).unwrap_or_default());
+    let roof_value = move || shown.with(|o| o.as_ref().map(|o| format!("{}", o.decode.aggregate.round() as u64)).unwrap_or_default());
+    let show = move |w: Which| which.is_none() || which == Some(w);
+    view! {
+        <section class="charts" aria-label="Charts">
+            {show(Which::Memory).then(|| view! {
+                <figure class="chart" data-testid="chart-memory" data-value=pool_value>
+                    <figcaption><strong>"Memory split on one GPU"</strong>" — 16-bit and FP8 KV side by side"</figcaption>
+                    <div class="chart__svg" inner_html=move || mem.get()></div>
+                    <p class="sr-summary">{summary_mem}</p>
+                </figure>
+            })}
+            {show(Which::Concurrency).then(|| view! {
+                <figure class="chart" data-testid="chart-concurrency" data-value=point_value>
+                    <figcaption><strong>"Concurrency vs context"</strong>" — the hyperbola, vLLM's whole blocks"</figcaption>
+                    <div class="chart__svg" inner_html=move || conc.get()></div>
+                    <p class="sr-summary">{summary_conc}</p>
+                </figure>
+            })}
+            {show(Which::Roofline).then(|| view! {
+                <figure class="chart" data-testid="chart-roofline" data-value=roof_value>
+                    <figcaption><strong>"Decode roofline"</strong>" — bandwidth ÷ (weights + KV read per step)"</figcaption>
+                    <div class="chart__svg" inner_html=move || roof.get()></div>
+                    <p class="sr-summary">{summary_roof}</p>
+                </figure>
+            })}
+        </section>
+    }
+}
+
+#[component]
+fn Repertoire(scenario: Scn) -> impl IntoView {
+    let rows = move || {
+        scenario.with(|s| repertoire::rows(&s.gpu, s.ctx, s.version, s.util(), Overhead::Fixed(s.overhead)).unwrap_or_default())
+    };
+    let caption = move || scenario.with(|s| format!("The course repertoire on {} at {} tokens (choose a row to load it)", s.gpu.name(), thousands(s.ctx)));
+    view! {
+        <section class="repertoire" aria-labelledby="rep-title">
+            <h2 id="rep-title">"Repertoire"</h2>
+            <div class="table-wrap">
+                <table class="rep">
+                    <caption>{caption}</caption>
+                    <thead>
+                        <tr>
+                            <th scope="col">"Model"</th>
+                            <th scope="col">"KV dtype"</th>
+                            <th scope="col">"KV per token"</th>
+                            <th scope="col">"GiB per sequence"</th>
+                            <th scope="col">"Sequences that fit"</th>
+                        </tr>
+                    </thead>
+                    <tbody>
+                        {move || rows().into_iter().map(|row| {
+                            let short = row.model.rsplit('/').next().unwrap_or(row.model).to_string();
+                            let kvname = if row.kv == KvDtype::Auto { "auto" } else { "fp8" };
+                            let key = format!("{short}-{kvname}");
+                            let (id, kv) = (row.model, row.kv);
+                            let load = move |_| scenario.update(|s| {
+                                if let Some(p) = presets::model(id) { s.model = ModelChoice::Preset(p); }
+                                s.kv = kv;
+                            });
+                            let dtype = if row.kv == KvDtype::Auto { if row.model_dtype.bytes() == 2 && row.model.contains("AWQ") { "FP16 (auto)" } else { "BF16 (auto)" } } else { "FP8" };
+                            view! {
+                                <tr data-row=key>
+                                    <th scope="row"><button type="button" class="linkish" on:click=load>{short}</button></th>
+                                    <td data-label="KV dtype">{dtype}</td>
+                                    <td class="num" data-label="KV per token" data-value=row.bytes_per_token.0.to_string()>{format!("{} KiB", thousands(row.bytes_per_token.0 / 1024))}</td>
+                                    <td class="num" data-label="GiB per sequence">{fixed2(row.bytes_per_sequence.0 as f64 / GIB as f64)}</td>
+                                    <td class="num key" data-label="Sequences that fit" data-value=row.vllm_max_seqs.to_string()>{thousands(row.vllm_max_seqs)}</td>
+                                </tr>
+                            }
+                        }).collect_view()}
+                    </tbody>
+                </table>
+            </div>
+        </section>
+    }
+}
+
+#[component]
+fn EmbedView(scenario: Scn, shown: Memo<Option<Outcome>>) -> impl IntoView {
+    let full = move || {
+        let mut s = scenario.get();
+        s.embed = Embed::Full;
+        browser::url_for(&encode(&s))
+    };
+    let which = scenario.with_untracked(|s| match s.embed {
+        Embed::Memory => Some(Which::Memory),
+        Embed::Concurrency => Some(Which::Concurrency),
+        Embed::Roofline => Some(Which::Roofline),
+        _ => None,
+    });
+    let compact = which.is_none();
+    let headline = move || {
+        shown.with(|o| {
+            o.as_ref().map(|o| {
+                let s = scenario.get();
+                format!(
+                    "{} on {} ({} KV): {} sequences of {} tokens fit · {} B per token",
+                    s.model.name(),
+                    s.gpu.name(),
+                    s.kv.name(),
+                    thousands(o.chosen.capped),
+                    thousands(o.context),
+                    thousands(o.chosen.bytes_per_token.0)
+                )
+            })
+        })
+    };
+    view! {
+        <div class="embed">
+            <p class="embed__head">
+                <span data-testid="embed-headline">{headline}</span>
+                " "
+                <a href=full target="_blank" rel="noopener">"Open in kvbudget ↗"</a>
+            </p>
+            {compact.then(|| view! { <Results scenario shown/> })}
+            <Charts shown which/>
+        </div>
     }
 }

@@ -32,6 +32,24 @@ fn finish(svg: String) -> String {
         .replace("<svg ", "<svg role=\"img\" aria-hidden=\"true\" focusable=\"false\" preserveAspectRatio=\"xMidYMid meet\" ")
 }
 
+/// Label for a log-axis tick (ticks fall at 1, 2, … 9 × 10ⁿ): only 1, 2 and 5 × 10ⁿ are labelled,
+/// in decimal thousands (`2k` = 2,000 tokens).
+fn log_tick_label(x: f64) -> String {
+    let r = x.round() as u64;
+    if r == 0 {
+        return String::new();
+    }
+    let mag = 10u64.pow(r.ilog10());
+    if r % mag != 0 || !matches!(r / mag, 1 | 2 | 5) {
+        return String::new();
+    }
+    if r >= 1000 {
+        format!("{}k", thousands(r / 1000))
+    } else {
+        r.to_string()
+    }
+}
+
 /// `8192` → `8K`, `131072` → `128K`, `512` → `512`.
 pub fn tokens_label(x: f64) -> String {
     let x = x.round() as u64;
@@ -78,7 +96,7 @@ pub fn memory(d: &ChartData) -> Result<String, ChartError> {
             })
             .axis_style(INK)
             .label_style(("sans-serif", 13).into_font().color(&INK))
-            .light_line_style(RGBAColor(0x80, 0x80, 0x80, 0.15))
+            .light_line_style(TRANSPARENT)
             .bold_line_style(RGBAColor(0x80, 0x80, 0x80, 0.3))
             .draw()
             .map_err(err)?;
@@ -152,11 +170,11 @@ pub fn concurrency(d: &ChartData) -> Result<String, ChartError> {
             .configure_mesh()
             .x_desc("context per sequence (tokens, log scale)")
             .y_desc("sequences that fit")
-            .x_label_formatter(&|x| tokens_label(*x))
+            .x_label_formatter(&|x| log_tick_label(*x))
             .y_label_formatter(&|y| thousands(y.round() as u64))
             .axis_style(INK)
             .label_style(("sans-serif", 13).into_font().color(&INK))
-            .light_line_style(RGBAColor(0x80, 0x80, 0x80, 0.12))
+            .light_line_style(TRANSPARENT)
             .bold_line_style(RGBAColor(0x80, 0x80, 0x80, 0.25))
             .draw()
             .map_err(err)?;
@@ -219,11 +237,11 @@ pub fn roofline(d: &ChartData) -> Result<String, ChartError> {
             .configure_mesh()
             .x_desc("context per sequence (tokens, log scale)")
             .y_desc("decode tokens/s ceiling (log)")
-            .x_label_formatter(&|x| tokens_label(*x))
+            .x_label_formatter(&|x| log_tick_label(*x))
             .y_label_formatter(&|y| if *y >= 100.0 { thousands(y.round() as u64) } else { format!("{y:.1}") })
             .axis_style(INK)
             .label_style(("sans-serif", 13).into_font().color(&INK))
-            .light_line_style(RGBAColor(0x80, 0x80, 0x80, 0.12))
+            .light_line_style(TRANSPARENT)
             .bold_line_style(RGBAColor(0x80, 0x80, 0x80, 0.25))
             .draw()
             .map_err(err)?;
@@ -251,4 +269,19 @@ pub fn roofline(d: &ChartData) -> Result<String, ChartError> {
         root.present().map_err(err)?;
     }
     Ok(finish(svg))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn log_ticks_label_1_2_5() {
+        assert_eq!(log_tick_label(1000.0), "1k");
+        assert_eq!(log_tick_label(2000.0), "2k");
+        assert_eq!(log_tick_label(3000.0), "");
+        assert_eq!(log_tick_label(50_000.0), "50k");
+        assert_eq!(log_tick_label(500.0), "500");
+        assert_eq!(tokens_label(8192.0), "8K");
+    }
 }

@@ -90,7 +90,7 @@ fn what_fits_instead() {
     let o = evaluate(&s).unwrap();
     assert!(o.chosen.report.error.as_deref().unwrap().starts_with("To serve at least one request"));
     assert_eq!(o.instead[0], "--max-model-len 39264: one sequence of 39,264 tokens fits in this pool");
-    assert_eq!(o.instead[1], "--kv-cache-dtype fp8: 1 sequences of 40,960 tokens fit");
+    assert_eq!(o.instead[1], "--kv-cache-dtype fp8: 1 sequence of 40,960 tokens fit");
     // No memory at all: GPUs where it fits are listed.
     let (s, _) = decode("?model=Qwen/Qwen3-8B&gpu=rtx-5080");
     let o = evaluate(&s).unwrap();

@@ -153,6 +153,15 @@ fn both(b: u64) -> String {
     format!("{} B = {}", thousands(b), Bytes(b))
 }
 
+/// `1 sequence`, `4 sequences`, with thousands separators.
+pub fn plural(n: u64, word: &str) -> String {
+    if n == 1 {
+        format!("1 {word}")
+    } else {
+        format!("{} {word}s", thousands(n))
+    }
+}
+
 fn shell_word(s: &str) -> String {
     if !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric() || "._/-:@".contains(c)) {
         s.to_string()
@@ -233,11 +242,11 @@ pub fn evaluate(s: &PageScenario) -> Result<Outcome> {
     d.push(("context per sequence", ctx_text));
     d.push(("KV per sequence", format!("{} × {} B = {}", thousands(context), thousands(bpt), both(chosen.bytes_per_sequence.0))));
     let total = s.gpu.total();
-    let rounding = if s.version.rounding() == capacity::Rounding::Ceil { "⌈…⌉" } else { "⌊…⌋" };
+    let (open, close) = if s.version.rounding() == capacity::Rounding::Ceil { ("⌈", "⌉") } else { ("⌊", "⌋") };
     d.push((
         "KV pool",
         format!(
-            "{rounding} {} GiB × {} − {} GiB weights{} − {} GiB overhead = {}",
+            "{open}{} GiB × {}{close} − {} GiB weights{} − {} GiB overhead = {}",
             fixed2(total.as_gib()),
             s.util(),
             fixed2(weights_gpu.as_gib()),
@@ -274,12 +283,12 @@ pub fn evaluate(s: &PageScenario) -> Result<Outcome> {
     d.push((
         "decode ceiling",
         format!(
-            "{bw} GB/s / ({} GiB weights + {} tokens × {} B) = {:.1} tokens/s for one sequence; {} sequences: {:.1} tokens/s together",
+            "{bw} GB/s / ({} GiB weights + {} tokens × {} B) = {:.1} tokens/s for one sequence; {} together: {:.1} tokens/s",
             fixed2(weights_gpu.as_gib()),
             thousands(context),
             thousands(bpt),
             decode.per_sequence,
-            chosen.capped.max(1),
+            plural(chosen.capped.max(1), "sequence"),
             decode.aggregate
         ),
     ));
@@ -298,7 +307,7 @@ pub fn evaluate(s: &PageScenario) -> Result<Outcome> {
             instead.push(format!("--max-model-len {len}: one sequence of {} tokens fits in this pool", thousands(len)));
         }
         if s.kv.bytes(model.dtype) > 1 && pair[1].report.error.is_none() {
-            instead.push(format!("--kv-cache-dtype fp8: {} sequences of {} tokens fit", pair[1].capped, thousands(context)));
+            instead.push(format!("--kv-cache-dtype fp8: {} of {} tokens fit", plural(pair[1].capped, "sequence"), thousands(context)));
         }
         if chosen.pool <= 0 || r.estimated_max_len == Some(0) {
             let fits: Vec<&str> = crate::presets::GPUS

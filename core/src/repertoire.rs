@@ -3,7 +3,8 @@
 use crate::capacity::{self, Overhead};
 use crate::error::Result;
 use crate::model::{KvDtype, ModelDtype};
-use crate::presets::{self, GpuPreset, REPERTOIRE};
+use crate::presets::{self, REPERTOIRE};
+use crate::query::GpuChoice;
 use crate::units::Bytes;
 use crate::vllm::{self, KvMemory, Scenario, Version};
 
@@ -37,7 +38,7 @@ pub struct Row {
 /// The repertoire (Qwen3-8B, Qwen3-14B-AWQ, Qwen2.5-7B-Instruct) × {BF16 (`auto`), FP8} on `gpu`
 /// at context `ctx`, with the seed's single overhead figure.
 pub fn rows(
-    gpu: &GpuPreset,
+    gpu: &GpuChoice,
     ctx: u64,
     version: Version,
     util: f64,
@@ -64,13 +65,13 @@ pub fn rows(
                 version,
                 engine: version.default_engine(),
                 memory: KvMemory::Budget {
-                    gpu_total: gpu.total,
+                    gpu_total: gpu.total(),
                     util,
                     weights: p.weights,
                     overhead,
                 },
-                arch: gpu.arch,
-                gpu_total: Some(gpu.total),
+                arch: gpu.arch(),
+                gpu_total: Some(gpu.total()),
             };
             let r = vllm::report(&scenario)?;
             let pool = r.available_kv_bytes.unwrap_or(0);

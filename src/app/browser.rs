@@ -1,0 +1,58 @@
+//! Browser glue: location, history and clipboard. Every call's failure is handled (ignored with
+//! a fallback), never unwrapped: a browser that refuses (Safari's replaceState limit, a
+//! clipboard without permission) must not break the page.
+
+use leptos::prelude::window;
+
+/// `location.search` (with its `?`), or empty.
+pub fn search() -> String {
+    window().location().search().unwrap_or_default()
+}
+
+/// The page's URL without query or fragment.
+pub fn base_url() -> String {
+    let l = window().location();
+    let origin = l.origin().unwrap_or_default();
+    let path = l.pathname().unwrap_or_default();
+    format!("{origin}{path}")
+}
+
+/// The URL for a query string.
+pub fn url_for(query: &str) -> String {
+    if query.is_empty() {
+        base_url()
+    } else {
+        format!("{}?{query}", base_url())
+    }
+}
+
+fn same_as_current(query: &str) -> bool {
+    search().trim_start_matches('?') == query
+}
+
+/// Replaces the current history entry's URL (no new entry).
+pub fn replace(query: &str) {
+    if same_as_current(query) {
+        return;
+    }
+    if let Ok(h) = window().history() {
+        let _ = h.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&url_for(query)));
+    }
+}
+
+/// Adds a history entry for the URL, unless it is already the current one.
+pub fn push(query: &str) {
+    if same_as_current(query) {
+        return;
+    }
+    if let Ok(h) = window().history() {
+        let _ = h.push_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&url_for(query)));
+    }
+}
+
+/// Copies text to the clipboard; false when the browser has no clipboard for this page.
+pub fn copy(text: &str) -> bool {
+    let clipboard = window().navigator().clipboard();
+    let _promise = clipboard.write_text(text);
+    true
+}
