@@ -10,7 +10,9 @@ use kvbudget_core::calc::{evaluate, kv_label, Outcome};
 use kvbudget_core::capacity::Overhead;
 use kvbudget_core::model::KvDtype;
 use kvbudget_core::presets::{self, GPUS, MODELS};
-use kvbudget_core::query::{self, decode, encode, CustomModel, Embed, GpuChoice, ModelChoice, Notice, PageScenario};
+use kvbudget_core::query::{
+    self, decode, encode, CustomModel, Embed, GpuChoice, ModelChoice, Notice, PageScenario,
+};
 use kvbudget_core::repertoire;
 use kvbudget_core::units::{fixed2, thousands, Bytes, GIB};
 use kvbudget_core::vllm::{self, Version};
@@ -48,7 +50,13 @@ fn optional<T: 'static>(
 ) -> Callback<String, Option<String>> {
     committer(
         scenario,
-        move |t| if t.trim().is_empty() { Ok(None) } else { parse(t).map(Some) },
+        move |t| {
+            if t.trim().is_empty() {
+                Ok(None)
+            } else {
+                parse(t).map(Some)
+            }
+        },
         apply,
     )
 }
@@ -83,7 +91,8 @@ pub fn App() -> impl IntoView {
         let mine = generation.get_value();
         set_timeout(
             move || {
-                if generation.get_value() != mine || browser::search().trim_start_matches('?') == q {
+                if generation.get_value() != mine || browser::search().trim_start_matches('?') == q
+                {
                     return;
                 }
                 if fresh_entry.get_value() {
@@ -117,6 +126,7 @@ pub fn App() -> impl IntoView {
                 </p>
             </header>
             <Notices notices result/>
+            <AnswerBar scenario shown/>
             <main class="layout">
                 <form class="inputs" on:change=commit_point on:submit=|ev| ev.prevent_default() aria-label="Scenario">
                     <Inputs scenario/>
@@ -137,16 +147,61 @@ pub fn App() -> impl IntoView {
     }
 }
 
+/// The answer in one line, pinned to the bottom of narrow screens where the results sit below the inputs.
+#[component]
+fn AnswerBar(scenario: Scn, shown: Memo<Option<Outcome>>) -> impl IntoView {
+    let text = move || {
+        shown.with(|o| {
+            o.as_ref()
+                .map(|o| {
+                    let s = scenario.get();
+                    let fit = if o.chosen.report.error.is_some() {
+                        "vLLM would not start".to_string()
+                    } else {
+                        format!(
+                            "{} of {} tokens fit",
+                            kvbudget_core::calc::plural(o.chosen.capped, "sequence"),
+                            thousands(o.context)
+                        )
+                    };
+                    format!(
+                        "{fit} · {} · {} KV · {}",
+                        s.model.name(),
+                        s.kv.name(),
+                        s.gpu.name()
+                    )
+                })
+                .unwrap_or_default()
+        })
+    };
+    view! {
+        <p class="answer">
+            <a href="#results-title">{text}</a>
+        </p>
+    }
+}
+
 #[component]
 fn Notices(notices: RwSignal<Vec<Notice>>, result: Memo<Result<Outcome, String>>) -> impl IntoView {
     let items = move || {
-        let mut v: Vec<String> = notices.get().into_iter().map(|n| format!("URL parameter “{}”: {}", n.param, n.message)).collect();
+        let mut v: Vec<String> = notices
+            .get()
+            .into_iter()
+            .map(|n| format!("URL parameter “{}”: {}", n.param, n.message))
+            .collect();
         if let Err(e) = result.get() {
             v.push(format!("{e} — the last valid scenario is still shown."));
         }
         v
     };
-    let params = move || notices.get().iter().map(|n| n.param.clone()).collect::<Vec<_>>().join(",");
+    let params = move || {
+        notices
+            .get()
+            .iter()
+            .map(|n| n.param.clone())
+            .collect::<Vec<_>>()
+            .join(",")
+    };
     view! {
         <div class="notices" data-testid="notice" data-value=params role="status" hidden=move || items().is_empty()>
             <ul>{move || items().into_iter().map(|t| view! { <li>{t}</li> }).collect_view()}</ul>
@@ -224,7 +279,10 @@ fn Inputs(scenario: Scn) -> impl IntoView {
         scenario.update(|s| {
             s.gpu = match presets::gpu(&v) {
                 Some(g) => GpuChoice::Preset(g),
-                None => GpuChoice::Custom { total: s.gpu.total(), bw_gbs: s.gpu.bandwidth_gbs() },
+                None => GpuChoice::Custom {
+                    total: s.gpu.total(),
+                    bw_gbs: s.gpu.bandwidth_gbs(),
+                },
             }
         });
     };
@@ -239,10 +297,14 @@ fn Inputs(scenario: Scn) -> impl IntoView {
         }
     };
 
-    let custom = move |f: fn(&CustomModel) -> String| Signal::derive(move || scenario.with(|s| match &s.model {
-        ModelChoice::Custom(c) => f(c),
-        _ => String::new(),
-    }));
+    let custom = move |f: fn(&CustomModel) -> String| {
+        Signal::derive(move || {
+            scenario.with(|s| match &s.model {
+                ModelChoice::Custom(c) => f(c),
+                _ => String::new(),
+            })
+        })
+    };
     let weights_value = Signal::derive(move || {
         scenario.with(|s| match &s.model {
             ModelChoice::Custom(c) if weights_in_gb.get() => format!("{:.2}", c.weights.as_gb()),
@@ -252,28 +314,51 @@ fn Inputs(scenario: Scn) -> impl IntoView {
     });
     let weights_commit = Callback::new(move |t: String| {
         let parsed = if weights_in_gb.get_untracked() {
-            t.trim().parse::<f64>().ok().filter(|g| g.is_finite() && (0.0..=4398.0).contains(g)).and_then(Bytes::from_gb_f64).ok_or_else(|| "weights must be a number of GB from 0 to 4,398".to_string())
+            t.trim()
+                .parse::<f64>()
+                .ok()
+                .filter(|g| g.is_finite() && (0.0..=4398.0).contains(g))
+                .and_then(Bytes::from_gb_f64)
+                .ok_or_else(|| "weights must be a number of GB from 0 to 4,398".to_string())
         } else {
             query::parse_weights_gib(&t).map_err(|e| e.to_string())
         };
         match parsed {
             Ok(b) => {
-                scenario.update(|s| if let Some(c) = custom_mut(s) { c.weights = b });
+                scenario.update(|s| {
+                    if let Some(c) = custom_mut(s) {
+                        c.weights = b
+                    }
+                });
                 None
             }
             Err(e) => Some(e),
         }
     });
     let gpu_total_value = Signal::derive(move || scenario.with(|s| fixed2(s.gpu.total().as_gib())));
-    let gpu_bw_value = Signal::derive(move || scenario.with(|s| format!("{}", s.gpu.bandwidth_gbs())));
+    let gpu_bw_value =
+        Signal::derive(move || scenario.with(|s| format!("{}", s.gpu.bandwidth_gbs())));
     let gpu_seen = move || {
         scenario.with(|s| match &s.gpu {
-            GpuChoice::Preset(g) => format!("Marketed {} GB; vLLM sees {} GiB ({} B); {} GB/s.", g.marketed_gb, fixed2(g.total.as_gib()), thousands(g.total.0), thousands(g.bandwidth_gbs)),
-            GpuChoice::Custom { total, bw_gbs } => format!("vLLM sees {} GiB ({} B); {bw_gbs} GB/s.", fixed2(total.as_gib()), thousands(total.0)),
+            GpuChoice::Preset(g) => format!(
+                "Marketed {} GB; vLLM sees {} GiB ({} B); {} GB/s.",
+                g.marketed_gb,
+                fixed2(g.total.as_gib()),
+                thousands(g.total.0),
+                thousands(g.bandwidth_gbs)
+            ),
+            GpuChoice::Custom { total, bw_gbs } => format!(
+                "vLLM sees {} GiB ({} B); {bw_gbs} GB/s.",
+                fixed2(total.as_gib()),
+                thousands(total.0)
+            ),
         })
     };
-    let util_placeholder = Signal::derive(move || scenario.with(|s| format!("{} (vLLM {} default)", s.version.default_util(), s.version)));
-    let seqs_placeholder = Signal::derive(move || scenario.with(|s| format!("{} (vLLM default here)", s.seqs())));
+    let util_placeholder = Signal::derive(move || {
+        scenario.with(|s| format!("{} (vLLM {} default)", s.version.default_util(), s.version))
+    });
+    let seqs_placeholder =
+        Signal::derive(move || scenario.with(|s| format!("{} (vLLM default here)", s.seqs())));
 
     view! {
         <fieldset>
@@ -367,7 +452,13 @@ fn Inputs(scenario: Scn) -> impl IntoView {
     }
 }
 
-fn big(label: &'static str, testid: &'static str, value: String, text: String, sub: String) -> impl IntoView {
+fn big(
+    label: &'static str,
+    testid: &'static str,
+    value: String,
+    text: String,
+    sub: String,
+) -> impl IntoView {
     view! {
         <div class="stat">
             <p class="stat__label">{label}</p>
@@ -379,24 +470,37 @@ fn big(label: &'static str, testid: &'static str, value: String, text: String, s
 
 #[component]
 fn Results(scenario: Scn, shown: Memo<Option<Outcome>>) -> impl IntoView {
-    let copied = RwSignal::new("");
+    let copied = RwSignal::new(String::new());
     let embed_open = RwSignal::new(false);
     let copy = move |what: &'static str, text: String| {
-        browser::copy(&text);
-        copied.set(what);
-        set_timeout(move || copied.set(""), Duration::from_millis(1600));
+        browser::copy(&text, move |ok| {
+            copied.set(if ok {
+                format!("Copied the {what}.")
+            } else {
+                format!("The browser refused the clipboard: select the {what} and copy it by hand.")
+            });
+            set_timeout(
+                move || copied.set(String::new()),
+                Duration::from_millis(2500),
+            );
+        });
     };
     let link = move || browser::url_for(&scenario.with(encode));
     let snippet = move || {
         let mut s = scenario.get();
         s.embed = Embed::Compact;
         let url = browser::url_for(&encode(&s));
-        let esc = url.replace('&', "&amp;").replace('"', "&quot;").replace('<', "&lt;").replace('>', "&gt;");
+        let esc = url
+            .replace('&', "&amp;")
+            .replace('"', "&quot;")
+            .replace('<', "&lt;")
+            .replace('>', "&gt;");
         format!("<iframe src=\"{esc}\" width=\"100%\" height=\"720\" style=\"border:0\" loading=\"lazy\" title=\"kvbudget: KV cache budget\"></iframe>")
     };
     move || {
         let Some(o) = shown.get() else {
-            return view! { <section class="results"><p>"Enter a valid scenario."</p></section> }.into_any();
+            return view! { <section class="results"><p>"Enter a valid scenario."</p></section> }
+                .into_any();
         };
         let c = &o.chosen;
         let r = &c.report;
@@ -407,7 +511,13 @@ fn Results(scenario: Scn, shown: Memo<Option<Outcome>>) -> impl IntoView {
         } else {
             format!("of {} tokens each", thousands(o.context))
         };
-        let log_lines = r.lines.iter().cloned().chain(r.error.iter().map(|e| format!("ValueError: {e}"))).collect::<Vec<_>>().join("\n");
+        let log_lines = r
+            .lines
+            .iter()
+            .cloned()
+            .chain(r.error.iter().map(|e| format!("ValueError: {e}")))
+            .collect::<Vec<_>>()
+            .join("\n");
         let lines_value = log_lines.clone();
         let tokens = r.gpu_kv_cache_tokens.unwrap_or(0);
         let serve = o.serve_command.clone();
@@ -448,7 +558,7 @@ fn Results(scenario: Scn, shown: Memo<Option<Outcome>>) -> impl IntoView {
                     <button type="button" on:click=move |_| copy("command", serve2.clone())>"Copy command"</button>
                     <button type="button" data-testid="copy-link" on:click=move |_| copy("link", link())>"Copy link"</button>
                     <button type="button" aria-expanded=move || embed_open.get().to_string() on:click=move |_| embed_open.update(|v| *v = !*v)>"Embed…"</button>
-                    <span class="copied" role="status">{move || if copied.get().is_empty() { String::new() } else { format!("Copied the {}.", copied.get()) }}</span>
+                    <span class="copied" role="status" data-testid="copy-status">{move || copied.get()}</span>
                 </div>
                 <Show when=move || embed_open.get()>
                     <div class="embed-box">
@@ -475,7 +585,17 @@ enum Which {
 #[component]
 fn Charts(shown: Memo<Option<Outcome>>, which: Option<Which>) -> impl IntoView {
     let svg = move |f: fn(&kvbudget_core::calc::ChartData) -> Result<String, String>| {
-        Memo::new(move |_| shown.with(|o| o.as_ref().map(|o| f(&o.charts).unwrap_or_else(|e| format!("<p>chart error: {}</p>", e.replace('<', "&lt;")))).unwrap_or_default()))
+        Memo::new(move |_| {
+            shown.with(|o| {
+                o.as_ref()
+                    .map(|o| {
+                        f(&o.charts).unwrap_or_else(|e| {
+                            format!("<p>chart error: {}</p>", e.replace('<', "&lt;"))
+                        })
+                    })
+                    .unwrap_or_default()
+            })
+        })
     };
     let mem = svg(charts::memory);
     let conc = svg(charts::concurrency);
@@ -488,7 +608,11 @@ fn Charts(shown: Memo<Option<Outcome>>, which: Option<Which>) -> impl IntoView {
                         .memory
                         .iter()
                         .map(|(label, segs)| {
-                            let parts: Vec<String> = segs.iter().filter(|s| s.bytes > 0).map(|s| format!("{} {}", s.label, Bytes(s.bytes))).collect();
+                            let parts: Vec<String> = segs
+                                .iter()
+                                .filter(|s| s.bytes > 0)
+                                .map(|s| format!("{} {}", s.label, Bytes(s.bytes)))
+                                .collect();
                             format!("{label} KV: {}.", parts.join(", "))
                         })
                         .collect::<Vec<_>>()
@@ -502,8 +626,23 @@ fn Charts(shown: Memo<Option<Outcome>>, which: Option<Which>) -> impl IntoView {
             o.as_ref()
                 .map(|o| {
                     let at = o.context;
-                    let per: Vec<String> = o.pair.iter().map(|p| format!("{} sequences with {} KV", thousands(p.vllm_max), p.kv.name())).collect();
-                    format!("At {} tokens: {}; max_num_seqs caps at {}.", thousands(at), per.join(", "), thousands(o.charts.cap))
+                    let per: Vec<String> = o
+                        .pair
+                        .iter()
+                        .map(|p| {
+                            format!(
+                                "{} sequences with {} KV",
+                                thousands(p.vllm_max),
+                                p.kv.name()
+                            )
+                        })
+                        .collect();
+                    format!(
+                        "At {} tokens: {}; max_num_seqs caps at {}.",
+                        thousands(at),
+                        per.join(", "),
+                        thousands(o.charts.cap)
+                    )
                 })
                 .unwrap_or_default()
         })
@@ -515,9 +654,27 @@ fn Charts(shown: Memo<Option<Outcome>>, which: Option<Which>) -> impl IntoView {
                 .unwrap_or_default()
         })
     };
-    let pool_value = move || shown.with(|o| o.as_ref().map(|o| o.chosen.pool.to_string()).unwrap_or_default());
-    let point_value = move || shown.with(|o| o.as_ref().map(|o| o.chosen.capped.to_string()).unwrap_or_default());
-    let roof_value = move || shown.with(|o| o.as_ref().map(|o| format!("{}", o.decode.aggregate.round() as u64)).unwrap_or_default());
+    let pool_value = move || {
+        shown.with(|o| {
+            o.as_ref()
+                .map(|o| o.chosen.pool.to_string())
+                .unwrap_or_default()
+        })
+    };
+    let point_value = move || {
+        shown.with(|o| {
+            o.as_ref()
+                .map(|o| o.chosen.capped.to_string())
+                .unwrap_or_default()
+        })
+    };
+    let roof_value = move || {
+        shown.with(|o| {
+            o.as_ref()
+                .map(|o| format!("{}", o.decode.aggregate.round() as u64))
+                .unwrap_or_default()
+        })
+    };
     let show = move |w: Which| which.is_none() || which == Some(w);
     view! {
         <section class="charts" aria-label="Charts">
@@ -549,9 +706,26 @@ fn Charts(shown: Memo<Option<Outcome>>, which: Option<Which>) -> impl IntoView {
 #[component]
 fn Repertoire(scenario: Scn) -> impl IntoView {
     let rows = move || {
-        scenario.with(|s| repertoire::rows(&s.gpu, s.ctx, s.version, s.util(), Overhead::Fixed(s.overhead)).unwrap_or_default())
+        scenario.with(|s| {
+            repertoire::rows(
+                &s.gpu,
+                s.ctx,
+                s.version,
+                s.util(),
+                Overhead::Fixed(s.overhead),
+            )
+            .unwrap_or_default()
+        })
     };
-    let caption = move || scenario.with(|s| format!("The course repertoire on {} at {} tokens (choose a row to load it)", s.gpu.name(), thousands(s.ctx)));
+    let caption = move || {
+        scenario.with(|s| {
+            format!(
+                "The course repertoire on {} at {} tokens (choose a row to load it)",
+                s.gpu.name(),
+                thousands(s.ctx)
+            )
+        })
+    };
     view! {
         <section class="repertoire" aria-labelledby="rep-title">
             <h2 id="rep-title">"Repertoire"</h2>

@@ -112,13 +112,22 @@ pub fn memory(d: &ChartData) -> Result<String, ChartError> {
                 match s.kind {
                     "seq" => {
                         // One band per sequence (merged beyond 200 so the SVG stays small).
-                        let n: u64 = s.label.split(' ').next().and_then(|t| t.parse().ok()).unwrap_or(1).max(1);
+                        let n: u64 = s
+                            .label
+                            .split(' ')
+                            .next()
+                            .and_then(|t| t.parse().ok())
+                            .unwrap_or(1)
+                            .max(1);
                         let bands = n.min(200);
                         let bw = w / bands as f64;
                         chart
                             .draw_series((0..bands).map(|k| {
                                 let c = if k % 2 == 0 { SEQ_A } else { SEQ_B };
-                                Rectangle::new([(x + k as f64 * bw, y0), (x + (k + 1) as f64 * bw, y1)], c.filled())
+                                Rectangle::new(
+                                    [(x + k as f64 * bw, y0), (x + (k + 1) as f64 * bw, y1)],
+                                    c.filled(),
+                                )
                             }))
                             .map_err(err)?;
                     }
@@ -129,7 +138,9 @@ pub fn memory(d: &ChartData) -> Result<String, ChartError> {
                             "kv-free" => FREE.filled(),
                             _ => RGBAColor(0x80, 0x80, 0x80, 0.12).filled(),
                         };
-                        chart.draw_series(std::iter::once(Rectangle::new([(x, y0), (x + w, y1)], c))).map_err(err)?;
+                        chart
+                            .draw_series(std::iter::once(Rectangle::new([(x, y0), (x + w, y1)], c)))
+                            .map_err(err)?;
                     }
                 }
                 if w / total_gib > 0.12 {
@@ -138,7 +149,10 @@ pub fn memory(d: &ChartData) -> Result<String, ChartError> {
                         .draw_series(std::iter::once(Text::new(
                             label,
                             (x + w / 2.0, (y0 + y1) / 2.0),
-                            ("sans-serif", 12).into_font().color(&BLACK).pos(Pos::new(HPos::Center, VPos::Center)),
+                            ("sans-serif", 12)
+                                .into_font()
+                                .color(&BLACK)
+                                .pos(Pos::new(HPos::Center, VPos::Center)),
                         )))
                         .map_err(err)?;
                 }
@@ -158,8 +172,18 @@ pub fn concurrency(d: &ChartData) -> Result<String, ChartError> {
         let root = SVGBackend::with_string(&mut svg, (W, H)).into_drawing_area();
         let xmin = *d.contexts.first().unwrap_or(&512) as f64;
         let xmax = (*d.contexts.last().unwrap_or(&1024) as f64).max(xmin * 2.0);
-        let ymax_curve = d.concurrency.iter().flat_map(|(_, v)| v.iter().copied()).max().unwrap_or(1);
-        let ymax = (ymax_curve.min(d.cap.saturating_mul(2).max(8)).max(d.point.1).max(4) as f64 * 1.12).ceil();
+        let ymax_curve = d
+            .concurrency
+            .iter()
+            .flat_map(|(_, v)| v.iter().copied())
+            .max()
+            .unwrap_or(1);
+        let ymax = (ymax_curve
+            .min(d.cap.saturating_mul(2).max(8))
+            .max(d.point.1)
+            .max(4) as f64
+            * 1.12)
+            .ceil();
         let mut chart = ChartBuilder::on(&root)
             .margin(12)
             .x_label_area_size(40)
@@ -182,16 +206,26 @@ pub fn concurrency(d: &ChartData) -> Result<String, ChartError> {
             let color = if i == 0 { BF16 } else { FP8 };
             chart
                 .draw_series(LineSeries::new(
-                    d.contexts.iter().zip(ys).map(|(&x, &y)| (x as f64, (y as f64).min(ymax))),
+                    d.contexts
+                        .iter()
+                        .zip(ys)
+                        .map(|(&x, &y)| (x as f64, (y as f64).min(ymax))),
                     color.stroke_width(3),
                 ))
                 .map_err(err)?
                 .label(format!("{label} KV"))
-                .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], color.stroke_width(3)));
+                .legend(move |(x, y)| {
+                    PathElement::new(vec![(x, y), (x + 18, y)], color.stroke_width(3))
+                });
         }
         if (d.cap as f64) < ymax {
             chart
-                .draw_series(DashedLineSeries::new(vec![(xmin, d.cap as f64), (xmax, d.cap as f64)], 6, 4, CAP.stroke_width(2)))
+                .draw_series(DashedLineSeries::new(
+                    vec![(xmin, d.cap as f64), (xmax, d.cap as f64)],
+                    6,
+                    4,
+                    CAP.stroke_width(2),
+                ))
                 .map_err(err)?
                 .label(format!("max_num_seqs {}", thousands(d.cap)))
                 .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], CAP.stroke_width(2)));
@@ -199,9 +233,17 @@ pub fn concurrency(d: &ChartData) -> Result<String, ChartError> {
         let (px, py) = (d.point.0 as f64, d.point.1 as f64);
         if px >= xmin && px <= xmax {
             chart
-                .draw_series(std::iter::once(Circle::new((px, py.min(ymax)), 6, INK.filled())))
+                .draw_series(std::iter::once(Circle::new(
+                    (px, py.min(ymax)),
+                    6,
+                    INK.filled(),
+                )))
                 .map_err(err)?
-                .label(format!("this scenario: {} at {}", thousands(d.point.1), tokens_label(px)))
+                .label(format!(
+                    "this scenario: {} at {}",
+                    thousands(d.point.1),
+                    tokens_label(px)
+                ))
                 .legend(|(x, y)| Circle::new((x + 9, y), 5, INK.filled()));
         }
         chart
@@ -224,7 +266,12 @@ pub fn roofline(d: &ChartData) -> Result<String, ChartError> {
         let root = SVGBackend::with_string(&mut svg, (W, H)).into_drawing_area();
         let xmin = *d.contexts.first().unwrap_or(&512) as f64;
         let xmax = (*d.contexts.last().unwrap_or(&1024) as f64).max(xmin * 2.0);
-        let all = d.roofline_single.iter().chain(&d.roofline_aggregate).copied().filter(|v| v.is_finite() && *v > 0.0);
+        let all = d
+            .roofline_single
+            .iter()
+            .chain(&d.roofline_aggregate)
+            .copied()
+            .filter(|v| v.is_finite() && *v > 0.0);
         let ymax = all.clone().fold(1.0f64, f64::max) * 1.6;
         let ymin = all.fold(ymax, f64::min).max(0.1) / 1.6;
         let mut chart = ChartBuilder::on(&root)
@@ -238,7 +285,13 @@ pub fn roofline(d: &ChartData) -> Result<String, ChartError> {
             .x_desc("context per sequence (tokens, log scale)")
             .y_desc("decode tokens/s ceiling (log)")
             .x_label_formatter(&|x| log_tick_label(*x))
-            .y_label_formatter(&|y| if *y >= 100.0 { thousands(y.round() as u64) } else { format!("{y:.1}") })
+            .y_label_formatter(&|y| {
+                if *y >= 100.0 {
+                    thousands(y.round() as u64)
+                } else {
+                    format!("{y:.1}")
+                }
+            })
             .axis_style(INK)
             .label_style(("sans-serif", 13).into_font().color(&INK))
             .light_line_style(TRANSPARENT)
@@ -246,13 +299,23 @@ pub fn roofline(d: &ChartData) -> Result<String, ChartError> {
             .draw()
             .map_err(err)?;
         chart
-            .draw_series(LineSeries::new(d.contexts.iter().zip(&d.roofline_single).map(|(&x, &y)| (x as f64, y.max(ymin))), BF16.stroke_width(3)))
+            .draw_series(LineSeries::new(
+                d.contexts
+                    .iter()
+                    .zip(&d.roofline_single)
+                    .map(|(&x, &y)| (x as f64, y.max(ymin))),
+                BF16.stroke_width(3),
+            ))
             .map_err(err)?
             .label("one sequence alone")
             .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], BF16.stroke_width(3)));
         chart
             .draw_series(LineSeries::new(
-                d.contexts.iter().zip(&d.roofline_aggregate).filter(|(_, y)| **y > 0.0).map(|(&x, &y)| (x as f64, y.max(ymin))),
+                d.contexts
+                    .iter()
+                    .zip(&d.roofline_aggregate)
+                    .filter(|(_, y)| **y > 0.0)
+                    .map(|(&x, &y)| (x as f64, y.max(ymin))),
                 FP8.stroke_width(3),
             ))
             .map_err(err)?

@@ -9,23 +9,35 @@ fn the_issue_scenario_matches_the_cli_figures() {
     // Same scenario as `kvbudget vllm --model Qwen/Qwen3-14B-AWQ --gpu rtx-4090 --kv-cache-dtype fp8
     // --gpu-memory-utilization 0.9 --max-model-len 8192 --vllm-version 0.11` (tests/vllm_vectors.rs
     // budget_path_on_an_rtx_4090): 11,548,093,317 B pool, 8,810 blocks, 140,960 tokens, 17.21x.
-    let (s, notes) = decode("?model=Qwen/Qwen3-14B-AWQ&gpu=rtx-4090&kv=fp8&util=0.9&ctx=8192&vllm=0.11");
+    let (s, notes) =
+        decode("?model=Qwen/Qwen3-14B-AWQ&gpu=rtx-4090&kv=fp8&util=0.9&ctx=8192&vllm=0.11");
     assert!(notes.is_empty());
     let o = evaluate(&s).unwrap();
     assert_eq!(o.chosen.bytes_per_token.0, 81_920);
     assert_eq!(o.chosen.pool, 11_548_093_317);
     assert_eq!(o.chosen.report.num_gpu_blocks, Some(8810));
-    assert_eq!(o.chosen.report.lines[1], "GPU KV cache size: 140,960 tokens");
-    assert_eq!(o.chosen.report.lines[2], "Maximum concurrency for 8,192 tokens per request: 17.21x");
+    assert_eq!(
+        o.chosen.report.lines[1],
+        "GPU KV cache size: 140,960 tokens"
+    );
+    assert_eq!(
+        o.chosen.report.lines[2],
+        "Maximum concurrency for 8,192 tokens per request: 17.21x"
+    );
     // 8,810 // 512 = 17 sequences; the seed formula: 11,548,093,317 // (8,192 × 81,920) = 17.
-    assert_eq!((o.chosen.vllm_max, o.chosen.seed_max, o.chosen.capped), (17, 17, 17));
+    assert_eq!(
+        (o.chosen.vllm_max, o.chosen.seed_max, o.chosen.capped),
+        (17, 17, 17)
+    );
     assert_eq!(
         o.serve_command,
         "vllm serve Qwen/Qwen3-14B-AWQ --max-model-len 8192 --gpu-memory-utilization 0.9 --kv-cache-dtype fp8 --max-num-seqs 256"
     );
     // Longest context for 256 sequences: ⌊8,810 / 256⌋ = 34 blocks × 16 = 544 tokens.
     assert_eq!(o.longest_context, 544);
-    assert!(o.derivations[0].1.starts_with("2 × 40 × 8 × 128 × 1 = 81,920 B = 80 KiB per token"));
+    assert!(o.derivations[0]
+        .1
+        .starts_with("2 × 40 × 8 × 128 × 1 = 81,920 B = 80 KiB per token"));
 }
 
 #[test]
@@ -40,7 +52,10 @@ fn a_reasoning_trace_sets_the_context() {
     assert_eq!((o.chosen.seed_max, o.chosen.vllm_max), (7, 7));
     // More tokens than max_model_len is refused with a message naming the fields.
     let (s, _) = decode("?model=Qwen/Qwen3-8B&ctx=4096&prompt=1000&trace=4000");
-    assert!(evaluate(&s).unwrap_err().to_string().contains("more than max_model_len"));
+    assert!(evaluate(&s)
+        .unwrap_err()
+        .to_string()
+        .contains("more than max_model_len"));
 }
 
 #[test]
@@ -50,14 +65,24 @@ fn weights_larger_than_the_card() {
     let o = evaluate(&s).unwrap();
     assert!(o.chosen.pool < 0);
     assert_eq!(o.chosen.capped, 0);
-    assert!(o.chosen.report.error.as_deref().unwrap().starts_with("No available memory"));
+    assert!(o
+        .chosen
+        .report
+        .error
+        .as_deref()
+        .unwrap()
+        .starts_with("No available memory"));
 }
 
 #[test]
 fn charts_render_as_svg() {
     let (s, _) = decode("?model=google/gemma-2-9b-it&gpu=l40s&kv=fp8");
     let o = evaluate(&s).unwrap();
-    for svg in [charts::memory(&o.charts), charts::concurrency(&o.charts), charts::roofline(&o.charts)] {
+    for svg in [
+        charts::memory(&o.charts),
+        charts::concurrency(&o.charts),
+        charts::roofline(&o.charts),
+    ] {
         let svg = svg.unwrap();
         assert!(svg.starts_with("<svg"), "{}", &svg[..80]);
         assert!(svg.contains("currentColor"));
@@ -65,7 +90,10 @@ fn charts_render_as_svg() {
     }
     // Both KV dtypes are drawn: the concurrency chart has two curves and the cap's legend.
     let c = charts::concurrency(&o.charts).unwrap();
-    assert!(c.contains("BF16 (auto) KV") && c.contains("FP8 KV"), "legend missing");
+    assert!(
+        c.contains("BF16 (auto) KV") && c.contains("FP8 KV"),
+        "legend missing"
+    );
 }
 
 #[test]
@@ -74,8 +102,15 @@ fn custom_names_stay_text() {
     assert!(notes.is_empty(), "{notes:?}");
     let o = evaluate(&s).unwrap();
     // The serve command quotes the name for the shell; the page shows it as text.
-    assert_eq!(o.serve_command.split(" --").next().unwrap(), "vllm serve '<img src=x onerror=alert(1)>'");
-    for svg in [charts::memory(&o.charts), charts::concurrency(&o.charts), charts::roofline(&o.charts)] {
+    assert_eq!(
+        o.serve_command.split(" --").next().unwrap(),
+        "vllm serve '<img src=x onerror=alert(1)>'"
+    );
+    for svg in [
+        charts::memory(&o.charts),
+        charts::concurrency(&o.charts),
+        charts::roofline(&o.charts),
+    ] {
         assert!(!svg.unwrap().contains("<img"));
     }
 }
@@ -88,11 +123,28 @@ fn what_fits_instead() {
     // fits is 2,454 × 16 = 39,264 tokens. FP8 doubles the blocks: 4,911 // 2,560 = 1.
     let (s, _) = decode("?model=Qwen/Qwen3-8B&gpu=rtx-4090&ctx=40960");
     let o = evaluate(&s).unwrap();
-    assert!(o.chosen.report.error.as_deref().unwrap().starts_with("To serve at least one request"));
-    assert_eq!(o.instead[0], "--max-model-len 39264: one sequence of 39,264 tokens fits in this pool");
-    assert_eq!(o.instead[1], "--kv-cache-dtype fp8: 1 sequence of 40,960 tokens fit");
+    assert!(o
+        .chosen
+        .report
+        .error
+        .as_deref()
+        .unwrap()
+        .starts_with("To serve at least one request"));
+    assert_eq!(
+        o.instead[0],
+        "--max-model-len 39264: one sequence of 39,264 tokens fits in this pool"
+    );
+    assert_eq!(
+        o.instead[1],
+        "--kv-cache-dtype fp8: 1 sequence of 40,960 tokens fit"
+    );
     // No memory at all: GPUs where it fits are listed.
     let (s, _) = decode("?model=Qwen/Qwen3-8B&gpu=rtx-5080");
     let o = evaluate(&s).unwrap();
-    assert!(o.instead.iter().any(|l| l.starts_with("GPUs where at least one sequence fits") && l.contains("RTX 4090") && !l.contains("RTX 5080")));
+    assert!(o
+        .instead
+        .iter()
+        .any(|l| l.starts_with("GPUs where at least one sequence fits")
+            && l.contains("RTX 4090")
+            && !l.contains("RTX 5080")));
 }

@@ -10,7 +10,14 @@ use kvbudget::core::vllm::Version;
 #[test]
 fn repertoire_on_a_4090_at_8k() {
     let gpu = presets::gpu("rtx-4090").unwrap();
-    let r = rows(&GpuChoice::Preset(gpu), 8192, Version::new(0, 33), 0.92, Overhead::SEED).unwrap();
+    let r = rows(
+        &GpuChoice::Preset(gpu),
+        8192,
+        Version::new(0, 33),
+        0.92,
+        Overhead::SEED,
+    )
+    .unwrap();
     assert_eq!(r.len(), 6);
     // Qwen3-8B BF16: total ⌊23.55 × 2³⁰⌋ = 25,286,619,955; ceil(× 0.92) = 23,263,690,359;
     // − ⌊15.27 × 2³⁰⌋ = 16,396,037,652 − 1 GiB = 5,793,910,883 B of pool.

@@ -103,7 +103,12 @@ fn vllm_scenario(s: &PageScenario, model: &ModelSpec, kv: KvDtype, len: u64) -> 
         max_num_batched_tokens: None,
         version: s.version,
         engine: s.version.default_engine(),
-        memory: KvMemory::Budget { gpu_total: s.gpu.total(), util: s.util(), weights: model.weights, overhead: Overhead::Fixed(s.overhead) },
+        memory: KvMemory::Budget {
+            gpu_total: s.gpu.total(),
+            util: s.util(),
+            weights: model.weights,
+            overhead: Overhead::Fixed(s.overhead),
+        },
         arch: s.gpu.arch(),
         gpu_total: Some(s.gpu.total()),
     }
@@ -122,7 +127,14 @@ fn side(s: &PageScenario, model: &ModelSpec, kv: KvDtype, context: u64) -> Resul
     let bpt = capacity::bytes_per_token(model, kv, s.tp, 1)?;
     let bps = capacity::bytes_per_sequence(model, kv, s.tp, 1, context)?;
     let pool = report.available_kv_bytes.unwrap_or(0);
-    let vllm_max = if context == s.ctx { report.num_gpu_blocks.map(|b| b / report.blocks_per_request.max(1)).unwrap_or(0) } else { vllm_fit(s, model, kv, context) };
+    let vllm_max = if context == s.ctx {
+        report
+            .num_gpu_blocks
+            .map(|b| b / report.blocks_per_request.max(1))
+            .unwrap_or(0)
+    } else {
+        vllm_fit(s, model, kv, context)
+    };
     Ok(Side {
         kv,
         bytes_per_token: bpt,
@@ -138,7 +150,14 @@ fn side(s: &PageScenario, model: &ModelSpec, kv: KvDtype, context: u64) -> Resul
 /// Labels a dtype for people: `auto` says what it resolves to.
 pub fn kv_label(kv: KvDtype, model: &ModelSpec) -> String {
     match kv {
-        KvDtype::Auto => format!("{} (auto)", match model.dtype.bytes() { 4 => "FP32", _ if model.dtype == crate::model::ModelDtype::F16 => "FP16", _ => "BF16" }),
+        KvDtype::Auto => format!(
+            "{} (auto)",
+            match model.dtype.bytes() {
+                4 => "FP32",
+                _ if model.dtype == crate::model::ModelDtype::F16 => "FP16",
+                _ => "BF16",
+            }
+        ),
         KvDtype::Bfloat16 => "BF16".into(),
         KvDtype::Float16 => "FP16".into(),
         KvDtype::Float32 => "FP32".into(),
@@ -163,7 +182,10 @@ pub fn plural(n: u64, word: &str) -> String {
 }
 
 fn shell_word(s: &str) -> String {
-    if !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric() || "._/-:@".contains(c)) {
+    if !s.is_empty()
+        && s.chars()
+            .all(|c| c.is_ascii_alphanumeric() || "._/-:@".contains(c))
+    {
         s.to_string()
     } else {
         format!("'{}'", s.replace('\'', "'\\''"))
@@ -174,8 +196,15 @@ fn shell_word(s: &str) -> String {
 fn contexts(max: u64, extra: &[u64]) -> Vec<u64> {
     let (lo, hi) = (512f64.ln(), (max.max(1024) as f64).ln());
     let n = 48;
-    let mut v: Vec<u64> = (0..=n).map(|i| (lo + (hi - lo) * i as f64 / n as f64).exp().round() as u64).collect();
-    v.extend(extra.iter().copied().filter(|&x| (512..=max.max(1024)).contains(&x)));
+    let mut v: Vec<u64> = (0..=n)
+        .map(|i| (lo + (hi - lo) * i as f64 / n as f64).exp().round() as u64)
+        .collect();
+    v.extend(
+        extra
+            .iter()
+            .copied()
+            .filter(|&x| (512..=max.max(1024)).contains(&x)),
+    );
     v.sort_unstable();
     v.dedup();
     v
@@ -188,7 +217,10 @@ pub fn evaluate(s: &PageScenario) -> Result<Outcome> {
     let context = s.context();
     let mut warnings = Vec::new();
     if context == 0 {
-        return Err(KvError::Invalid { field: "prompt + trace tokens", message: "add up to 0; give at least one token".into() });
+        return Err(KvError::Invalid {
+            field: "prompt + trace tokens",
+            message: "add up to 0; give at least one token".into(),
+        });
     }
     if context > s.ctx {
         return Err(KvError::Invalid {
@@ -196,8 +228,15 @@ pub fn evaluate(s: &PageScenario) -> Result<Outcome> {
             message: format!("add up to {} tokens, more than max_model_len ({}); vLLM would reject such a request", thousands(context), thousands(s.ctx)),
         });
     }
-    let sixteen = if model.dtype.bytes() == 2 { KvDtype::Auto } else { KvDtype::Bfloat16 };
-    let pair = [side(s, &model, sixteen, context)?, side(s, &model, KvDtype::Fp8, context)?];
+    let sixteen = if model.dtype.bytes() == 2 {
+        KvDtype::Auto
+    } else {
+        KvDtype::Bfloat16
+    };
+    let pair = [
+        side(s, &model, sixteen, context)?,
+        side(s, &model, KvDtype::Fp8, context)?,
+    ];
     let chosen = side(s, &model, s.kv, context)?;
     let mha = capacity::bytes_per_token_mha(&model, s.kv)?;
     let seqs = s.seqs();
@@ -207,22 +246,42 @@ pub fn evaluate(s: &PageScenario) -> Result<Outcome> {
     let longest_seed = capacity::longest_context(chosen.pool, seqs, chosen.bytes_per_token);
     let weights_gpu = Bytes(model.weights.0.div_ceil(s.tp));
     let bw = s.gpu.bandwidth_gbs();
-    let decode = capacity::decode_ceiling(bw, weights_gpu, context, chosen.bytes_per_token, chosen.capped.max(1));
+    let decode = capacity::decode_ceiling(
+        bw,
+        weights_gpu,
+        context,
+        chosen.bytes_per_token,
+        chosen.capped.max(1),
+    );
 
     // Derivations, with this scenario's numbers.
     let b = s.kv.bytes(model.dtype);
     let heads_gpu = (model.kv_heads / s.tp).max(1);
-    let heads_text = if s.tp > 1 { format!("({} KV heads / TP {} = {heads_gpu})", model.kv_heads, s.tp) } else { model.kv_heads.to_string() };
+    let heads_text = if s.tp > 1 {
+        format!("({} KV heads / TP {} = {heads_gpu})", model.kv_heads, s.tp)
+    } else {
+        model.kv_heads.to_string()
+    };
     let bpt = chosen.bytes_per_token.0;
     let mut d: Vec<(&'static str, String)> = Vec::new();
     d.push((
         "KV per token",
         match model.attention {
-            Attention::Mla { latent } => format!("{} layers × {latent} latent × {b} B = {} per token", model.layers, both(bpt)),
-            _ => format!("2 × {} × {heads_text} × {} × {b} = {} per token", model.layers, model.head_dim, both(bpt)),
+            Attention::Mla { latent } => format!(
+                "{} layers × {latent} latent × {b} B = {} per token",
+                model.layers,
+                both(bpt)
+            ),
+            _ => format!(
+                "2 × {} × {heads_text} × {} × {b} = {} per token",
+                model.layers,
+                model.head_dim,
+                both(bpt)
+            ),
         },
     ));
-    if !matches!(model.attention, Attention::Mla { .. }) && model.attention_heads != model.kv_heads {
+    if !matches!(model.attention, Attention::Mla { .. }) && model.attention_heads != model.kv_heads
+    {
         d.push((
             "as plain MHA",
             format!(
@@ -237,12 +296,29 @@ pub fn evaluate(s: &PageScenario) -> Result<Outcome> {
     }
     let ctx_text = match (s.prompt, s.trace) {
         (None, None) => format!("{} tokens (max_model_len)", thousands(context)),
-        (p, t) => format!("{} prompt + {} trace = {} tokens", thousands(p.unwrap_or(0)), thousands(t.unwrap_or(0)), thousands(context)),
+        (p, t) => format!(
+            "{} prompt + {} trace = {} tokens",
+            thousands(p.unwrap_or(0)),
+            thousands(t.unwrap_or(0)),
+            thousands(context)
+        ),
     };
     d.push(("context per sequence", ctx_text));
-    d.push(("KV per sequence", format!("{} × {} B = {}", thousands(context), thousands(bpt), both(chosen.bytes_per_sequence.0))));
+    d.push((
+        "KV per sequence",
+        format!(
+            "{} × {} B = {}",
+            thousands(context),
+            thousands(bpt),
+            both(chosen.bytes_per_sequence.0)
+        ),
+    ));
     let total = s.gpu.total();
-    let (open, close) = if s.version.rounding() == capacity::Rounding::Ceil { ("⌈", "⌉") } else { ("⌊", "⌋") };
+    let (open, close) = if s.version.rounding() == capacity::Rounding::Ceil {
+        ("⌈", "⌉")
+    } else {
+        ("⌊", "⌋")
+    };
     d.push((
         "KV pool",
         format!(
@@ -250,14 +326,27 @@ pub fn evaluate(s: &PageScenario) -> Result<Outcome> {
             fixed2(total.as_gib()),
             s.util(),
             fixed2(weights_gpu.as_gib()),
-            if s.tp > 1 { format!(" (÷ TP {})", s.tp) } else { String::new() },
+            if s.tp > 1 {
+                format!(" (÷ TP {})", s.tp)
+            } else {
+                String::new()
+            },
             fixed2(s.overhead.as_gib()),
-            if chosen.pool > 0 { both(chosen.pool as u64) } else { format!("{} B: nothing left for the KV cache", chosen.pool) }
+            if chosen.pool > 0 {
+                both(chosen.pool as u64)
+            } else {
+                format!("{} B: nothing left for the KV cache", chosen.pool)
+            }
         ),
     ));
     d.push((
         "sequences (formula)",
-        format!("⌊{} / {}⌋ = {}", thousands(chosen.pool.max(0) as u64), thousands(chosen.bytes_per_sequence.0), chosen.seed_max),
+        format!(
+            "⌊{} / {}⌋ = {}",
+            thousands(chosen.pool.max(0) as u64),
+            thousands(chosen.bytes_per_sequence.0),
+            chosen.seed_max
+        ),
     ));
     if let Some(blocks) = r.num_gpu_blocks {
         let per_req = context.div_ceil(bs);
@@ -274,10 +363,20 @@ pub fn evaluate(s: &PageScenario) -> Result<Outcome> {
                 chosen.vllm_max
             ),
         ));
-        d.push(("after the cap", format!("min({}, max_num_seqs {}) = {}", chosen.vllm_max, seqs, chosen.capped)));
+        d.push((
+            "after the cap",
+            format!(
+                "min({}, max_num_seqs {}) = {}",
+                chosen.vllm_max, seqs, chosen.capped
+            ),
+        ));
         d.push((
             "longest context for max_num_seqs",
-            format!("⌊{} blocks / {seqs}⌋ × {bs} = {} tokens each", thousands(blocks), thousands(longest)),
+            format!(
+                "⌊{} blocks / {seqs}⌋ × {bs} = {} tokens each",
+                thousands(blocks),
+                thousands(longest)
+            ),
         ));
     }
     d.push((
@@ -294,20 +393,33 @@ pub fn evaluate(s: &PageScenario) -> Result<Outcome> {
     ));
 
     if r.error.is_none() && chosen.vllm_max == 0 {
-        warnings.push(format!("Not one sequence of {} tokens fits; shorten the context or free memory.", thousands(context)));
+        warnings.push(format!(
+            "Not one sequence of {} tokens fits; shorten the context or free memory.",
+            thousands(context)
+        ));
     }
     if chosen.vllm_max > seqs {
-        warnings.push(format!("max_num_seqs ({seqs}) caps concurrency below the {} sequences that fit.", chosen.vllm_max));
+        warnings.push(format!(
+            "max_num_seqs ({seqs}) caps concurrency below the {} sequences that fit.",
+            chosen.vllm_max
+        ));
     }
 
     // What would fit instead, when vLLM would refuse.
     let mut instead = Vec::new();
     if r.error.is_some() {
         if let Some(len) = r.estimated_max_len.filter(|&l| l > 0) {
-            instead.push(format!("--max-model-len {len}: one sequence of {} tokens fits in this pool", thousands(len)));
+            instead.push(format!(
+                "--max-model-len {len}: one sequence of {} tokens fits in this pool",
+                thousands(len)
+            ));
         }
         if s.kv.bytes(model.dtype) > 1 && pair[1].report.error.is_none() {
-            instead.push(format!("--kv-cache-dtype fp8: {} of {} tokens fit", plural(pair[1].capped, "sequence"), thousands(context)));
+            instead.push(format!(
+                "--kv-cache-dtype fp8: {} of {} tokens fit",
+                plural(pair[1].capped, "sequence"),
+                thousands(context)
+            ));
         }
         if chosen.pool <= 0 || r.estimated_max_len == Some(0) {
             let fits: Vec<&str> = crate::presets::GPUS
@@ -315,14 +427,19 @@ pub fn evaluate(s: &PageScenario) -> Result<Outcome> {
                 .filter(|g| {
                     let mut t = s.clone();
                     t.gpu = GpuChoice::Preset(g);
-                    side(&t, &model, s.kv, context).map(|x| x.capped > 0).unwrap_or(false)
+                    side(&t, &model, s.kv, context)
+                        .map(|x| x.capped > 0)
+                        .unwrap_or(false)
                 })
                 .map(|g| g.name)
                 .collect();
             if fits.is_empty() {
                 instead.push("no single GPU preset holds these weights with this overhead; raise the tensor-parallel size".into());
             } else {
-                instead.push(format!("GPUs where at least one sequence fits at this utilization: {}", fits.join(", ")));
+                instead.push(format!(
+                    "GPUs where at least one sequence fits at this utilization: {}",
+                    fits.join(", ")
+                ));
             }
         }
     }
@@ -352,25 +469,55 @@ pub fn evaluate(s: &PageScenario) -> Result<Outcome> {
         .iter()
         .map(|p| {
             let mut segs = vec![
-                Segment { label: "weights".into(), bytes: weights_gpu.0.min(total.0), kind: "weights" },
-                Segment { label: "overhead".into(), bytes: s.overhead.0, kind: "overhead" },
+                Segment {
+                    label: "weights".into(),
+                    bytes: weights_gpu.0.min(total.0),
+                    kind: "weights",
+                },
+                Segment {
+                    label: "overhead".into(),
+                    bytes: s.overhead.0,
+                    kind: "overhead",
+                },
             ];
             let n = p.seed_max.min(p.vllm_max.max(p.seed_max));
-            let used = (n as u128 * p.bytes_per_sequence.0 as u128).min(p.pool.max(0) as u128) as u64;
+            let used =
+                (n as u128 * p.bytes_per_sequence.0 as u128).min(p.pool.max(0) as u128) as u64;
             if n > 0 {
-                segs.push(Segment { label: format!("{n} × {} sequences", thousands(context)), bytes: used, kind: "seq" });
+                segs.push(Segment {
+                    label: format!("{n} × {} sequences", thousands(context)),
+                    bytes: used,
+                    kind: "seq",
+                });
             }
             let free = (p.pool.max(0) as u64).saturating_sub(used);
-            segs.push(Segment { label: "KV left over".into(), bytes: free, kind: "kv-free" });
-            segs.push(Segment { label: "not claimed (1 − util)".into(), bytes: total.0.saturating_sub(requested), kind: "unclaimed" });
+            segs.push(Segment {
+                label: "KV left over".into(),
+                bytes: free,
+                kind: "kv-free",
+            });
+            segs.push(Segment {
+                label: "not claimed (1 − util)".into(),
+                bytes: total.0.saturating_sub(requested),
+                kind: "unclaimed",
+            });
             (kv_label(p.kv, &model), segs)
         })
         .collect();
-    let xmax = if model.max_position > 0 { model.max_position.max(s.ctx) } else { s.ctx.max(32_768) };
+    let xmax = if model.max_position > 0 {
+        model.max_position.max(s.ctx)
+    } else {
+        s.ctx.max(32_768)
+    };
     let xs = contexts(xmax, &[context]);
     let concurrency: Vec<(String, Vec<u64>)> = pair
         .iter()
-        .map(|p| (kv_label(p.kv, &model), xs.iter().map(|&x| vllm_fit(s, &model, p.kv, x)).collect()))
+        .map(|p| {
+            (
+                kv_label(p.kv, &model),
+                xs.iter().map(|&x| vllm_fit(s, &model, p.kv, x)).collect(),
+            )
+        })
         .collect();
     let chosen_curve: Vec<u64> = if s.kv == pair[0].kv {
         concurrency[0].1.clone()
@@ -379,7 +526,12 @@ pub fn evaluate(s: &PageScenario) -> Result<Outcome> {
     } else {
         xs.iter().map(|&x| vllm_fit(s, &model, s.kv, x)).collect()
     };
-    let roofline_single = xs.iter().map(|&t| capacity::decode_ceiling(bw, weights_gpu, t, chosen.bytes_per_token, 1).per_sequence).collect();
+    let roofline_single = xs
+        .iter()
+        .map(|&t| {
+            capacity::decode_ceiling(bw, weights_gpu, t, chosen.bytes_per_token, 1).per_sequence
+        })
+        .collect();
     let roofline_aggregate = xs
         .iter()
         .zip(&chosen_curve)

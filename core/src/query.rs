@@ -29,7 +29,14 @@ pub struct CustomModel {
 impl Default for CustomModel {
     /// Qwen3-8B's geometry, a reasonable start for editing.
     fn default() -> Self {
-        CustomModel { name: "my-model".into(), layers: 36, heads: 32, kv_heads: 8, head_dim: 128, weights: Bytes(1527 * GIB / 100) }
+        CustomModel {
+            name: "my-model".into(),
+            layers: 36,
+            heads: 32,
+            kv_heads: 8,
+            head_dim: 128,
+            weights: Bytes(1527 * GIB / 100),
+        }
     }
 }
 
@@ -185,7 +192,8 @@ impl PageScenario {
     }
     /// `max_num_seqs` in force.
     pub fn seqs(&self) -> u64 {
-        self.seqs.unwrap_or_else(|| vllm::serve_defaults(self.gpu.arch(), Some(self.gpu.total())).0)
+        self.seqs
+            .unwrap_or_else(|| vllm::serve_defaults(self.gpu.arch(), Some(self.gpu.total())).0)
     }
     /// Tokens each sequence holds: prompt + trace when given, else `ctx`.
     pub fn context(&self) -> u64 {
@@ -198,24 +206,42 @@ impl PageScenario {
 
 /// The versions a picker offers, oldest first.
 pub fn versions() -> Vec<Version> {
-    (6..=vllm::NEWEST.minor).map(|m| Version::new(0, m)).collect()
+    (6..=vllm::NEWEST.minor)
+        .map(|m| Version::new(0, m))
+        .collect()
 }
 
 /// Reads a whole number, allowing `8,192`, `8_192` and `8 192`.
 fn whole(field: &'static str, s: &str, lo: u64, hi: u64, range: &'static str) -> Result<u64> {
-    let t: String = s.trim().chars().filter(|c| !matches!(c, ',' | '_' | ' ')).collect();
+    let t: String = s
+        .trim()
+        .chars()
+        .filter(|c| !matches!(c, ',' | '_' | ' '))
+        .collect();
     if t.is_empty() {
-        return Err(KvError::Invalid { field, message: format!("empty; enter {range}") });
+        return Err(KvError::Invalid {
+            field,
+            message: format!("empty; enter {range}"),
+        });
     }
-    let v: u64 = t.parse().map_err(|_| KvError::Invalid { field, message: format!("{:?} is not {range}", truncate(s, 24)) })?;
+    let v: u64 = t.parse().map_err(|_| KvError::Invalid {
+        field,
+        message: format!("{:?} is not {range}", truncate(s, 24)),
+    })?;
     crate::error::check_range(field, v, lo, hi, range)
 }
 
 fn decimal(field: &'static str, s: &str) -> Result<f64> {
     let t = s.trim().replace(',', "");
-    let v: f64 = t.parse().map_err(|_| KvError::Invalid { field, message: format!("{:?} is not a number", truncate(s, 24)) })?;
+    let v: f64 = t.parse().map_err(|_| KvError::Invalid {
+        field,
+        message: format!("{:?} is not a number", truncate(s, 24)),
+    })?;
     if !v.is_finite() {
-        return Err(KvError::Invalid { field, message: format!("{:?} is not a finite number", truncate(s, 24)) });
+        return Err(KvError::Invalid {
+            field,
+            message: format!("{:?} is not a finite number", truncate(s, 24)),
+        });
     }
     Ok(v)
 }
@@ -224,30 +250,64 @@ fn decimal(field: &'static str, s: &str) -> Result<f64> {
 pub fn parse_util(s: &str) -> Result<f64> {
     let v = decimal("gpu_memory_utilization", s)?;
     if v <= 0.0 || v > 1.0 {
-        return Err(KvError::OutOfRange { field: "gpu_memory_utilization", range: "greater than 0 and at most 1", got: s.trim().into() });
+        return Err(KvError::OutOfRange {
+            field: "gpu_memory_utilization",
+            range: "greater than 0 and at most 1",
+            got: s.trim().into(),
+        });
     }
     Ok(v)
 }
 
 /// `max_model_len`: 16 … 10,485,760 tokens.
 pub fn parse_ctx(s: &str) -> Result<u64> {
-    whole("max_model_len", s, 16, 10 * 1024 * 1024, "a whole number of tokens from 16 to 10,485,760")
+    whole(
+        "max_model_len",
+        s,
+        16,
+        10 * 1024 * 1024,
+        "a whole number of tokens from 16 to 10,485,760",
+    )
 }
 /// `max_num_seqs`: 1 … 65,536.
 pub fn parse_seqs(s: &str) -> Result<u64> {
-    whole("max_num_seqs", s, 1, 65_536, "a whole number from 1 to 65,536")
+    whole(
+        "max_num_seqs",
+        s,
+        1,
+        65_536,
+        "a whole number from 1 to 65,536",
+    )
 }
 /// Tensor-parallel size: 1 … 64.
 pub fn parse_tp(s: &str) -> Result<u64> {
-    whole("tensor-parallel size", s, 1, 64, "a whole number from 1 to 64")
+    whole(
+        "tensor-parallel size",
+        s,
+        1,
+        64,
+        "a whole number from 1 to 64",
+    )
 }
 /// Prompt tokens: 0 … 10,485,760.
 pub fn parse_prompt(s: &str) -> Result<u64> {
-    whole("prompt tokens", s, 0, 10 * 1024 * 1024, "a whole number of tokens from 0 to 10,485,760")
+    whole(
+        "prompt tokens",
+        s,
+        0,
+        10 * 1024 * 1024,
+        "a whole number of tokens from 0 to 10,485,760",
+    )
 }
 /// Reasoning-trace tokens: 0 … 10,485,760.
 pub fn parse_trace(s: &str) -> Result<u64> {
-    whole("reasoning-trace tokens", s, 0, 10 * 1024 * 1024, "a whole number of tokens from 0 to 10,485,760")
+    whole(
+        "reasoning-trace tokens",
+        s,
+        0,
+        10 * 1024 * 1024,
+        "a whole number of tokens from 0 to 10,485,760",
+    )
 }
 /// Layers, heads, KV heads, head_dim: 1 … 1,048,576.
 pub fn parse_dim(field: &'static str, s: &str) -> Result<u64> {
@@ -258,9 +318,17 @@ pub fn parse_dim(field: &'static str, s: &str) -> Result<u64> {
 pub fn parse_gib(field: &'static str, s: &str, max_gib: f64, range: &'static str) -> Result<Bytes> {
     let v = decimal(field, s)?;
     if !(0.0..=max_gib).contains(&v) {
-        return Err(KvError::OutOfRange { field, range, got: s.trim().into() });
+        return Err(KvError::OutOfRange {
+            field,
+            range,
+            got: s.trim().into(),
+        });
     }
-    Bytes::from_gib_f64(v).ok_or(KvError::OutOfRange { field, range, got: s.trim().into() })
+    Bytes::from_gib_f64(v).ok_or(KvError::OutOfRange {
+        field,
+        range,
+        got: s.trim().into(),
+    })
 }
 /// Overhead: 0 … 1,024 GiB.
 pub fn parse_overhead(s: &str) -> Result<Bytes> {
@@ -274,7 +342,11 @@ pub fn parse_weights_gib(s: &str) -> Result<Bytes> {
 pub fn parse_gpu_gib(s: &str) -> Result<Bytes> {
     let b = parse_gib("GPU memory", s, 4096.0, "a number of GiB from 1 to 4,096")?;
     if b.0 < GIB {
-        return Err(KvError::OutOfRange { field: "GPU memory", range: "a number of GiB from 1 to 4,096", got: s.trim().into() });
+        return Err(KvError::OutOfRange {
+            field: "GPU memory",
+            range: "a number of GiB from 1 to 4,096",
+            got: s.trim().into(),
+        });
     }
     Ok(b)
 }
@@ -282,7 +354,11 @@ pub fn parse_gpu_gib(s: &str) -> Result<Bytes> {
 pub fn parse_bw(s: &str) -> Result<f64> {
     let v = decimal("bandwidth", s)?;
     if !(1.0..=100_000.0).contains(&v) {
-        return Err(KvError::OutOfRange { field: "bandwidth", range: "a number of GB/s from 1 to 100,000", got: s.trim().into() });
+        return Err(KvError::OutOfRange {
+            field: "bandwidth",
+            range: "a number of GB/s from 1 to 100,000",
+            got: s.trim().into(),
+        });
     }
     Ok(v)
 }
@@ -290,7 +366,10 @@ pub fn parse_bw(s: &str) -> Result<f64> {
 pub fn parse_name(s: &str) -> Result<String> {
     let t = s.trim();
     if t.is_empty() {
-        return Err(KvError::Invalid { field: "name", message: "empty; give the model a name".into() });
+        return Err(KvError::Invalid {
+            field: "name",
+            message: "empty; give the model a name".into(),
+        });
     }
     Ok(truncate(t, 120))
 }
@@ -305,8 +384,27 @@ pub struct Notice {
 }
 
 const KEYS: [&str; 21] = [
-    "model", "kv", "gpu", "util", "ctx", "seqs", "tp", "vllm", "prompt", "trace", "overhead_gib", "name", "layers",
-    "heads", "kv_heads", "head_dim", "weights_gib", "gpu_gib", "bw_gbs", "embed", "v",
+    "model",
+    "kv",
+    "gpu",
+    "util",
+    "ctx",
+    "seqs",
+    "tp",
+    "vllm",
+    "prompt",
+    "trace",
+    "overhead_gib",
+    "name",
+    "layers",
+    "heads",
+    "kv_heads",
+    "head_dim",
+    "weights_gib",
+    "gpu_gib",
+    "bw_gbs",
+    "embed",
+    "v",
 ];
 
 /// Decodes a query string (with or without the leading `?`). Every bad or unknown parameter
@@ -321,13 +419,19 @@ pub fn decode(query: &str) -> (PageScenario, Vec<Notice>) {
             continue;
         }
         if !KEYS.contains(&k.as_ref()) {
-            notes.push(Notice { param: truncate(&k, 40), message: "is not a parameter kvbudget knows; ignored".into() });
+            notes.push(Notice {
+                param: truncate(&k, 40),
+                message: "is not a parameter kvbudget knows; ignored".into(),
+            });
             continue;
         }
         get.insert(k.into_owned(), v.into_owned());
     }
     let mut note = |param: &str, e: String, default: String| {
-        notes.push(Notice { param: param.into(), message: format!("{e}; using the default ({default})") });
+        notes.push(Notice {
+            param: param.into(),
+            message: format!("{e}; using the default ({default})"),
+        });
     };
     macro_rules! field {
         ($key:literal, $parse:expr, $default:expr, $apply:expr) => {
@@ -340,14 +444,33 @@ pub fn decode(query: &str) -> (PageScenario, Vec<Notice>) {
         };
     }
     field!("kv", KvDtype::parse, "auto".into(), |x| s.kv = x);
-    field!("vllm", Version::parse, vllm::NEWEST.to_string(), |x| s.version = x);
-    field!("util", parse_util, format!("{} for vLLM {}", s.version.default_util(), s.version), |x| s.util = Some(x));
+    field!("vllm", Version::parse, vllm::NEWEST.to_string(), |x| s
+        .version =
+        x);
+    field!(
+        "util",
+        parse_util,
+        format!("{} for vLLM {}", s.version.default_util(), s.version),
+        |x| s.util = Some(x)
+    );
     field!("ctx", parse_ctx, "8192".into(), |x| s.ctx = x);
-    field!("seqs", parse_seqs, "vLLM's default for the GPU".into(), |x| s.seqs = Some(x));
+    field!(
+        "seqs",
+        parse_seqs,
+        "vLLM's default for the GPU".into(),
+        |x| s.seqs = Some(x)
+    );
     field!("tp", parse_tp, "1".into(), |x| s.tp = x);
-    field!("prompt", parse_prompt, "none: the context is max_model_len".into(), |x| s.prompt = Some(x));
+    field!(
+        "prompt",
+        parse_prompt,
+        "none: the context is max_model_len".into(),
+        |x| s.prompt = Some(x)
+    );
     field!("trace", parse_trace, "none".into(), |x| s.trace = Some(x));
-    field!("overhead_gib", parse_overhead, "1 GiB".into(), |x| s.overhead = x);
+    field!("overhead_gib", parse_overhead, "1 GiB".into(), |x| s
+        .overhead =
+        x);
 
     // Model: a preset id or `custom` with its geometry.
     match get.get("model").map(|m| m.trim()) {
@@ -355,20 +478,59 @@ pub fn decode(query: &str) -> (PageScenario, Vec<Notice>) {
         Some(m) if m.eq_ignore_ascii_case("custom") => {
             let mut c = CustomModel::default();
             field!("name", parse_name, c.name.clone(), |x| c.name = x);
-            field!("layers", |v| parse_dim("layers", v), c.layers.to_string(), |x| c.layers = x);
-            field!("heads", |v| parse_dim("attention heads", v), c.heads.to_string(), |x| c.heads = x);
-            field!("kv_heads", |v| parse_dim("KV heads", v), c.kv_heads.to_string(), |x| c.kv_heads = x);
-            field!("head_dim", |v| parse_dim("head_dim", v), c.head_dim.to_string(), |x| c.head_dim = x);
-            field!("weights_gib", parse_weights_gib, format!("{} GiB", crate::units::fixed2(c.weights.as_gib())), |x| c.weights = x);
+            field!(
+                "layers",
+                |v| parse_dim("layers", v),
+                c.layers.to_string(),
+                |x| c.layers = x
+            );
+            field!(
+                "heads",
+                |v| parse_dim("attention heads", v),
+                c.heads.to_string(),
+                |x| c.heads = x
+            );
+            field!(
+                "kv_heads",
+                |v| parse_dim("KV heads", v),
+                c.kv_heads.to_string(),
+                |x| c.kv_heads = x
+            );
+            field!(
+                "head_dim",
+                |v| parse_dim("head_dim", v),
+                c.head_dim.to_string(),
+                |x| c.head_dim = x
+            );
+            field!(
+                "weights_gib",
+                parse_weights_gib,
+                format!("{} GiB", crate::units::fixed2(c.weights.as_gib())),
+                |x| c.weights = x
+            );
             if c.kv_heads > c.heads {
-                note("kv_heads", format!("KV heads ({}) exceed attention heads ({})", c.kv_heads, c.heads), "KV heads = attention heads".into());
+                note(
+                    "kv_heads",
+                    format!(
+                        "KV heads ({}) exceed attention heads ({})",
+                        c.kv_heads, c.heads
+                    ),
+                    "KV heads = attention heads".into(),
+                );
                 c.kv_heads = c.heads;
             }
             s.model = ModelChoice::Custom(c);
         }
         Some(m) => match presets::model(m) {
             Some(p) => s.model = ModelChoice::Preset(p),
-            None => note("model", format!("{:?} is not a known model (use a preset id or custom)", truncate(m, 60)), "Qwen/Qwen3-8B".into()),
+            None => note(
+                "model",
+                format!(
+                    "{:?} is not a known model (use a preset id or custom)",
+                    truncate(m, 60)
+                ),
+                "Qwen/Qwen3-8B".into(),
+            ),
         },
     }
     // GPU: a preset slug or `custom` with its memory and bandwidth.
@@ -382,7 +544,11 @@ pub fn decode(query: &str) -> (PageScenario, Vec<Notice>) {
         }
         Some(g) => match presets::gpu(g) {
             Some(p) => s.gpu = GpuChoice::Preset(p),
-            None => note("gpu", format!("{:?} is not a known GPU slug", truncate(g, 40)), "rtx-4090".into()),
+            None => note(
+                "gpu",
+                format!("{:?} is not a known GPU slug", truncate(g, 40)),
+                "rtx-4090".into(),
+            ),
         },
     }
     if let Some(e) = get.get("embed") {
@@ -393,7 +559,14 @@ pub fn decode(query: &str) -> (PageScenario, Vec<Notice>) {
             "roofline" => Embed::Roofline,
             "0" | "" | "false" => Embed::Full,
             other => {
-                note("embed", format!("{:?} is not one of 1, memory, concurrency, roofline", truncate(other, 24)), "the full page".into());
+                note(
+                    "embed",
+                    format!(
+                        "{:?} is not one of 1, memory, concurrency, roofline",
+                        truncate(other, 24)
+                    ),
+                    "the full page".into(),
+                );
                 Embed::Full
             }
         };
@@ -490,13 +663,21 @@ mod tests {
 
     #[test]
     fn round_trip() {
-        let mut s = PageScenario::default();
-        s.model = ModelChoice::Custom(CustomModel { name: "a&b=c <x>".into(), ..CustomModel::default() });
-        s.gpu = GpuChoice::Custom { total: Bytes(17_000_000_000), bw_gbs: 936.5 };
-        s.util = Some(0.875);
-        s.prompt = Some(1000);
-        s.trace = Some(4000);
-        s.overhead = Bytes::from_gib_f64(1.37).unwrap();
+        let s = PageScenario {
+            model: ModelChoice::Custom(CustomModel {
+                name: "a&b=c <x>".into(),
+                ..CustomModel::default()
+            }),
+            gpu: GpuChoice::Custom {
+                total: Bytes(17_000_000_000),
+                bw_gbs: 936.5,
+            },
+            util: Some(0.875),
+            prompt: Some(1000),
+            trace: Some(4000),
+            overhead: Bytes::from_gib_f64(1.37).unwrap(),
+            ..PageScenario::default()
+        };
         let q = encode(&s);
         let (back, notes) = decode(&q);
         assert_eq!(notes, vec![]);
@@ -505,7 +686,9 @@ mod tests {
 
     #[test]
     fn bad_values_fall_back_one_field_at_a_time() {
-        let (s, notes) = decode("?model=Qwen/Qwen3-14B-AWQ&gpu=rtx-4090&kv=fp8&util=NaN&ctx=-5&bogus=1&vllm=0.11");
+        let (s, notes) = decode(
+            "?model=Qwen/Qwen3-14B-AWQ&gpu=rtx-4090&kv=fp8&util=NaN&ctx=-5&bogus=1&vllm=0.11",
+        );
         assert_eq!(s.model.name(), "Qwen/Qwen3-14B-AWQ");
         assert_eq!(s.kv, KvDtype::Fp8);
         assert_eq!(s.version, Version::new(0, 11));
@@ -513,7 +696,11 @@ mod tests {
         assert_eq!(s.ctx, 8192);
         let params: Vec<&str> = notes.iter().map(|n| n.param.as_str()).collect();
         assert_eq!(params, ["bogus", "util", "ctx"]);
-        assert!(notes[1].message.contains("gpu_memory_utilization"), "{}", notes[1].message);
+        assert!(
+            notes[1].message.contains("gpu_memory_utilization"),
+            "{}",
+            notes[1].message
+        );
     }
 
     #[test]
@@ -521,8 +708,14 @@ mod tests {
         assert_eq!(parse_ctx("32,768").unwrap(), 32_768);
         assert_eq!(parse_ctx(" 8_192 ").unwrap(), 8192);
         assert!(parse_ctx("9223372036854775808").is_err());
-        assert!(parse_ctx("").unwrap_err().to_string().contains("max_model_len: empty; enter a whole number"));
-        assert!(parse_util("1.5").unwrap_err().to_string().contains("at most 1"));
+        assert!(parse_ctx("")
+            .unwrap_err()
+            .to_string()
+            .contains("max_model_len: empty; enter a whole number"));
+        assert!(parse_util("1.5")
+            .unwrap_err()
+            .to_string()
+            .contains("at most 1"));
         assert!(parse_util("inf").is_err());
     }
 }

@@ -50,9 +50,12 @@ pub fn push(query: &str) {
     }
 }
 
-/// Copies text to the clipboard; false when the browser has no clipboard for this page.
-pub fn copy(text: &str) -> bool {
-    let clipboard = window().navigator().clipboard();
-    let _promise = clipboard.write_text(text);
-    true
+/// Copies text to the clipboard, then calls `done` with whether the browser allowed it
+/// (a refusal is reported to the user, never left as an unhandled rejection).
+pub fn copy(text: &str, done: impl FnOnce(bool) + 'static) {
+    let promise = window().navigator().clipboard().write_text(text);
+    leptos::task::spawn_local(async move {
+        let ok = wasm_bindgen_futures::JsFuture::from(promise).await.is_ok();
+        done(ok);
+    });
 }

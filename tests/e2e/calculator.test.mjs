@@ -203,3 +203,27 @@ test('choosing a repertoire row loads it', async () => {
   assert.equal(await page.inputValue('#model'), 'Qwen/Qwen2.5-7B-Instruct');
   await context.close();
 });
+
+test('copy link puts the scenario URL on the clipboard; a refused clipboard is reported, not thrown', async () => {
+  const granted = await openPage(b, srv.base + ISSUE_URL, { permissions: ['clipboard-read', 'clipboard-write'] });
+  await ready(granted.page);
+  await granted.page.click('[data-testid="copy-link"]');
+  await granted.page.waitForFunction(() => document.querySelector('[data-testid="copy-status"]').textContent !== '');
+  assert.equal(await granted.page.textContent('[data-testid="copy-status"]'), 'Copied the link.');
+  const copied = await granted.page.evaluate(() => navigator.clipboard.readText());
+  assert.equal(new URL(copied).searchParams.get('model'), 'Qwen/Qwen3-14B-AWQ');
+  assert.equal(new URL(copied).searchParams.get('kv'), 'fp8');
+  assert.deepEqual(granted.problems, []);
+  await granted.context.close();
+
+  const refused = await openPage(b, srv.base + ISSUE_URL);
+  await ready(refused.page);
+  await refused.page.evaluate(() => {
+    Object.defineProperty(navigator, 'clipboard', { value: { writeText: () => Promise.reject(new Error('denied')) } });
+  });
+  await refused.page.click('[data-testid="copy-link"]');
+  await refused.page.waitForFunction(() => document.querySelector('[data-testid="copy-status"]').textContent !== '');
+  assert.match(await refused.page.textContent('[data-testid="copy-status"]'), /refused the clipboard/);
+  assert.deepEqual(refused.problems, []);
+  await refused.context.close();
+});
