@@ -444,6 +444,7 @@ fn build_model(a: &VllmArgs) -> Result<ModelSpec, String> {
         max_position: base.as_ref().map(|m| m.max_position).unwrap_or(0),
         vocab: base.as_ref().map(|m| m.vocab).unwrap_or(0),
         weights,
+        extras: base.as_ref().map(|m| m.extras).unwrap_or_default(),
     };
     m.validate().map_err(|e| e.to_string())?;
     Ok(m)

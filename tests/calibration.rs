@@ -73,6 +73,7 @@ fn model_of(r: &Value) -> ModelSpec {
         max_position: 0,
         vocab: 0,
         weights: Bytes(0),
+        extras: Default::default(),
     }
 }
 

@@ -55,6 +55,7 @@ fn arb_model() -> impl Strategy<Value = ModelSpec> {
                 max_position: 0,
                 vocab: 0,
                 weights: Bytes(0),
+                extras: Default::default(),
             }
         })
 }
@@ -118,7 +119,7 @@ proptest! {
     ) {
         let model = ModelSpec {
             id: "x".into(), layers, attention_heads: heads, kv_heads, head_dim, attention,
-            dtype: ModelDtype::Bf16, max_position: max_pos, vocab: 0, weights: Bytes(weights),
+            dtype: ModelDtype::Bf16, max_position: max_pos, vocab: 0, weights: Bytes(weights), extras: Default::default(),
         };
         let memory = match which {
             0 => KvMemory::Budget { gpu_total: Bytes(total), util, weights: Bytes(weights), overhead: Overhead::Fixed(Bytes(overhead)) },

@@ -348,6 +348,7 @@ fn gemma3(layers: u64, sliding: u64) -> ModelSpec {
         max_position: 131_072,
         vocab: 262_208,
         weights: Bytes(0),
+        extras: Default::default(),
     }
 }
 

@@ -10,6 +10,7 @@ pub mod capacity;
 pub mod error;
 pub mod logparse;
 pub mod model;
+pub mod overhead;
 pub mod presets;
 pub mod query;
 pub mod repertoire;

@@ -152,6 +152,23 @@ pub struct ModelSpec {
     pub vocab: u64,
     /// Weight bytes as vLLM counts them ("Model loading took"), else the checkpoint bytes.
     pub weights: Bytes,
+    /// Sizes that drive the activation peak (0 where unknown).
+    pub extras: Extras,
+}
+
+/// The parts of a config that size vLLM's profile run rather than its KV cache.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Extras {
+    /// `hidden_size`.
+    pub hidden: u64,
+    /// `intermediate_size` of a dense MLP (0 for a pure MoE).
+    pub intermediate: u64,
+    /// Experts each token is routed to (`num_experts_per_tok`; 0 for a dense model).
+    pub experts_per_token: u64,
+    /// `moe_intermediate_size` (each expert's MLP width).
+    pub moe_intermediate: u64,
+    /// A vision or audio encoder that vLLM profiles too.
+    pub multimodal: bool,
 }
 
 /// The largest layer count, head count or head_dim accepted (far above any real model).
@@ -171,6 +188,7 @@ impl ModelSpec {
             max_position: 0,
             vocab: 0,
             weights: Bytes(0),
+            extras: Extras::default(),
         }
     }
 

@@ -65,6 +65,7 @@ impl ModelChoice {
                 max_position: 0,
                 vocab: 0,
                 weights: c.weights,
+                extras: crate::model::Extras::default(),
             },
         }
     }
