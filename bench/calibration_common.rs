@@ -6,9 +6,9 @@
 
 use kvbudget::core::model::{Attention, Extras, KvDtype, ModelDtype, ModelSpec};
 use kvbudget::core::overhead::{estimate, Settings};
+use kvbudget::core::presets::Arch;
 use kvbudget::core::units::{Bytes, GIB};
 use kvbudget::core::vllm::{serve_defaults, Engine, Version};
-use kvbudget::core::presets::Arch;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 
@@ -86,7 +86,11 @@ fn model_of(r: &Value) -> Option<ModelSpec> {
         attention_heads: kv_heads,
         kv_heads,
         head_dim,
-        attention: if mla { Attention::Mla { latent: 576 } } else { Attention::Full },
+        attention: if mla {
+            Attention::Mla { latent: 576 }
+        } else {
+            Attention::Full
+        },
         dtype: match r["dtype"].as_str() {
             Some("float32") => ModelDtype::F32,
             Some("float16") => ModelDtype::F16,
@@ -95,7 +99,13 @@ fn model_of(r: &Value) -> Option<ModelSpec> {
         max_position: 0,
         vocab: f.1,
         weights: Bytes(0),
-        extras: Extras { hidden: f.2, intermediate: f.3, experts_per_token: f.4, moe_intermediate: f.5, multimodal: f.6 },
+        extras: Extras {
+            hidden: f.2,
+            intermediate: f.3,
+            experts_per_token: f.4,
+            moe_intermediate: f.5,
+            multimodal: f.6,
+        },
     })
 }
 
@@ -105,7 +115,9 @@ pub fn rows(dir: &Path) -> Vec<Row> {
     let text = std::fs::read_to_string(dir.join("vllm-0.19-h100.jsonl")).unwrap_or_default();
     let mut out = Vec::new();
     for line in text.lines().filter(|l| !l.trim().is_empty()) {
-        let Ok(r) = serde_json::from_str::<Value>(line) else { continue };
+        let Ok(r) = serde_json::from_str::<Value>(line) else {
+            continue;
+        };
         let rep = &r["reported"];
         let (Some(total), Some(weights), Some(kv), Some(util)) = (
             rep["total_gpu_gib"].as_f64(),
@@ -136,7 +148,11 @@ pub fn rows(dir: &Path) -> Vec<Row> {
         let w = Bytes::from_gib_f64(weights).unwrap_or_default().0 as f64;
         let g = |overhead: u64| (requested as f64 - w - overhead as f64) / GIB as f64;
         out.push(Row {
-            id: r["id"].as_str().unwrap_or("?").trim_start_matches("llmd-h100-").to_string(),
+            id: r["id"]
+                .as_str()
+                .unwrap_or("?")
+                .trim_start_matches("llmd-h100-")
+                .to_string(),
             tp: r["tp"].as_u64().unwrap_or(1),
             pp: r["pp"].as_u64().unwrap_or(1),
             reported: kv,
@@ -152,5 +168,8 @@ pub fn rows(dir: &Path) -> Vec<Row> {
 
 /// Share of rows whose |relative error| is at most `tol`.
 pub fn within(rows: &[&Row], tol: f64, err: impl Fn(&Row) -> f64) -> (usize, usize) {
-    (rows.iter().filter(|r| err(r).abs() <= tol).count(), rows.len())
+    (
+        rows.iter().filter(|r| err(r).abs() <= tol).count(),
+        rows.len(),
+    )
 }

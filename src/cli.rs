@@ -4,13 +4,14 @@
 mod pyjson;
 
 use clap::{Args, Parser, Subcommand};
+use kvbudget_core::capacity::{Margin, Overhead};
 use kvbudget_core::logparse::{self, KvFigure, LogError, ParsedLog};
 use kvbudget_core::model::{Attention, KvDtype, ModelDtype, ModelSpec};
 use kvbudget_core::presets::{self, Arch};
 use kvbudget_core::seed::{self, SeedPrediction};
 use kvbudget_core::units::Bytes;
 use kvbudget_core::vllm::{self, Engine, KvMemory, Scenario, Version};
-use kvbudget_core::{capacity::Overhead, KvError};
+use kvbudget_core::KvError;
 use serde_json::{json, Value};
 
 /// Exit status when vLLM would refuse to start (or the log shows it refused).
@@ -137,9 +138,27 @@ struct VllmArgs {
     /// Weights in GiB as vLLM counts them [default: the preset's].
     #[arg(long)]
     weights_gib: Option<f64>,
-    /// Non-KV overhead besides the weights, in GiB (the seed lab's assumption).
-    #[arg(long, default_value_t = 1.0)]
-    overhead_gib: f64,
+    /// Non-KV overhead besides the weights as one figure in GiB (the course lab assumes 1) [default: kvbudget's estimate from the model and settings].
+    #[arg(long)]
+    overhead_gib: Option<f64>,
+    /// Vocabulary size, for the sampler's share of the estimate [default: the preset's, else 128,256].
+    #[arg(long)]
+    vocab_size: Option<u64>,
+    /// hidden_size, for the estimate [default: the preset's, else heads × head_dim].
+    #[arg(long)]
+    hidden_size: Option<u64>,
+    /// intermediate_size of the dense MLP, for the estimate [default: the preset's, else 3.5 × hidden].
+    #[arg(long)]
+    intermediate_size: Option<u64>,
+    /// num_experts_per_tok of a MoE model, for the estimate [default: the preset's, else 0 (dense)].
+    #[arg(long)]
+    experts_per_token: Option<u64>,
+    /// moe_intermediate_size of a MoE model, for the estimate [default: the preset's, else 0].
+    #[arg(long)]
+    moe_intermediate_size: Option<u64>,
+    /// The model has a vision or audio encoder that vLLM profiles too.
+    #[arg(long)]
+    multimodal: bool,
     /// Maximum tokens per request [default: the model's max_position_embeddings].
     #[arg(long)]
     max_model_len: Option<u64>,
@@ -442,9 +461,19 @@ fn build_model(a: &VllmArgs) -> Result<ModelSpec, String> {
         attention,
         dtype,
         max_position: base.as_ref().map(|m| m.max_position).unwrap_or(0),
-        vocab: base.as_ref().map(|m| m.vocab).unwrap_or(0),
         weights,
-        extras: base.as_ref().map(|m| m.extras).unwrap_or_default(),
+        vocab: a
+            .vocab_size
+            .unwrap_or(base.as_ref().map(|m| m.vocab).unwrap_or(0)),
+        extras: {
+            let mut e = base.as_ref().map(|m| m.extras).unwrap_or_default();
+            e.hidden = a.hidden_size.unwrap_or(e.hidden);
+            e.intermediate = a.intermediate_size.unwrap_or(e.intermediate);
+            e.experts_per_token = a.experts_per_token.unwrap_or(e.experts_per_token);
+            e.moe_intermediate = a.moe_intermediate_size.unwrap_or(e.moe_intermediate);
+            e.multimodal |= a.multimodal;
+            e
+        },
     };
     m.validate().map_err(|e| e.to_string())?;
     Ok(m)
@@ -504,7 +533,10 @@ fn vllm_cmd(a: &VllmArgs) -> Result<i32, String> {
                 .gpu_memory_utilization
                 .unwrap_or_else(|| version.default_util()),
             weights: model.weights,
-            overhead: Overhead::Fixed(gib_flag("overhead-gib", a.overhead_gib)?),
+            overhead: match a.overhead_gib {
+                Some(g) => Overhead::Fixed(gib_flag("overhead-gib", g)?),
+                None => Overhead::ESTIMATE,
+            },
         }
     };
     let scenario = Scenario {
@@ -523,6 +555,34 @@ fn vllm_cmd(a: &VllmArgs) -> Result<i32, String> {
         gpu_total,
     };
     let r = vllm::report(&scenario).map_err(|e: KvError| e.to_string())?;
+    // With the estimate: the same report at both ends of its range.
+    let range = match scenario.memory {
+        KvMemory::Budget {
+            overhead: Overhead::Estimated(_),
+            gpu_total,
+            util,
+            weights,
+        } => {
+            let at = |m: Margin| {
+                let mut t = scenario.clone();
+                t.memory = KvMemory::Budget {
+                    gpu_total,
+                    util,
+                    weights,
+                    overhead: Overhead::Estimated(m),
+                };
+                vllm::report(&t).ok()
+            };
+            at(Margin::High).zip(at(Margin::Low))
+        }
+        _ => None,
+    };
+    if let Some(e) = r.overhead.filter(|e| !e.graphs_counted) {
+        eprintln!(
+            "kvbudget: vLLM {version} keeps CUDA graphs (about {} GiB) outside --gpu-memory-utilization: real usage exceeds util × total by that much",
+            kvbudget_core::units::fixed2(e.cuda_graphs.as_gib())
+        );
+    }
     if a.json {
         let v = json!({
             "vllm_version": version.to_string(),
@@ -541,6 +601,30 @@ fn vllm_cmd(a: &VllmArgs) -> Result<i32, String> {
             "max_seqs_capped": r.max_seqs_capped,
             "lines": r.lines,
             "error": r.error,
+            "overhead": r.overhead.map(|e| json!({
+                "mode": "estimate",
+                "subtracted_bytes": e.subtracted().0,
+                "activation_bytes": e.activation.0,
+                "sampler_bytes": e.sampler.0,
+                "sampler_rows": e.sampler_rows,
+                "forward_base_bytes": e.base.0,
+                "dense_mlp_bytes": e.dense.0,
+                "moe_workspace_bytes": e.moe.0,
+                "encoder_bytes": e.encoder.0,
+                "profile_batch_tokens": e.batch_tokens,
+                "non_torch_bytes": e.non_torch.0,
+                "cuda_graph_bytes": e.cuda_graphs.0,
+                "cuda_graphs_in_budget": e.graphs_counted,
+                "spread_bytes": e.spread.0,
+            })).unwrap_or_else(|| match scenario.memory {
+                KvMemory::Budget { overhead: Overhead::Fixed(b), .. } => json!({ "mode": "fixed", "subtracted_bytes": b.0 }),
+                _ => Value::Null,
+            }),
+            "range": range.as_ref().map(|(lo, hi)| json!({
+                "available_kv_bytes": [lo.available_kv_bytes.map(|b| b as i64), hi.available_kv_bytes.map(|b| b as i64)],
+                "gpu_kv_cache_tokens": [lo.gpu_kv_cache_tokens, hi.gpu_kv_cache_tokens],
+                "max_seqs_capped": [lo.max_seqs_capped, hi.max_seqs_capped],
+            })),
         });
         println!("{}", pyjson::dumps(&v));
     } else {

@@ -210,28 +210,57 @@ fn vllm_refusal_exits_3_with_the_error() {
 
 #[test]
 fn vllm_budget_from_geometry() {
-    // Geometry of Qwen3-8B with its weights: same as the preset on a 4090 at 0.92, vLLM 0.33.
+    // Geometry of Qwen3-8B with its weights and the seed's 1 GiB: same as the preset on a 4090 at 0.92, vLLM 0.33.
+    let geometry = [
+        "vllm",
+        "--layers",
+        "36",
+        "--kv-heads",
+        "8",
+        "--head-dim",
+        "128",
+        "--attention-heads",
+        "32",
+        "--weights-gib",
+        "15.27",
+    ];
+    let common = ["--gpu", "rtx-4090", "--max-model-len", "8192", "--json"];
     let a = kvbudget(
+        &[&geometry[..], &common[..], &["--overhead-gib", "1"]].concat(),
+        None,
+    );
+    let b = kvbudget(
         &[
             "vllm",
-            "--layers",
-            "36",
-            "--kv-heads",
-            "8",
-            "--head-dim",
-            "128",
-            "--attention-heads",
-            "32",
-            "--weights-gib",
-            "15.27",
+            "--model",
+            "Qwen/Qwen3-8B",
             "--gpu",
             "rtx-4090",
             "--max-model-len",
             "8192",
+            "--overhead-gib",
+            "1",
             "--json",
         ],
         None,
     );
+    assert_eq!(
+        json(&a)["gpu_kv_cache_tokens"],
+        json(&b)["gpu_kv_cache_tokens"]
+    );
+    // 5,793,910,883 B pool (see tests/repertoire.rs) // 65,536 // 36 = 2,455 blocks × 16 = 39,280 tokens.
+    assert_eq!(json(&b)["gpu_kv_cache_tokens"], 39_280);
+    assert_eq!(json(&b)["overhead"]["mode"], "fixed");
+    // With the estimate, the geometry flags that size the activation make the two agree again.
+    let sizes = [
+        "--vocab-size",
+        "151936",
+        "--hidden-size",
+        "4096",
+        "--intermediate-size",
+        "12288",
+    ];
+    let a = kvbudget(&[&geometry[..], &common[..], &sizes[..]].concat(), None);
     let b = kvbudget(
         &[
             "vllm",
@@ -245,12 +274,64 @@ fn vllm_budget_from_geometry() {
         ],
         None,
     );
+    assert_eq!(json(&a)["overhead"], json(&b)["overhead"]);
     assert_eq!(
         json(&a)["gpu_kv_cache_tokens"],
         json(&b)["gpu_kv_cache_tokens"]
     );
-    // 5,793,910,883 B pool (see tests/repertoire.rs) // 65,536 // 36 = 2,455 blocks × 16 = 39,280 tokens.
-    assert_eq!(json(&b)["gpu_kv_cache_tokens"], 39_280);
+}
+
+#[test]
+fn vllm_estimate_parts_and_range() {
+    // Qwen3-8B on a 4090, vLLM 0.33 defaults (256 sequences, 2,048 batched tokens):
+    // sampler 256 × 151,936 × 14 B = 544,538,624 B; base 2,048 × 24 KiB = 50,331,648 B;
+    // dense 2,048 × (3 × 12,288 + 3 × 4,096) × 2 B = 201,326,592 B < sampler;
+    // non-torch 0.25 GiB = 268,435,456 B; CUDA graphs 0.25 GiB + 36 × 18 MiB = 947,912,704 B (in the budget from 0.20).
+    let o = kvbudget(
+        &[
+            "vllm",
+            "--model",
+            "Qwen/Qwen3-8B",
+            "--gpu",
+            "rtx-4090",
+            "--max-model-len",
+            "8192",
+            "--json",
+        ],
+        None,
+    );
+    let v = json(&o);
+    let e = &v["overhead"];
+    assert_eq!(e["mode"], "estimate");
+    assert_eq!(e["sampler_bytes"], 544_538_624u64);
+    assert_eq!(e["activation_bytes"], 544_538_624u64 + 50_331_648);
+    assert_eq!(e["non_torch_bytes"], 268_435_456u64);
+    assert_eq!(e["cuda_graph_bytes"], 947_912_704u64);
+    assert_eq!(e["cuda_graphs_in_budget"], true);
+    assert_eq!(
+        e["subtracted_bytes"],
+        544_538_624u64 + 50_331_648 + 268_435_456 + 947_912_704
+    );
+    let lo = v["range"]["gpu_kv_cache_tokens"][0].as_u64().unwrap();
+    let hi = v["range"]["gpu_kv_cache_tokens"][1].as_u64().unwrap();
+    let point = v["gpu_kv_cache_tokens"].as_u64().unwrap();
+    assert!(lo < point && point < hi, "{lo} {point} {hi}");
+    // Before 0.20 the graphs sit outside the budget, and the CLI says so.
+    let o = kvbudget(
+        &[
+            "vllm",
+            "--model",
+            "Qwen/Qwen3-8B",
+            "--gpu",
+            "rtx-4090",
+            "--max-model-len",
+            "8192",
+            "--vllm-version",
+            "0.19",
+        ],
+        None,
+    );
+    assert!(String::from_utf8_lossy(&o.stderr).contains("outside --gpu-memory-utilization"));
 }
 
 #[test]

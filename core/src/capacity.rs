@@ -150,29 +150,37 @@ pub fn requested_bytes(total: Bytes, util: f64, rounding: Rounding) -> Result<u6
     })
 }
 
-/// The non-KV memory besides the weights. A single figure for now (the seed lab assumes 1 GiB);
-/// an estimate from its parts can take its place behind this type.
+/// The non-KV memory besides the weights: one figure (the seed lab's assumption), or kvbudget's
+/// estimate from its parts (`crate::overhead`), at its point value or either end of its range.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Overhead {
     /// One figure for activations, CUDA context and everything else.
     Fixed(Bytes),
+    /// The estimate from the model and the settings.
+    Estimated(Margin),
+}
+
+/// Which value of the estimate's range.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Margin {
+    /// The estimate itself.
+    Point,
+    /// The smallest plausible overhead (the most KV memory).
+    Low,
+    /// The largest plausible overhead (the least KV memory).
+    High,
 }
 
 impl Overhead {
     /// The seed lab's assumption: 1 GiB.
     pub const SEED: Overhead = Overhead::Fixed(Bytes::gib(1));
-
-    /// Bytes the overhead takes.
-    pub fn bytes(&self) -> Bytes {
-        match *self {
-            Overhead::Fixed(b) => b,
-        }
-    }
+    /// kvbudget's estimate.
+    pub const ESTIMATE: Overhead = Overhead::Estimated(Margin::Point);
 }
 
 /// The KV pool: `requested − weights − overhead`, signed (negative means nothing is left).
-pub fn pool(requested: u64, weights: Bytes, overhead: &Overhead) -> i128 {
-    requested as i128 - weights.0 as i128 - overhead.bytes().0 as i128
+pub fn pool(requested: u64, weights: Bytes, overhead: Bytes) -> i128 {
+    requested as i128 - weights.0 as i128 - overhead.0 as i128
 }
 
 /// Decode ceilings from the roofline: every step reads the weights once plus each sequence's cache.

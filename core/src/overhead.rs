@@ -79,7 +79,11 @@ pub struct Estimate {
 impl Estimate {
     /// What vLLM subtracts besides the weights.
     pub fn subtracted(&self) -> Bytes {
-        let graphs = if self.graphs_counted { self.cuda_graphs.0 } else { 0 };
+        let graphs = if self.graphs_counted {
+            self.cuda_graphs.0
+        } else {
+            0
+        };
         Bytes(self.activation.0 + self.non_torch.0 + graphs)
     }
     /// The lowest plausible overhead.
@@ -113,11 +117,21 @@ pub fn estimate(model: &ModelSpec, s: &Settings) -> Estimate {
         uncertain += gib_f(0.5);
         128_256
     };
-    let hidden = if e.hidden > 0 { e.hidden } else { model.attention_heads * model.head_dim };
-    let intermediate = if e.intermediate > 0 || e.experts_per_token > 0 { e.intermediate } else { hidden * 7 / 2 };
+    let hidden = if e.hidden > 0 {
+        e.hidden
+    } else {
+        model.attention_heads * model.head_dim
+    };
+    let intermediate = if e.intermediate > 0 || e.experts_per_token > 0 {
+        e.intermediate
+    } else {
+        hidden * 7 / 2
+    };
     let sampler = rows.saturating_mul(vocab).saturating_mul(14);
     let base = batch.saturating_mul(24 * KIB) * act / 2;
-    let dense = batch.saturating_mul(3 * intermediate / tp + 3 * hidden).saturating_mul(act);
+    let dense = batch
+        .saturating_mul(3 * intermediate / tp + 3 * hidden)
+        .saturating_mul(act);
     let moe = batch
         .saturating_mul(e.experts_per_token)
         .saturating_mul(3 * e.moe_intermediate / tp + hidden)
@@ -186,7 +200,9 @@ mod tests {
         // sampler 1,024 × 128,256 × 14 B = 1,838,678,016 B; base 8,192 × 24 KiB = 201,326,592 B;
         // dense 8,192 × (3 × 14,336 + 3 × 4,096) × 2 B = 905,969,664 B < sampler.
         // activation = 2,040,004,608 B = 1.90 GiB (vLLM 0.19 logged 1.89 GiB).
-        let m = presets::model("meta-llama/Llama-3.1-8B-Instruct").unwrap().spec();
+        let m = presets::model("meta-llama/Llama-3.1-8B-Instruct")
+            .unwrap()
+            .spec();
         let e = estimate(&m, &settings((0, 19), 1024, 8192));
         assert_eq!(e.sampler.0, 1_838_678_016);
         assert_eq!(e.base.0, 201_326_592);
@@ -204,14 +220,18 @@ mod tests {
     #[test]
     fn small_gpu_defaults_are_about_four_times_smaller() {
         // 256 sequences / 2,048 tokens: sampler 256 × 128,256 × 14 = 459,669,504 B; base 2,048 × 24 KiB.
-        let m = presets::model("meta-llama/Llama-3.1-8B-Instruct").unwrap().spec();
+        let m = presets::model("meta-llama/Llama-3.1-8B-Instruct")
+            .unwrap()
+            .spec();
         let e = estimate(&m, &settings((0, 19), 256, 2048));
         assert_eq!(e.activation.0, 459_669_504 + 2048 * 24 * 1024);
     }
 
     #[test]
     fn v0_grows_with_the_context() {
-        let m = presets::model("meta-llama/Llama-3.1-8B-Instruct").unwrap().spec();
+        let m = presets::model("meta-llama/Llama-3.1-8B-Instruct")
+            .unwrap()
+            .spec();
         let mut s = settings((0, 6), 256, 2048);
         s.engine = Engine::V0;
         s.max_model_len = 32_768;

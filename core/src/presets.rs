@@ -77,7 +77,13 @@ pub const MODELS: [ModelPreset; 11] = [
         vocab: 151936,
         weights: gib_hundredths(1527),
         weights_source: "vLLM log: Model loading took 15.27 GiB (checkpoint 16,381,470,720 B)",
-        extras: Extras { hidden: 4096, intermediate: 12288, experts_per_token: 0, moe_intermediate: 0, multimodal: false },
+        extras: Extras {
+            hidden: 4096,
+            intermediate: 12288,
+            experts_per_token: 0,
+            moe_intermediate: 0,
+            multimodal: false,
+        },
     },
     // config.json: 40 layers, 40 q / 8 kv heads, head_dim 128, vocab 151936, max_pos 40960, bf16.
     ModelPreset {
@@ -92,7 +98,13 @@ pub const MODELS: [ModelPreset; 11] = [
         vocab: 151936,
         weights: gib_hundredths(2752),
         weights_source: "vLLM log: Model loading took 27.52 GiB (checkpoint 29,536,614,400 B)",
-        extras: Extras { hidden: 5120, intermediate: 17408, experts_per_token: 0, moe_intermediate: 0, multimodal: false },
+        extras: Extras {
+            hidden: 5120,
+            intermediate: 17408,
+            experts_per_token: 0,
+            moe_intermediate: 0,
+            multimodal: false,
+        },
     },
     // AWQ w4 g128; activations and KV in fp16. Geometry as Qwen3-14B.
     ModelPreset {
@@ -107,7 +119,13 @@ pub const MODELS: [ModelPreset; 11] = [
         vocab: 151936,
         weights: gib_hundredths(944),
         weights_source: "vLLM log: Model loading took 9.44 GiB (checkpoint ≈ 9.98 GB)",
-        extras: Extras { hidden: 5120, intermediate: 17408, experts_per_token: 0, moe_intermediate: 0, multimodal: false },
+        extras: Extras {
+            hidden: 5120,
+            intermediate: 17408,
+            experts_per_token: 0,
+            moe_intermediate: 0,
+            multimodal: false,
+        },
     },
     // config.json: 28 layers, 28 q / 4 kv heads, head_dim 128 (3584/28), vocab 152064, max_pos 32768.
     // `sliding_window` is present but `use_sliding_window: false`: full attention.
@@ -123,7 +141,13 @@ pub const MODELS: [ModelPreset; 11] = [
         vocab: 152064,
         weights: gib_hundredths(1425),
         weights_source: "vLLM log: Model loading took 14.25 GiB (checkpoint 15,231,233,024 B)",
-        extras: Extras { hidden: 3584, intermediate: 18944, experts_per_token: 0, moe_intermediate: 0, multimodal: false },
+        extras: Extras {
+            hidden: 3584,
+            intermediate: 18944,
+            experts_per_token: 0,
+            moe_intermediate: 0,
+            multimodal: false,
+        },
     },
     // AWQ (fp16); geometry as Qwen2.5-7B-Instruct.
     ModelPreset {
@@ -139,7 +163,13 @@ pub const MODELS: [ModelPreset; 11] = [
         weights: gib_hundredths(543),
         weights_source:
             "vLLM logs: Model loading took 5.29–5.43 GiB; the higher figure (checkpoint ≈ 5.57 GB)",
-        extras: Extras { hidden: 3584, intermediate: 18944, experts_per_token: 0, moe_intermediate: 0, multimodal: false },
+        extras: Extras {
+            hidden: 3584,
+            intermediate: 18944,
+            experts_per_token: 0,
+            moe_intermediate: 0,
+            multimodal: false,
+        },
     },
     // config.json: 32 layers, 32 q / 8 kv heads, head_dim 128, vocab 128256, max_pos 131072.
     ModelPreset {
@@ -154,7 +184,13 @@ pub const MODELS: [ModelPreset; 11] = [
         vocab: 128256,
         weights: gib_hundredths(1499),
         weights_source: "vLLM log: Model loading took 14.99 GiB (checkpoint 16,060,522,496 B)",
-        extras: Extras { hidden: 4096, intermediate: 14336, experts_per_token: 0, moe_intermediate: 0, multimodal: false },
+        extras: Extras {
+            hidden: 4096,
+            intermediate: 14336,
+            experts_per_token: 0,
+            moe_intermediate: 0,
+            multimodal: false,
+        },
     },
     // config.json: 32 layers, 32 q / 8 kv heads, head_dim 128, vocab 32768, max_pos 32768.
     ModelPreset {
@@ -169,7 +205,13 @@ pub const MODELS: [ModelPreset; 11] = [
         vocab: 32768,
         weights: Bytes(14_496_047_104),
         weights_source: "checkpoint safetensors bytes (no vLLM log figure known)",
-        extras: Extras { hidden: 4096, intermediate: 14336, experts_per_token: 0, moe_intermediate: 0, multimodal: false },
+        extras: Extras {
+            hidden: 4096,
+            intermediate: 14336,
+            experts_per_token: 0,
+            moe_intermediate: 0,
+            multimodal: false,
+        },
     },
     // config.json: 42 layers alternating sliding (window 4096) and full, 16 q / 8 kv heads,
     // head_dim 256 (not 3584/16 = 224), vocab 256000, max_pos 8192. vLLM runs its float32 config in bf16.
@@ -188,7 +230,13 @@ pub const MODELS: [ModelPreset; 11] = [
         vocab: 256000,
         weights: Bytes(18_483_411_968),
         weights_source: "checkpoint safetensors bytes (no vLLM log figure known)",
-        extras: Extras { hidden: 3584, intermediate: 14336, experts_per_token: 0, moe_intermediate: 0, multimodal: false },
+        extras: Extras {
+            hidden: 3584,
+            intermediate: 14336,
+            experts_per_token: 0,
+            moe_intermediate: 0,
+            multimodal: false,
+        },
     },
     // config.json: 27 layers, 16 heads, MLA kv_lora_rank 512 + qk_rope_head_dim 64, vocab 102400, max_pos 163840.
     ModelPreset {
@@ -203,7 +251,13 @@ pub const MODELS: [ModelPreset; 11] = [
         vocab: 102400,
         weights: Bytes(31_412_968_448),
         weights_source: "checkpoint safetensors bytes (no vLLM log figure known)",
-        extras: Extras { hidden: 2048, intermediate: 10944, experts_per_token: 6, moe_intermediate: 1408, multimodal: false },
+        extras: Extras {
+            hidden: 2048,
+            intermediate: 10944,
+            experts_per_token: 6,
+            moe_intermediate: 1408,
+            multimodal: false,
+        },
     },
     // config.json: 64 layers, 64 q / 8 kv heads, head_dim 128 (not 5120/64 = 80), vocab 151936, max_pos 40960.
     ModelPreset {
@@ -218,7 +272,13 @@ pub const MODELS: [ModelPreset; 11] = [
         vocab: 151936,
         weights: Bytes(65_524_246_528),
         weights_source: "checkpoint safetensors bytes (no vLLM log figure known)",
-        extras: Extras { hidden: 5120, intermediate: 25600, experts_per_token: 0, moe_intermediate: 0, multimodal: false },
+        extras: Extras {
+            hidden: 5120,
+            intermediate: 25600,
+            experts_per_token: 0,
+            moe_intermediate: 0,
+            multimodal: false,
+        },
     },
     // config.json: 48 layers, 32 q / 4 kv heads, head_dim 128 (not 2048/32 = 64), MoE 128 experts, 8 active.
     ModelPreset {
@@ -233,7 +293,13 @@ pub const MODELS: [ModelPreset; 11] = [
         vocab: 151936,
         weights: Bytes(61_064_245_248),
         weights_source: "checkpoint safetensors bytes (no vLLM log figure known)",
-        extras: Extras { hidden: 2048, intermediate: 6144, experts_per_token: 8, moe_intermediate: 768, multimodal: false },
+        extras: Extras {
+            hidden: 2048,
+            intermediate: 6144,
+            experts_per_token: 8,
+            moe_intermediate: 768,
+            multimodal: false,
+        },
     },
 ];
 

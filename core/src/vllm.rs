@@ -1,6 +1,6 @@
 //! What vLLM prints at startup about its KV cache, per version (VLLM-ACCOUNTING §0–§4).
 
-use crate::capacity::{self, Overhead, Rounding};
+use crate::capacity::{self, Margin, Overhead, Rounding};
 use crate::error::{KvError, Result};
 use crate::model::{Attention, KvDtype, ModelSpec};
 use crate::presets::Arch;
@@ -227,6 +227,8 @@ pub struct Report {
     pub error: Option<String>,
     /// When one request does not fit: the longest `max_model_len` that would (vLLM's estimate).
     pub estimated_max_len: Option<u64>,
+    /// The overhead estimate, when the budget used one.
+    pub overhead: Option<crate::overhead::Estimate>,
 }
 
 const NO_MEMORY: &str = "No available memory for the cache blocks. Try increasing `gpu_memory_utilization` when initializing the engine.";
@@ -425,6 +427,7 @@ pub fn report(s: &Scenario) -> Result<Report> {
         0
     };
 
+    let mut estimate = None;
     let available: Option<i128> = match s.memory {
         KvMemory::Budget {
             gpu_total,
@@ -435,10 +438,34 @@ pub fn report(s: &Scenario) -> Result<Report> {
             let req = capacity::requested_bytes(gpu_total, util, v.rounding())?;
             // Each GPU holds its share of the weights: split by tensor and pipeline parallelism.
             let gpus = s.tp * s.pp;
+            let overhead = match overhead {
+                Overhead::Fixed(b) => b,
+                Overhead::Estimated(margin) => {
+                    let e = crate::overhead::estimate(
+                        &s.model,
+                        &crate::overhead::Settings {
+                            tp: s.tp,
+                            pp: s.pp,
+                            version: v,
+                            engine: s.engine,
+                            max_model_len,
+                            max_num_seqs,
+                            max_num_batched_tokens: mnbt,
+                            requested: req,
+                        },
+                    );
+                    estimate = Some(e);
+                    match margin {
+                        Margin::Point => e.subtracted(),
+                        Margin::Low => e.low(),
+                        Margin::High => e.high(),
+                    }
+                }
+            };
             Some(capacity::pool(
                 req,
                 Bytes(weights.0.div_ceil(gpus)),
-                &overhead,
+                overhead,
             ))
         }
         KvMemory::Available(b) => Some(b.0 as i128),
@@ -470,6 +497,7 @@ pub fn report(s: &Scenario) -> Result<Report> {
         lines: Vec::new(),
         error: None,
         estimated_max_len: None,
+        overhead: estimate,
     };
 
     if s.model.max_position > 0 && max_model_len > s.model.max_position {
