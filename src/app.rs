@@ -140,7 +140,8 @@ pub fn App() -> impl IntoView {
             <footer class="foot">
                 <p>
                     "Exact integer arithmetic, computed in your browser; vLLM's accounting per version. "
-                    "The overhead is the course lab's single figure."
+                    "The non-KV overhead is estimated from the model and settings (calibrated on published vLLM logs), "
+                    "or the course lab's single figure if you give one."
                 </p>
             </footer>
         </Show>
@@ -354,6 +355,18 @@ fn Inputs(scenario: Scn) -> impl IntoView {
             ),
         })
     };
+    let overhead_placeholder = Signal::derive(move || {
+        scenario.with(
+            |s| match evaluate(s).ok().and_then(|o| o.chosen.report.overhead) {
+                Some(e) => format!(
+                    "estimate: {} GiB ± {}",
+                    fixed2(e.subtracted().as_gib()),
+                    fixed2(e.spread.as_gib())
+                ),
+                None => "estimate".into(),
+            },
+        )
+    });
     let util_placeholder = Signal::derive(move || {
         scenario.with(|s| format!("{} (vLLM {} default)", s.version.default_util(), s.version))
     });
@@ -434,9 +447,21 @@ fn Inputs(scenario: Scn) -> impl IntoView {
             <Field id="seqs" label="max_num_seqs" hint="empty: vLLM's default" inputmode="numeric"
                 value=Signal::derive(move || s().seqs.map(|n| n.to_string()).unwrap_or_default()) placeholder=seqs_placeholder
                 commit=optional(scenario, query::parse_seqs, |s, v| s.seqs = v)/>
-            <Field id="overhead" label="Overhead besides weights" hint="GiB; the course lab assumes 1"
-                value=Signal::derive(move || fixed2(s().overhead.as_gib()))
-                commit=committer(scenario, query::parse_overhead, |s, v| s.overhead = v)/>
+            <Field id="overhead" label="Overhead besides weights" hint="GiB; empty: kvbudget's estimate"
+                value=Signal::derive(move || s().overhead.map(|o| fixed2(o.as_gib())).unwrap_or_default())
+                placeholder=overhead_placeholder
+                commit=optional(scenario, query::parse_overhead, |s, v| s.overhead = v)/>
+            <p class="hint">
+                <button type="button" class="linkish" data-testid="overhead-seed"
+                    on:click=move |_| scenario.update(|s| s.overhead = Some(Bytes::gib(1)))>
+                    "Use the course lab's 1 GiB"
+                </button>
+                " · "
+                <button type="button" class="linkish" data-testid="overhead-estimate"
+                    on:click=move |_| scenario.update(|s| s.overhead = None)>
+                    "Use kvbudget's estimate"
+                </button>
+            </p>
         </fieldset>
         <fieldset>
             <legend>"Requests"</legend>
@@ -533,16 +558,47 @@ fn Results(scenario: Scn, shown: Memo<Option<Outcome>>) -> impl IntoView {
             }
         });
         let warnings = o.warnings.clone();
+        let range_seqs = o
+            .range
+            .map(|g| format!(" · range {}–{}", thousands(g.seqs.0), thousands(g.seqs.1)))
+            .unwrap_or_default();
+        let range_pool = o
+            .range
+            .map(|g| {
+                format!(
+                    "range {} – {}",
+                    Bytes(g.pool.0.max(0) as u64),
+                    Bytes(g.pool.1.max(0) as u64)
+                )
+            })
+            .unwrap_or_else(|| "the course lab's single overhead figure".into());
+        let range_tokens = o
+            .range
+            .map(|g| {
+                format!(
+                    " · range {}–{}",
+                    thousands(g.tokens.0),
+                    thousands(g.tokens.1)
+                )
+            })
+            .unwrap_or_default();
+        let spread_note = o.range.map(|_| view! {
+            <p class="hint" data-testid="range-note">
+                "Ranges come from the overhead estimate's uncertainty (activation ±10 %, NCCL and CUDA-graph buffers) and about 1 % "
+                "boot-to-boot variation; two boots of the same configuration can differ by several percent."
+            </p>
+        });
         view! {
             <section class="results" aria-labelledby="results-title">
                 <h2 id="results-title">{format!("{} · {} KV · {}", s.model.name(), kv_label(s.kv, &model), s.gpu.name())}</h2>
                 {error_box}
                 <div class="stats">
-                    {big("Sequences that fit", "max-seqs", c.capped.to_string(), thousands(c.capped), fits_head)}
+                    {big("Sequences that fit", "max-seqs", c.capped.to_string(), thousands(c.capped), format!("{fits_head}{range_seqs}"))}
                     {big("KV per token", "bytes-per-token", c.bytes_per_token.0.to_string(), format!("{} B", thousands(c.bytes_per_token.0)), format!("{} · as MHA {}", c.bytes_per_token, o.mha_bytes_per_token))}
-                    {big("KV pool", "kv-pool-bytes", c.pool.to_string(), if c.pool > 0 { Bytes(c.pool as u64).to_string() } else { "none left".into() }, format!("{} B on one GPU", thousands(c.pool.max(0) as u64)))}
-                    {big("vLLM's KV cache", "kv-tokens", tokens.to_string(), format!("{} tokens", thousands(tokens)), format!("{} blocks of {}", thousands(r.num_gpu_blocks.unwrap_or(0)), r.block_size))}
+                    {big("KV pool", "kv-pool-bytes", c.pool.to_string(), if c.pool > 0 { Bytes(c.pool as u64).to_string() } else { "none left".into() }, format!("{} B on one GPU; {range_pool}", thousands(c.pool.max(0) as u64)))}
+                    {big("vLLM's KV cache", "kv-tokens", tokens.to_string(), format!("{} tokens", thousands(tokens)), format!("{} blocks of {}{range_tokens}", thousands(r.num_gpu_blocks.unwrap_or(0)), r.block_size))}
                 </div>
+                {spread_note}
                 <ul class="warnings">{warnings.into_iter().map(|w| view! { <li>{w}</li> }).collect_view()}</ul>
                 <h3>"What vLLM " {s.version.to_string()} " prints at startup"</h3>
                 <pre class="log" data-testid="vllm-lines" data-value=lines_value>{log_lines}</pre>
@@ -712,7 +768,9 @@ fn Repertoire(scenario: Scn) -> impl IntoView {
                 s.ctx,
                 s.version,
                 s.util(),
-                Overhead::Fixed(s.overhead),
+                s.overhead
+                    .map(Overhead::Fixed)
+                    .unwrap_or(Overhead::ESTIMATE),
             )
             .unwrap_or_default()
         })

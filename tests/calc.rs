@@ -8,9 +8,11 @@ use kvbudget::core::query::decode;
 fn the_issue_scenario_matches_the_cli_figures() {
     // Same scenario as `kvbudget vllm --model Qwen/Qwen3-14B-AWQ --gpu rtx-4090 --kv-cache-dtype fp8
     // --gpu-memory-utilization 0.9 --max-model-len 8192 --vllm-version 0.11` (tests/vllm_vectors.rs
-    // budget_path_on_an_rtx_4090): 11,548,093,317 B pool, 8,810 blocks, 140,960 tokens, 17.21x.
-    let (s, notes) =
-        decode("?model=Qwen/Qwen3-14B-AWQ&gpu=rtx-4090&kv=fp8&util=0.9&ctx=8192&vllm=0.11");
+    // --overhead-gib 1` (tests/vllm_vectors.rs budget_path_on_an_rtx_4090): 11,548,093,317 B pool,
+    // 8,810 blocks, 140,960 tokens, 17.21x.
+    let (s, notes) = decode(
+        "?model=Qwen/Qwen3-14B-AWQ&gpu=rtx-4090&kv=fp8&util=0.9&ctx=8192&vllm=0.11&overhead_gib=1",
+    );
     assert!(notes.is_empty());
     let o = evaluate(&s).unwrap();
     assert_eq!(o.chosen.bytes_per_token.0, 81_920);
@@ -43,7 +45,8 @@ fn the_issue_scenario_matches_the_cli_figures() {
 #[test]
 fn a_reasoning_trace_sets_the_context() {
     // Qwen3-8B, prompt 1,000 + trace 4,000 = 5,000 tokens × 147,456 B = 737,280,000 B per sequence.
-    let (s, _) = decode("?model=Qwen/Qwen3-8B&gpu=rtx-4090&ctx=8192&prompt=1000&trace=4000");
+    let (s, _) =
+        decode("?model=Qwen/Qwen3-8B&gpu=rtx-4090&ctx=8192&prompt=1000&trace=4000&overhead_gib=1");
     let o = evaluate(&s).unwrap();
     assert_eq!(o.context, 5000);
     assert_eq!(o.chosen.bytes_per_sequence.0, 737_280_000);
@@ -121,7 +124,7 @@ fn what_fits_instead() {
     // (tests/repertoire.rs), so one request needs ⌈40,960 / 16⌉ = 2,560 blocks > 2,455: refused;
     // vLLM 0.33's fit check keeps one block back (the null block, from 0.29), so the longest that
     // fits is 2,454 × 16 = 39,264 tokens. FP8 doubles the blocks: 4,911 // 2,560 = 1.
-    let (s, _) = decode("?model=Qwen/Qwen3-8B&gpu=rtx-4090&ctx=40960");
+    let (s, _) = decode("?model=Qwen/Qwen3-8B&gpu=rtx-4090&ctx=40960&overhead_gib=1");
     let o = evaluate(&s).unwrap();
     assert!(o
         .chosen
@@ -147,4 +150,35 @@ fn what_fits_instead() {
         .any(|l| l.starts_with("GPUs where at least one sequence fits")
             && l.contains("RTX 4090")
             && !l.contains("RTX 5080")));
+}
+
+#[test]
+fn the_estimate_gives_a_range_and_its_parts() {
+    // No overhead_gib: kvbudget's estimate. Qwen3-8B on a 4090, vLLM 0.33: activation
+    // 544,538,624 + 50,331,648 B, non-torch 268,435,456 B, CUDA graphs 947,912,704 B (tests/cli.rs).
+    let (s, _) = decode("?model=Qwen/Qwen3-8B&gpu=rtx-4090&ctx=8192");
+    assert_eq!(s.overhead, None);
+    let o = evaluate(&s).unwrap();
+    let e = o.chosen.report.overhead.unwrap();
+    assert_eq!(
+        e.subtracted().0,
+        544_538_624 + 50_331_648 + 268_435_456 + 947_912_704
+    );
+    let g = o.range.unwrap();
+    assert!(g.pool.0 < o.chosen.pool && o.chosen.pool < g.pool.1);
+    assert!(g.seqs.0 <= o.chosen.capped && o.chosen.capped <= g.seqs.1);
+    assert!(o
+        .derivations
+        .iter()
+        .any(|(k, v)| *k == "overhead (estimate)" && v.contains("CUDA graphs")));
+    // The course lab's figure is one parameter away, and has no range.
+    let (s, _) = decode("?model=Qwen/Qwen3-8B&gpu=rtx-4090&ctx=8192&overhead_gib=1");
+    assert!(evaluate(&s).unwrap().range.is_none());
+    // Before 0.20 the page warns that CUDA graphs sit outside the budget.
+    let (s, _) = decode("?model=Qwen/Qwen3-8B&gpu=rtx-4090&ctx=8192&vllm=0.19");
+    assert!(evaluate(&s)
+        .unwrap()
+        .warnings
+        .iter()
+        .any(|w| w.contains("outside gpu_memory_utilization")));
 }

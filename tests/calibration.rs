@@ -239,5 +239,8 @@ fn the_overhead_estimate_meets_its_targets() {
     // And a fixed figure is not the answer: the seed's 1 GiB manages far fewer.
     let (f1, _) = common::within(&single, 0.02, |r| (r.fixed1 - r.reported) / r.reported);
     let (f2, _) = common::within(&single, 0.02, |r| (r.fixed2 - r.reported) / r.reported);
-    assert!(f1 < s2 && f2 < s2, "fixed 1 GiB: {f1}, fixed 2 GiB: {f2}, estimate: {s2}");
+    assert!(
+        f1 < s2 && f2 < s2,
+        "fixed 1 GiB: {f1}, fixed 2 GiB: {f2}, estimate: {s2}"
+    );
 }

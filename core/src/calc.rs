@@ -62,9 +62,22 @@ pub struct ChartData {
     pub title: String,
 }
 
+/// The low and high ends of the estimate's range (None with a fixed overhead).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Range {
+    /// Pool bytes: (least, most).
+    pub pool: (i128, i128),
+    /// vLLM's printed tokens: (least, most).
+    pub tokens: (u64, u64),
+    /// Sequences that fit at the context, capped: (least, most).
+    pub seqs: (u64, u64),
+}
+
 /// What the page shows.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Outcome {
+    /// The spread of the overhead estimate, when it is used.
+    pub range: Option<Range>,
     /// The chosen dtype's numbers.
     pub chosen: Side,
     /// 16-bit and FP8, for the comparisons.
@@ -92,6 +105,24 @@ pub struct Outcome {
 }
 
 fn vllm_scenario(s: &PageScenario, model: &ModelSpec, kv: KvDtype, len: u64) -> Scenario {
+    vllm_scenario_with(
+        s,
+        model,
+        kv,
+        len,
+        s.overhead
+            .map(Overhead::Fixed)
+            .unwrap_or(Overhead::ESTIMATE),
+    )
+}
+
+fn vllm_scenario_with(
+    s: &PageScenario,
+    model: &ModelSpec,
+    kv: KvDtype,
+    len: u64,
+    overhead: Overhead,
+) -> Scenario {
     Scenario {
         model: model.clone(),
         kv_dtype: kv,
@@ -107,7 +138,7 @@ fn vllm_scenario(s: &PageScenario, model: &ModelSpec, kv: KvDtype, len: u64) -> 
             gpu_total: s.gpu.total(),
             util: s.util(),
             weights: model.weights,
-            overhead: Overhead::Fixed(s.overhead),
+            overhead,
         },
         arch: s.gpu.arch(),
         gpu_total: Some(s.gpu.total()),
@@ -314,6 +345,11 @@ pub fn evaluate(s: &PageScenario) -> Result<Outcome> {
         ),
     ));
     let total = s.gpu.total();
+    let overhead_bytes = match (s.overhead, r.overhead) {
+        (Some(b), _) => b,
+        (None, Some(e)) => e.subtracted(),
+        (None, None) => Bytes(0),
+    };
     let (open, close) = if s.version.rounding() == capacity::Rounding::Ceil {
         ("⌈", "⌉")
     } else {
@@ -331,7 +367,7 @@ pub fn evaluate(s: &PageScenario) -> Result<Outcome> {
             } else {
                 String::new()
             },
-            fixed2(s.overhead.as_gib()),
+            fixed2(overhead_bytes.as_gib()),
             if chosen.pool > 0 {
                 both(chosen.pool as u64)
             } else {
@@ -405,6 +441,72 @@ pub fn evaluate(s: &PageScenario) -> Result<Outcome> {
         ));
     }
 
+    // The estimate's range, and its parts spelled out.
+    let range = match (s.overhead, r.overhead) {
+        (None, Some(e)) => {
+            let at = |m: capacity::Margin| -> (i128, u64, u64) {
+                let t = vllm_scenario_with(s, &model, s.kv, s.ctx, Overhead::Estimated(m));
+                let rep = vllm::report(&t).ok();
+                let pool = rep.as_ref().and_then(|r| r.available_kv_bytes).unwrap_or(0);
+                let tokens = rep
+                    .as_ref()
+                    .and_then(|r| r.gpu_kv_cache_tokens)
+                    .unwrap_or(0);
+                let mut c = vllm_scenario_with(s, &model, s.kv, context, Overhead::Estimated(m));
+                c.max_model_len = Some(context);
+                let fit = match vllm::report(&c) {
+                    Ok(r) if r.error.is_none() => {
+                        r.num_gpu_blocks.unwrap_or(0) / r.blocks_per_request.max(1)
+                    }
+                    _ => 0,
+                };
+                (pool, tokens, fit.min(seqs))
+            };
+            let (lo, hi) = (at(capacity::Margin::High), at(capacity::Margin::Low));
+            let graphs = if e.graphs_counted {
+                format!(" + CUDA graphs {}", Bytes(e.cuda_graphs.0))
+            } else {
+                String::new()
+            };
+            d.push((
+                "overhead (estimate)",
+                format!(
+                    "activation {} + non-torch {}{graphs} = {} (± {})",
+                    Bytes(e.activation.0),
+                    Bytes(e.non_torch.0),
+                    Bytes(e.subtracted().0),
+                    Bytes(e.spread.0)
+                ),
+            ));
+            d.push((
+                "activation peak",
+                format!(
+                    "forward buffers {} + max(sampler {} rows × {} vocab × 14 B = {}, dense MLP {}){}{}",
+                    Bytes(e.base.0),
+                    thousands(e.sampler_rows),
+                    thousands(if model.vocab > 0 { model.vocab } else { 128_256 }),
+                    Bytes(e.sampler.0),
+                    Bytes(e.dense.0),
+                    if e.moe.0 > 0 { format!(" + MoE workspace {}", Bytes(e.moe.0)) } else { String::new() },
+                    if e.encoder.0 > 0 { format!(" + encoder {}", Bytes(e.encoder.0)) } else { String::new() },
+                ),
+            ));
+            if !e.graphs_counted {
+                warnings.push(format!(
+                    "vLLM {} keeps CUDA graphs (about {}) outside gpu_memory_utilization: the GPU needs that much more than util × total.",
+                    s.version,
+                    Bytes(e.cuda_graphs.0)
+                ));
+            }
+            Some(Range {
+                pool: (lo.0, hi.0),
+                tokens: (lo.1, hi.1),
+                seqs: (lo.2, hi.2),
+            })
+        }
+        _ => None,
+    };
+
     // What would fit instead, when vLLM would refuse.
     let mut instead = Vec::new();
     if r.error.is_some() {
@@ -476,7 +578,7 @@ pub fn evaluate(s: &PageScenario) -> Result<Outcome> {
                 },
                 Segment {
                     label: "overhead".into(),
-                    bytes: s.overhead.0,
+                    bytes: overhead_bytes.0,
                     kind: "overhead",
                 },
             ];
@@ -560,6 +662,7 @@ pub fn evaluate(s: &PageScenario) -> Result<Outcome> {
         title: format!("{} on {gpu_name}", s.model.name()),
     };
     Ok(Outcome {
+        range,
         chosen,
         pair,
         context,

@@ -161,8 +161,9 @@ pub struct PageScenario {
     pub prompt: Option<u64>,
     /// Reasoning-trace tokens per request.
     pub trace: Option<u64>,
-    /// Non-KV overhead besides the weights.
-    pub overhead: Bytes,
+    /// Non-KV overhead besides the weights as one figure (the course lab's assumption);
+    /// None: kvbudget's estimate from the model and settings.
+    pub overhead: Option<Bytes>,
     /// View.
     pub embed: Embed,
 }
@@ -180,7 +181,7 @@ impl Default for PageScenario {
             tp: 1,
             prompt: None,
             trace: None,
-            overhead: Bytes::gib(1),
+            overhead: None,
             embed: Embed::Full,
         }
     }
@@ -469,9 +470,12 @@ pub fn decode(query: &str) -> (PageScenario, Vec<Notice>) {
         |x| s.prompt = Some(x)
     );
     field!("trace", parse_trace, "none".into(), |x| s.trace = Some(x));
-    field!("overhead_gib", parse_overhead, "1 GiB".into(), |x| s
-        .overhead =
-        x);
+    field!(
+        "overhead_gib",
+        parse_overhead,
+        "kvbudget's estimate".into(),
+        |x| s.overhead = Some(x)
+    );
 
     // Model: a preset id or `custom` with its geometry.
     match get.get("model").map(|m| m.trim()) {
@@ -639,7 +643,9 @@ pub fn encode(s: &PageScenario) -> String {
     if let Some(t) = s.trace {
         q.append_pair("trace", &t.to_string());
     }
-    q.append_pair("overhead_gib", &gib(s.overhead));
+    if let Some(o) = s.overhead {
+        q.append_pair("overhead_gib", &gib(o));
+    }
     match s.embed {
         Embed::Full => {}
         Embed::Compact => {
@@ -676,7 +682,7 @@ mod tests {
             util: Some(0.875),
             prompt: Some(1000),
             trace: Some(4000),
-            overhead: Bytes::from_gib_f64(1.37).unwrap(),
+            overhead: Bytes::from_gib_f64(1.37),
             ..PageScenario::default()
         };
         let q = encode(&s);

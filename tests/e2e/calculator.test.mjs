@@ -18,6 +18,8 @@ after(async () => {
 });
 
 const ISSUE_URL = '?model=Qwen/Qwen3-14B-AWQ&gpu=rtx-4090&kv=fp8&util=0.9&ctx=8192&vllm=0.11';
+// The same with the course lab's single 1 GiB overhead, for numbers derived by hand.
+const SEED_URL = ISSUE_URL + '&overhead_gib=1';
 
 function cli(args) {
   const bin = path.join(ROOT, 'target/debug/kvbudget');
@@ -49,9 +51,10 @@ test('the issue scenario shows the same numbers as `kvbudget vllm`', async () =>
   assert.equal(await value(page, 'kv-tokens'), String(out.gpu_kv_cache_tokens));
   assert.equal(await value(page, 'vllm-lines'), out.lines.join('\n'));
   assert.equal((await page.textContent('[data-testid="vllm-lines"]')).trim(), out.lines.join('\n'));
-  // 2 × 40 × 8 × 128 × 1 = 81,920 B; 8,810 blocks // 512 per 8K sequence = 17 (below max_num_seqs 256).
+  // 2 × 40 × 8 × 128 × 1 = 81,920 B per token.
   assert.equal(await value(page, 'bytes-per-token'), '81920');
-  assert.equal(await value(page, 'max-seqs'), '17');
+  assert.equal(await value(page, 'max-seqs'), String(out.max_seqs_capped));
+  assert.ok(await page.isVisible('[data-testid="range-note"]'));
   assert.match(await value(page, 'serve-command'), /^vllm serve Qwen\/Qwen3-14B-AWQ --max-model-len 8192 --gpu-memory-utilization 0\.9 --kv-cache-dtype fp8/);
   for (const id of ['chart-memory', 'chart-concurrency', 'chart-roofline']) {
     assert.equal(await page.locator(`[data-testid="${id}"] svg`).count(), 1, id);
@@ -62,7 +65,7 @@ test('the issue scenario shows the same numbers as `kvbudget vllm`', async () =>
 });
 
 test('editing updates numbers, charts and the URL; bad text keeps the last good value', async () => {
-  const { context, page, problems } = await openPage(b, srv.base + ISSUE_URL);
+  const { context, page, problems } = await openPage(b, srv.base + SEED_URL);
   await ready(page);
   const chartBefore = await page.innerHTML('[data-testid="chart-concurrency"] .chart__svg');
   // FP8 → auto (fp16 for this AWQ checkpoint): 163,840 B per token, 8 sequences.
@@ -89,7 +92,7 @@ test('editing updates numbers, charts and the URL; bad text keeps the last good 
 });
 
 test('reload and back/forward restore the scenario', async () => {
-  const { context, page, problems } = await openPage(b, srv.base + ISSUE_URL);
+  const { context, page, problems } = await openPage(b, srv.base + SEED_URL);
   await ready(page);
   await page.selectOption('#gpu', 'h100-sxm');
   await page.waitForTimeout(400);
@@ -128,7 +131,7 @@ test('a bad URL parameter gets a notice naming it; everything else is kept', asy
 });
 
 test('a 16 GB card: Qwen3-8B does not fit, its weights say why, and the AWQ model does', async () => {
-  const { context, page, problems } = await openPage(b, srv.base + '?model=Qwen/Qwen3-8B&gpu=rtx-5080&kv=fp8&ctx=8192', { viewport: { width: 360, height: 740 } });
+  const { context, page, problems } = await openPage(b, srv.base + '?model=Qwen/Qwen3-8B&gpu=rtx-5080&kv=fp8&ctx=8192&overhead_gib=1', { viewport: { width: 360, height: 740 } });
   await ready(page);
   assert.equal(await value(page, 'max-seqs'), '0');
   assert.match(await page.textContent('.refusal'), /No available memory for the cache blocks/);
@@ -226,4 +229,21 @@ test('copy link puts the scenario URL on the clipboard; a refused clipboard is r
   assert.match(await refused.page.textContent('[data-testid="copy-status"]'), /refused the clipboard/);
   assert.deepEqual(refused.problems, []);
   await refused.context.close();
+});
+
+test('the overhead: kvbudget\'s estimate by default, the course lab\'s 1 GiB one click away', async () => {
+  const { context, page, problems } = await openPage(b, srv.base + ISSUE_URL);
+  await ready(page);
+  const estimated = await value(page, 'kv-pool-bytes');
+  assert.match(await page.getAttribute('#overhead', 'placeholder'), /^estimate: \d+\.\d\d GiB ± /);
+  await page.click('[data-testid="overhead-seed"]');
+  // The seed's figure: 11,548,093,317 B (tests/vllm_vectors.rs budget_path_on_an_rtx_4090).
+  await page.waitForFunction(() => document.querySelector('[data-testid="kv-pool-bytes"]').dataset.value === '11548093317');
+  assert.equal((await settledUrl(page)).searchParams.get('overhead_gib'), '1');
+  assert.equal(await page.locator('[data-testid="range-note"]').count(), 0);
+  await page.click('[data-testid="overhead-estimate"]');
+  await page.waitForFunction((v) => document.querySelector('[data-testid="kv-pool-bytes"]').dataset.value === v, estimated);
+  assert.equal((await settledUrl(page)).searchParams.get('overhead_gib'), null);
+  assert.deepEqual(problems, []);
+  await context.close();
 });
