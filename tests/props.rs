@@ -4,6 +4,7 @@ use kvbudget::core::capacity::{self, Overhead};
 use kvbudget::core::logparse;
 use kvbudget::core::model::{Attention, KvDtype, ModelDtype, ModelSpec};
 use kvbudget::core::presets::Arch;
+use kvbudget::core::query;
 use kvbudget::core::seed;
 use kvbudget::core::units::{py_float_repr, Bytes};
 use kvbudget::core::vllm::{self, Engine, KvMemory, Scenario, Version};
@@ -68,8 +69,14 @@ fn arb_kv() -> impl Strategy<Value = KvDtype> {
     proptest::sample::select(KvDtype::ALL.to_vec())
 }
 
+/// Cases per property: `PROPTEST_CASES` when set (the long runs of the README use 1,000,000),
+/// else a CI-sized 2,000.
+fn cases() -> u32 {
+    std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(2000)
+}
+
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 2000, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: cases(), failure_persistence: None, ..ProptestConfig::default() })]
 
     /// num_blocks × (page × layers per block) ≤ available < (num_blocks + 1) × (page × layers per block).
     #[test]
@@ -168,6 +175,40 @@ proptest! {
         let line = format!("{prefix}{marker}{tail}");
         let _ = logparse::parse(&line);
         let _ = logparse::parse(&format!("{line} KV cache is needed, which is larger than the available KV cache memory ({tail}"));
+    }
+
+    /// Any query string at all decodes to a scenario (with notices), never a panic, and the
+    /// scenario evaluates to numbers or an error.
+    #[test]
+    fn url_query_never_panics(q in "[ -~]{0,200}") {
+        let (s, _) = query::decode(&q);
+        let _ = kvbudget::core::calc::evaluate(&s);
+    }
+
+    /// Queries built from the real keys with arbitrary values: decoding keeps what is valid,
+    /// encoding what was decoded and decoding again gives the same scenario.
+    #[test]
+    fn url_query_round_trips(
+        pairs in proptest::collection::vec((
+            proptest::sample::select(vec!["model", "kv", "gpu", "util", "ctx", "seqs", "tp", "vllm", "prompt", "trace",
+                "overhead_gib", "name", "layers", "heads", "kv_heads", "head_dim", "weights_gib", "gpu_gib", "bw_gbs", "embed"]),
+            prop_oneof![
+                "[0-9]{1,25}", "-?[0-9]{0,6}\\.[0-9]{0,6}", "(custom|Qwen/Qwen3-8B|rtx-4090|fp8|auto|0\\.11|NaN|inf|1e308)",
+                ".{0,20}",
+            ],
+        ), 0..12),
+    ) {
+        let q: String = pairs.iter().map(|(k, v)| format!("{k}={}", v.replace('&', "%26").replace('#', "%23"))).collect::<Vec<_>>().join("&");
+        let (s, _) = query::decode(&q);
+        let again = query::encode(&s);
+        let (s2, notes) = query::decode(&again);
+        prop_assert!(notes.is_empty(), "{again}: {notes:?}");
+        prop_assert_eq!(s2, s);
+        if let Ok(o) = kvbudget::core::calc::evaluate(&s) {
+            for (_, d) in &o.derivations {
+                prop_assert!(!d.contains("NaN") && !d.contains("inf"), "{d}");
+            }
+        }
     }
 
     /// repr round-trips like Python's.
