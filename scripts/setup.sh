@@ -40,8 +40,8 @@ if ! grep -q "wasm_bindgen = \"$WB_VERSION\"" Trunk.toml; then
 fi
 
 # wasm-opt from the npm package binaryen (Debian's is too old), and playwright-core for the e2e suite.
-if [ ! -x node_modules/.bin/wasm-opt ] || [ ! -d node_modules/playwright-core ]; then
-  say "installing npm tools (binaryen, playwright-core)"
+if [ ! -x node_modules/.bin/wasm-opt ] || [ ! -d node_modules/playwright-core ] || [ ! -f node_modules/axe-core/axe.min.js ]; then
+  say "installing npm tools (binaryen, playwright-core, axe-core)"
   npm ci --no-audit --no-fund
 fi
 

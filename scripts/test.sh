@@ -19,7 +19,8 @@ cargo clippy -p kvbudget --target wasm32-unknown-unknown --locked -- -D warnings
 step "native tests"
 cargo test --workspace --locked
 
-step "release site (trunk build --release)"
+step "release site (trunk build --release), and a test-only build with the panic trigger"
+trunk build --release --features panic-test --dist target/dist-panic
 trunk build --release
 
 step "Chromium e2e under a sub-path, and the size budget"

@@ -25,6 +25,15 @@ pub fn mount() {
     leptos::mount::mount_to_body(App);
 }
 
+/// On a panic, after logging it to the console, shows a banner with a link that reloads the page
+/// with the default scenario, instead of leaving a page that silently stopped responding.
+pub fn install_panic_banner() {
+    std::panic::set_hook(Box::new(|info| {
+        console_error_panic_hook::hook(info);
+        browser::show_panic_banner();
+    }));
+}
+
 type Scn = RwSignal<PageScenario>;
 
 /// A commit callback for a field: parse, apply to the scenario, or return the message.
@@ -71,6 +80,10 @@ fn custom_mut(s: &mut PageScenario) -> Option<&mut CustomModel> {
 /// The calculator.
 #[component]
 pub fn App() -> impl IntoView {
+    #[cfg(feature = "panic-test")]
+    if browser::search().contains("panic_test=1") {
+        panic!("panic-test: a deliberate panic to test the error banner");
+    }
     let (initial, initial_notices) = decode(&browser::search());
     let scenario: Scn = RwSignal::new(initial);
     let notices = RwSignal::new(initial_notices);
@@ -858,14 +871,14 @@ fn EmbedView(scenario: Scn, shown: Memo<Option<Outcome>>) -> impl IntoView {
         })
     };
     view! {
-        <div class="embed">
-            <p class="embed__head">
+        <main class="embed">
+            <h1 class="embed__head">
                 <span data-testid="embed-headline">{headline}</span>
                 " "
                 <a href=full target="_blank" rel="noopener">"Open in kvbudget ↗"</a>
-            </p>
+            </h1>
             {compact.then(|| view! { <Results scenario shown/> })}
             <Charts shown which/>
-        </div>
+        </main>
     }
 }

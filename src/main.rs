@@ -2,7 +2,7 @@
 
 #[cfg(target_arch = "wasm32")]
 fn main() {
-    console_error_panic_hook::set_once();
+    kvbudget::app::install_panic_banner();
     kvbudget::app::mount();
 }
 

@@ -203,7 +203,7 @@ proptest! {
         let again = query::encode(&s);
         let (s2, notes) = query::decode(&again);
         prop_assert!(notes.is_empty(), "{again}: {notes:?}");
-        prop_assert_eq!(s2, s);
+        prop_assert_eq!(&s2, &s);
         if let Ok(o) = kvbudget::core::calc::evaluate(&s) {
             for (_, d) in &o.derivations {
                 prop_assert!(!d.contains("NaN") && !d.contains("inf"), "{d}");

@@ -20,8 +20,8 @@ const TYPES = {
   '.json': 'application/json',
 };
 
-/** Serves DIST at SUBPATH on a free loopback port; anything outside the sub-path is a 404. */
-export async function serve() {
+/** Serves `dist` (the release site by default) at SUBPATH on a free loopback port; anything outside the sub-path is a 404. */
+export async function serve(dist = DIST) {
   const server = http.createServer((req, res) => {
     const url = new URL(req.url, 'http://localhost');
     if (!url.pathname.startsWith(SUBPATH)) {
@@ -29,8 +29,8 @@ export async function serve() {
       return;
     }
     let rel = decodeURIComponent(url.pathname.slice(SUBPATH.length)) || 'index.html';
-    const file = path.join(DIST, path.normalize(rel));
-    if (!file.startsWith(DIST) || !fs.existsSync(file) || fs.statSync(file).isDirectory()) {
+    const file = path.join(dist, path.normalize(rel));
+    if (!file.startsWith(dist) || !fs.existsSync(file) || fs.statSync(file).isDirectory()) {
       res.writeHead(404).end('not found');
       return;
     }
