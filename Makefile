@@ -16,5 +16,10 @@ setup:
 build: setup
 	trunk build --release
 
+bench: build
+	node bench/perf.mjs
+	cargo run --release --example core_bench
+	cargo run --release --example calibration
+
 cli:
 	cargo build --release --bin kvbudget

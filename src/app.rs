@@ -142,7 +142,7 @@ pub fn App() -> impl IntoView {
             <AnswerBar scenario shown/>
             <main class="layout">
                 <form class="inputs" on:change=commit_point on:submit=|ev| ev.prevent_default() aria-label="Scenario">
-                    <Inputs scenario/>
+                    <Inputs scenario shown/>
                 </form>
                 <div class="outputs">
                     <Results scenario shown/>
@@ -225,7 +225,7 @@ fn Notices(notices: RwSignal<Vec<Notice>>, result: Memo<Result<Outcome, String>>
 }
 
 #[component]
-fn Inputs(scenario: Scn) -> impl IntoView {
+fn Inputs(scenario: Scn, shown: Memo<Option<Outcome>>) -> impl IntoView {
     let s = move || scenario.get();
     let is_custom_model = move || scenario.with(|s| matches!(s.model, ModelChoice::Custom(_)));
     let is_custom_gpu = move || scenario.with(|s| matches!(s.gpu, GpuChoice::Custom { .. }));
@@ -368,9 +368,10 @@ fn Inputs(scenario: Scn) -> impl IntoView {
             ),
         })
     };
+    // From the evaluation already on screen, not a second one.
     let overhead_placeholder = Signal::derive(move || {
-        scenario.with(
-            |s| match evaluate(s).ok().and_then(|o| o.chosen.report.overhead) {
+        shown.with(
+            |o| match o.as_ref().and_then(|o| o.chosen.report.overhead) {
                 Some(e) => format!(
                     "estimate: {} GiB ± {}",
                     fixed2(e.subtracted().as_gib()),

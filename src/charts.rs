@@ -7,6 +7,7 @@ use kvbudget_core::calc::ChartData;
 use kvbudget_core::units::{thousands, GIB};
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
+use svg::area;
 
 /// Chart width in SVG units (the page scales it to its box).
 pub const W: u32 = 720;
@@ -62,6 +63,61 @@ pub fn tokens_label(x: f64) -> String {
     }
 }
 
+/// How a legend entry is drawn.
+#[derive(Clone, Copy)]
+enum Mark {
+    Line,
+    Dot,
+}
+
+/// A legend in the upper right corner, drawn from plain elements (plotters' own legend measures
+/// its text in the page).
+fn draw_legend(
+    root: &DrawingArea<svg::Svg<'_>, plotters::coord::Shift>,
+    entries: &[(String, RGBColor, Mark)],
+) -> Result<(), ChartError> {
+    let chars = entries
+        .iter()
+        .map(|(l, _, _)| l.chars().count())
+        .max()
+        .unwrap_or(0) as f64;
+    let w = (chars * 13.0 * 0.56) as i32 + 42;
+    let h = entries.len() as i32 * 20 + 10;
+    let (x0, y0) = (W as i32 - 24 - w, 22);
+    root.draw(&Rectangle::new(
+        [(x0, y0), (x0 + w, y0 + h)],
+        RGBAColor(0x80, 0x80, 0x80, 0.08).filled(),
+    ))
+    .map_err(err)?;
+    root.draw(&Rectangle::new(
+        [(x0, y0), (x0 + w, y0 + h)],
+        RGBAColor(0x80, 0x80, 0x80, 0.4),
+    ))
+    .map_err(err)?;
+    for (i, (label, color, mark)) in entries.iter().enumerate() {
+        let y = y0 + 15 + i as i32 * 20;
+        let x = x0 + 8;
+        match mark {
+            Mark::Line => root.draw(&PathElement::new(
+                vec![(x, y), (x + 20, y)],
+                color.stroke_width(3),
+            )),
+            Mark::Dot => root.draw(&Circle::new((x + 10, y), 5, color.filled())),
+        }
+        .map_err(err)?;
+        root.draw(&Text::new(
+            label.clone(),
+            (x + 28, y),
+            ("sans-serif", 13)
+                .into_font()
+                .color(&INK)
+                .pos(Pos::new(HPos::Left, VPos::Center)),
+        ))
+        .map_err(err)?;
+    }
+    Ok(())
+}
+
 fn err<E: std::fmt::Debug>(e: E) -> ChartError {
     format!("{e:?}")
 }
@@ -71,7 +127,7 @@ fn err<E: std::fmt::Debug>(e: E) -> ChartError {
 pub fn memory(d: &ChartData) -> Result<String, ChartError> {
     let mut svg = String::new();
     {
-        let root = SVGBackend::with_string(&mut svg, (W, H)).into_drawing_area();
+        let root = area(&mut svg);
         let total_gib = (d.total.0 as f64 / GIB as f64).max(1.0);
         let bars = d.memory.len().max(1) as f64;
         let mut chart = ChartBuilder::on(&root)
@@ -169,7 +225,7 @@ pub fn memory(d: &ChartData) -> Result<String, ChartError> {
 pub fn concurrency(d: &ChartData) -> Result<String, ChartError> {
     let mut svg = String::new();
     {
-        let root = SVGBackend::with_string(&mut svg, (W, H)).into_drawing_area();
+        let root = area(&mut svg);
         let xmin = *d.contexts.first().unwrap_or(&512) as f64;
         let xmax = (*d.contexts.last().unwrap_or(&1024) as f64).max(xmin * 2.0);
         let ymax_curve = d
@@ -202,6 +258,7 @@ pub fn concurrency(d: &ChartData) -> Result<String, ChartError> {
             .bold_line_style(RGBAColor(0x80, 0x80, 0x80, 0.25))
             .draw()
             .map_err(err)?;
+        let mut legend: Vec<(String, RGBColor, Mark)> = Vec::new();
         for (i, (label, ys)) in d.concurrency.iter().enumerate() {
             let color = if i == 0 { BF16 } else { FP8 };
             chart
@@ -212,23 +269,21 @@ pub fn concurrency(d: &ChartData) -> Result<String, ChartError> {
                         .map(|(&x, &y)| (x as f64, (y as f64).min(ymax))),
                     color.stroke_width(3),
                 ))
-                .map_err(err)?
-                .label(format!("{label} KV"))
-                .legend(move |(x, y)| {
-                    PathElement::new(vec![(x, y), (x + 18, y)], color.stroke_width(3))
-                });
+                .map_err(err)?;
+            legend.push((format!("{label} KV"), color, Mark::Line));
         }
         if (d.cap as f64) < ymax {
             chart
-                .draw_series(DashedLineSeries::new(
+                .draw_series(LineSeries::new(
                     vec![(xmin, d.cap as f64), (xmax, d.cap as f64)],
-                    6,
-                    4,
                     CAP.stroke_width(2),
                 ))
-                .map_err(err)?
-                .label(format!("max_num_seqs {}", thousands(d.cap)))
-                .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], CAP.stroke_width(2)));
+                .map_err(err)?;
+            legend.push((
+                format!("max_num_seqs {}", thousands(d.cap)),
+                CAP,
+                Mark::Line,
+            ));
         }
         let (px, py) = (d.point.0 as f64, d.point.1 as f64);
         if px >= xmin && px <= xmax {
@@ -238,22 +293,18 @@ pub fn concurrency(d: &ChartData) -> Result<String, ChartError> {
                     6,
                     INK.filled(),
                 )))
-                .map_err(err)?
-                .label(format!(
+                .map_err(err)?;
+            legend.push((
+                format!(
                     "this scenario: {} at {}",
                     thousands(d.point.1),
                     tokens_label(px)
-                ))
-                .legend(|(x, y)| Circle::new((x + 9, y), 5, INK.filled()));
+                ),
+                INK,
+                Mark::Dot,
+            ));
         }
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::UpperRight)
-            .label_font(("sans-serif", 13).into_font().color(&INK))
-            .background_style(RGBAColor(0x80, 0x80, 0x80, 0.08))
-            .border_style(RGBAColor(0x80, 0x80, 0x80, 0.4))
-            .draw()
-            .map_err(err)?;
+        draw_legend(&root, &legend)?;
         root.present().map_err(err)?;
     }
     Ok(finish(svg))
@@ -263,7 +314,7 @@ pub fn concurrency(d: &ChartData) -> Result<String, ChartError> {
 pub fn roofline(d: &ChartData) -> Result<String, ChartError> {
     let mut svg = String::new();
     {
-        let root = SVGBackend::with_string(&mut svg, (W, H)).into_drawing_area();
+        let root = area(&mut svg);
         let xmin = *d.contexts.first().unwrap_or(&512) as f64;
         let xmax = (*d.contexts.last().unwrap_or(&1024) as f64).max(xmin * 2.0);
         let all = d
@@ -306,9 +357,7 @@ pub fn roofline(d: &ChartData) -> Result<String, ChartError> {
                     .map(|(&x, &y)| (x as f64, y.max(ymin))),
                 BF16.stroke_width(3),
             ))
-            .map_err(err)?
-            .label("one sequence alone")
-            .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], BF16.stroke_width(3)));
+            .map_err(err)?;
         chart
             .draw_series(LineSeries::new(
                 d.contexts
@@ -318,17 +367,16 @@ pub fn roofline(d: &ChartData) -> Result<String, ChartError> {
                     .map(|(&x, &y)| (x as f64, y.max(ymin))),
                 FP8.stroke_width(3),
             ))
-            .map_err(err)?
-            .label("all sequences that fit (capped), together")
-            .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], FP8.stroke_width(3)));
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::UpperRight)
-            .label_font(("sans-serif", 13).into_font().color(&INK))
-            .background_style(RGBAColor(0x80, 0x80, 0x80, 0.08))
-            .border_style(RGBAColor(0x80, 0x80, 0x80, 0.4))
-            .draw()
             .map_err(err)?;
+        let legend = vec![
+            ("one sequence alone".to_string(), BF16, Mark::Line),
+            (
+                "all sequences that fit (capped), together".to_string(),
+                FP8,
+                Mark::Line,
+            ),
+        ];
+        draw_legend(&root, &legend)?;
         root.present().map_err(err)?;
     }
     Ok(finish(svg))
@@ -346,5 +394,105 @@ mod tests {
         assert_eq!(log_tick_label(50_000.0), "50k");
         assert_eq!(log_tick_label(500.0), "500");
         assert_eq!(tokens_label(8192.0), "8K");
+    }
+}
+
+/// A wrapper of plotters' SVG backend (see [`svg::Svg`]).
+mod svg {
+    use super::{H, W};
+    use plotters::prelude::{DrawingArea, IntoDrawingArea, SVGBackend};
+    use plotters_backend::{
+        BackendColor, BackendCoord, BackendStyle, BackendTextStyle, DrawingBackend,
+        DrawingErrorKind,
+    };
+
+    /// The SVG backend with a text-size estimate of its own. plotters measures text on wasm32 by
+    /// adding a span to the page and reading its size, which forces a layout of the whole page for
+    /// every label; here a label is `0.56 em` per character by `1 em`, the same in the browser and
+    /// natively, and the SVG still draws real text.
+    pub struct Svg<'a>(SVGBackend<'a>);
+
+    type SvgErr<'a> = DrawingErrorKind<<SVGBackend<'a> as DrawingBackend>::ErrorType>;
+
+    impl<'a> DrawingBackend for Svg<'a> {
+        type ErrorType = <SVGBackend<'a> as DrawingBackend>::ErrorType;
+
+        fn get_size(&self) -> (u32, u32) {
+            self.0.get_size()
+        }
+        fn ensure_prepared(&mut self) -> Result<(), SvgErr<'a>> {
+            self.0.ensure_prepared()
+        }
+        fn present(&mut self) -> Result<(), SvgErr<'a>> {
+            self.0.present()
+        }
+        fn draw_pixel(
+            &mut self,
+            point: BackendCoord,
+            color: BackendColor,
+        ) -> Result<(), SvgErr<'a>> {
+            self.0.draw_pixel(point, color)
+        }
+        fn draw_line<S: BackendStyle>(
+            &mut self,
+            from: BackendCoord,
+            to: BackendCoord,
+            style: &S,
+        ) -> Result<(), SvgErr<'a>> {
+            self.0.draw_line(from, to, style)
+        }
+        fn draw_rect<S: BackendStyle>(
+            &mut self,
+            ul: BackendCoord,
+            br: BackendCoord,
+            style: &S,
+            fill: bool,
+        ) -> Result<(), SvgErr<'a>> {
+            self.0.draw_rect(ul, br, style, fill)
+        }
+        fn draw_path<S: BackendStyle, I: IntoIterator<Item = BackendCoord>>(
+            &mut self,
+            path: I,
+            style: &S,
+        ) -> Result<(), SvgErr<'a>> {
+            self.0.draw_path(path, style)
+        }
+        fn draw_circle<S: BackendStyle>(
+            &mut self,
+            center: BackendCoord,
+            radius: u32,
+            style: &S,
+            fill: bool,
+        ) -> Result<(), SvgErr<'a>> {
+            self.0.draw_circle(center, radius, style, fill)
+        }
+        fn fill_polygon<S: BackendStyle, I: IntoIterator<Item = BackendCoord>>(
+            &mut self,
+            vert: I,
+            style: &S,
+        ) -> Result<(), SvgErr<'a>> {
+            self.0.fill_polygon(vert, style)
+        }
+        fn draw_text<T: BackendTextStyle>(
+            &mut self,
+            text: &str,
+            style: &T,
+            pos: BackendCoord,
+        ) -> Result<(), SvgErr<'a>> {
+            self.0.draw_text(text, style, pos)
+        }
+        fn estimate_text_size<T: BackendTextStyle>(
+            &self,
+            text: &str,
+            style: &T,
+        ) -> Result<(u32, u32), SvgErr<'a>> {
+            let size = style.size();
+            let width = text.chars().count() as f64 * size * 0.56;
+            Ok((width.ceil() as u32, size.ceil() as u32))
+        }
+    }
+
+    pub fn area(svg: &mut String) -> DrawingArea<Svg<'_>, plotters::coord::Shift> {
+        Svg(SVGBackend::with_string(svg, (W, H))).into_drawing_area()
     }
 }

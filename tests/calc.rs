@@ -95,7 +95,8 @@ fn charts_render_as_svg() {
     let c = charts::concurrency(&o.charts).unwrap();
     assert!(
         c.contains("BF16 (auto) KV") && c.contains("FP8 KV"),
-        "legend missing"
+        "legend missing: {}",
+        &c[c.len().saturating_sub(1500)..]
     );
 }
 

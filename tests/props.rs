@@ -72,7 +72,10 @@ fn arb_kv() -> impl Strategy<Value = KvDtype> {
 /// Cases per property: `PROPTEST_CASES` when set (the long runs of the README use 1,000,000),
 /// else a CI-sized 2,000.
 fn cases() -> u32 {
-    std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(2000)
+    std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(2000)
 }
 
 proptest! {

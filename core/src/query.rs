@@ -236,7 +236,10 @@ fn whole(field: &'static str, s: &str, lo: u64, hi: u64, range: &'static str) ->
 fn decimal(field: &'static str, s: &str) -> Result<f64> {
     let t = s.trim().replace(',', "");
     if t.is_empty() {
-        return Err(KvError::Invalid { field, message: "empty; enter a number".into() });
+        return Err(KvError::Invalid {
+            field,
+            message: "empty; enter a number".into(),
+        });
     }
     let v: f64 = t.parse().map_err(|_| KvError::Invalid {
         field,

@@ -63,16 +63,22 @@ pub fn copy(text: &str, done: impl FnOnce(bool) + 'static) {
 /// Puts a fixed banner on the page saying that it stopped, with a "reset to defaults" link.
 /// Built with plain DOM calls: after a panic the reactive system cannot be trusted.
 pub fn show_panic_banner() {
-    let Some(doc) = window().document() else { return };
+    let Some(doc) = window().document() else {
+        return;
+    };
     let Some(body) = doc.body() else { return };
     if doc.get_element_by_id("panic-banner").is_some() {
         return;
     }
-    let Ok(banner) = doc.create_element("div") else { return };
+    let Ok(banner) = doc.create_element("div") else {
+        return;
+    };
     banner.set_id("panic-banner");
     let _ = banner.set_attribute("role", "alert");
     let _ = banner.set_attribute("data-testid", "panic-banner");
-    banner.set_text_content(Some("kvbudget hit an internal error and stopped responding. "));
+    banner.set_text_content(Some(
+        "kvbudget hit an internal error and stopped responding. ",
+    ));
     if let Ok(link) = doc.create_element("a") {
         let _ = link.set_attribute("href", &base_url());
         link.set_text_content(Some("Reset to defaults"));

@@ -1,0 +1,91 @@
+// Performance benchmark of the built release site (dist/) in headless Chromium: first-load
+// transfer, navigation → first complete render, and input → everything updated.
+// Prints figures; asserts nothing. Run with `make bench` (which builds the site first).
+import fs from 'node:fs';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { serve, browser, DIST } from '../tests/e2e/harness.mjs';
+
+const RUNS = Number(process.env.RUNS ?? 25);
+const EDITS = Number(process.env.EDITS ?? 60);
+const SCENARIO = '?model=Qwen/Qwen3-14B-AWQ&gpu=rtx-4090&kv=fp8&ctx=8192';
+
+function stats(xs) {
+  const s = [...xs].sort((a, b) => a - b);
+  const q = (p) => s[Math.min(s.length - 1, Math.floor(p * s.length))];
+  return { median: q(0.5), p95: q(0.95), min: s[0], max: s[s.length - 1], n: s.length };
+}
+const ms = (x) => `${x.toFixed(1)} ms`;
+
+// 1. Transfer sizes.
+let raw = 0, gz = 0, br = 0;
+const rows = [];
+for (const f of fs.readdirSync(DIST).filter((f) => /\.(html|js|wasm|css)$/.test(f)).sort()) {
+  const bytes = fs.readFileSync(path.join(DIST, f));
+  const g = zlib.gzipSync(bytes, { level: 9 }).length;
+  const b = zlib.brotliCompressSync(bytes, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } }).length;
+  raw += bytes.length; gz += g; br += b;
+  rows.push(`  ${f.padEnd(40)} ${String(bytes.length).padStart(9)} ${String(g).padStart(9)} ${String(b).padStart(9)}`);
+}
+console.log('first-load transfer (bytes)                   raw      gzip    brotli');
+console.log(rows.join('\n'));
+console.log(`  ${'total'.padEnd(40)} ${String(raw).padStart(9)} ${String(gz).padStart(9)} ${String(br).padStart(9)}`);
+
+const srv = await serve();
+const b = await browser();
+
+// 2. Navigation → first complete render (all numbers and three charts), fresh context each run.
+const READY = `(() => {
+  const ok = () => document.querySelector('[data-testid="max-seqs"]')
+    && document.querySelectorAll('[data-testid^="chart-"] svg').length === 3;
+  const tick = () => { if (ok()) { window.__rendered = performance.now(); } else { requestAnimationFrame(tick); } };
+  requestAnimationFrame(tick);
+})()`;
+const firstRender = [];
+for (let i = 0; i < RUNS; i++) {
+  const ctx = await b.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await ctx.newPage();
+  await page.addInitScript(READY);
+  await page.goto(srv.base + SCENARIO);
+  await page.waitForFunction(() => window.__rendered !== undefined);
+  firstRender.push(await page.evaluate(() => window.__rendered));
+  await ctx.close();
+}
+
+// 3. Input event → numbers and all three charts updated, for an edit that changes every chart (the model).
+const ctx = await b.newContext({ viewport: { width: 1280, height: 900 } });
+const page = await ctx.newPage();
+await page.goto(srv.base + SCENARIO);
+await page.waitForSelector('[data-testid="chart-roofline"] svg');
+const edits = await page.evaluate(async (n) => {
+  const channel = new MessageChannel();
+  const yieldNow = () => new Promise((r) => { channel.port1.onmessage = () => r(); channel.port2.postMessage(0); });
+  const sel = document.querySelector('#model');
+  const charts = () => [...document.querySelectorAll('[data-testid^="chart-"] .chart__svg')].map((c) => c.innerHTML);
+  const models = ['Qwen/Qwen2.5-7B-Instruct', 'Qwen/Qwen3-14B-AWQ'];
+  const out = [];
+  for (let i = 0; i < n; i++) {
+    const before = charts();
+    const bpt = document.querySelector('[data-testid="bytes-per-token"]').dataset.value;
+    const t0 = performance.now();
+    sel.value = models[i % 2];
+    sel.dispatchEvent(new Event('change', { bubbles: true }));
+    for (;;) {
+      const now = charts();
+      const changed = now.every((c, k) => c !== before[k]) && document.querySelector('[data-testid="bytes-per-token"]').dataset.value !== bpt;
+      if (changed) break;
+      await yieldNow();
+    }
+    out.push(performance.now() - t0);
+    await new Promise((r) => setTimeout(r, 30));
+  }
+  return out;
+}, EDITS);
+await ctx.close();
+await b.close();
+srv.server.close();
+
+const fr = stats(firstRender);
+const ed = stats(edits);
+console.log(`\nnavigation → first complete render (${fr.n} runs): median ${ms(fr.median)}, p95 ${ms(fr.p95)} (min ${ms(fr.min)}, max ${ms(fr.max)})`);
+console.log(`input (model change) → numbers and 3 charts updated (${ed.n} edits): median ${ms(ed.median)}, p95 ${ms(ed.p95)} (min ${ms(ed.min)}, max ${ms(ed.max)})`);
