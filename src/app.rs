@@ -238,8 +238,12 @@ fn Inputs(scenario: Scn, shown: Memo<Option<Outcome>>) -> impl IntoView {
                 kvbudget_core::Attention::Mla { latent } => format!("MLA {latent}"),
                 _ => format!("{} KV heads × {}", m.kv_heads, m.head_dim),
             };
-            let label = format!("{} — {attn}, {} GiB weights", m.id, fixed2(m.weights.as_gib()));
-            view! { <option value=m.id selected=move || scenario.with(|s| s.model.name() == m.id && !matches!(s.model, ModelChoice::Custom(_)))>{label}</option> }
+            let label = format!(
+                "{} — {attn}, {} GiB weights",
+                m.id,
+                fixed2(m.weights.as_gib())
+            );
+            view! { <option value=m.id>{label}</option> }
         })
         .collect_view();
     let gpu_options = GPUS
@@ -252,23 +256,41 @@ fn Inputs(scenario: Scn, shown: Memo<Option<Outcome>>) -> impl IntoView {
                 fixed2(g.total.as_gib()),
                 thousands(g.bandwidth_gbs)
             );
-            view! { <option value=g.slug selected=move || scenario.with(|s| matches!(s.gpu, GpuChoice::Preset(p) if p.slug == g.slug))>{label}</option> }
+            view! { <option value=g.slug>{label}</option> }
         })
         .collect_view();
     let kv_options = KvDtype::ALL
         .iter()
         .filter(|k| **k != KvDtype::Float32)
-        .map(|&k| view! { <option value=k.name() selected=move || scenario.with(|s| s.kv == k)>{k.name()}</option> })
+        .map(|&k| view! { <option value=k.name()>{k.name()}</option> })
         .collect_view();
     let version_options = query::versions()
         .into_iter()
         .rev()
         .map(|v| {
-            let label = if v == vllm::NEWEST { format!("{v} (newest known)") } else if v < Version::new(0, 8) { format!("{v} (V0 engine)") } else { v.to_string() };
-            view! { <option value=v.to_string() selected=move || scenario.with(|s| s.version == v)>{label}</option> }
+            let label = if v == vllm::NEWEST {
+                format!("{v} (newest known)")
+            } else if v < Version::new(0, 8) {
+                format!("{v} (V0 engine)")
+            } else {
+                v.to_string()
+            };
+            view! { <option value=v.to_string()>{label}</option> }
         })
         .collect_view();
 
+    let model_value = move || {
+        scenario.with(|s| match &s.model {
+            ModelChoice::Preset(p) => p.id.to_string(),
+            ModelChoice::Custom(_) => "custom".to_string(),
+        })
+    };
+    let gpu_value = move || {
+        scenario.with(|s| match &s.gpu {
+            GpuChoice::Preset(g) => g.slug.to_string(),
+            GpuChoice::Custom { .. } => "custom".to_string(),
+        })
+    };
     let on_model = move |ev| {
         let v = event_target_value(&ev);
         scenario.update(|s| {
@@ -392,9 +414,9 @@ fn Inputs(scenario: Scn, shown: Memo<Option<Outcome>>) -> impl IntoView {
             <legend>"Model"</legend>
             <div class="field">
                 <label for="model">"Model"</label>
-                <select id="model" on:change=on_model>
+                <select id="model" on:change=on_model prop:value=model_value>
                     {model_options}
-                    <option value="custom" selected=is_custom_model>"Custom geometry…"</option>
+                    <option value="custom">"Custom geometry…"</option>
                 </select>
             </div>
             <Show when=is_custom_model>
@@ -423,16 +445,16 @@ fn Inputs(scenario: Scn, shown: Memo<Option<Outcome>>) -> impl IntoView {
             </Show>
             <div class="field">
                 <label for="kv">"KV cache dtype"</label>
-                <select id="kv" on:change=on_kv>{kv_options}</select>
+                <select id="kv" on:change=on_kv prop:value=move || scenario.with(|s| s.kv.name())>{kv_options}</select>
             </div>
         </fieldset>
         <fieldset>
             <legend>"GPU"</legend>
             <div class="field">
                 <label for="gpu">"GPU"</label>
-                <select id="gpu" on:change=on_gpu>
+                <select id="gpu" on:change=on_gpu prop:value=gpu_value>
                     {gpu_options}
-                    <option value="custom" selected=is_custom_gpu>"Custom…"</option>
+                    <option value="custom">"Custom…"</option>
                 </select>
                 <p class="hint" data-testid="gpu-seen">{gpu_seen}</p>
             </div>
@@ -451,7 +473,7 @@ fn Inputs(scenario: Scn, shown: Memo<Option<Outcome>>) -> impl IntoView {
             <legend>"vLLM"</legend>
             <div class="field">
                 <label for="vllm">"vLLM version"</label>
-                <select id="vllm" on:change=on_version>{version_options}</select>
+                <select id="vllm" on:change=on_version prop:value=move || scenario.with(|s| s.version.to_string())>{version_options}</select>
             </div>
             <Field id="util" label="gpu_memory_utilization" hint="0–1; empty: the version's default"
                 value=Signal::derive(move || s().util.map(|u| u.to_string()).unwrap_or_default()) placeholder=util_placeholder

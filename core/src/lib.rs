@@ -7,6 +7,7 @@
 
 pub mod calc;
 pub mod capacity;
+pub mod config;
 pub mod error;
 pub mod logparse;
 pub mod model;
