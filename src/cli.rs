@@ -14,6 +14,14 @@ use kvbudget_core::vllm::{self, Engine, KvMemory, Scenario, Version};
 use kvbudget_core::KvError;
 use serde_json::{json, Value};
 
+/// `println!` that does not panic when the reader went away (`kvbudget … | head`).
+macro_rules! say {
+    ($($t:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stdout(), $($t)*);
+    }};
+}
+
 /// Exit status when vLLM would refuse to start (or the log shows it refused).
 pub const EXIT_REFUSED: i32 = 3;
 
@@ -43,6 +51,9 @@ struct PredictArgs {
     /// A model preset by Hugging Face id (e.g. Qwen/Qwen3-8B); stands in for --layers/--kv-heads/--head-dim.
     #[arg(long)]
     model: Option<String>,
+    /// A Hugging Face config.json to read the model from (instead of --model or the geometry flags).
+    #[arg(long)]
+    config: Option<String>,
     /// Transformer layers (required without --model).
     #[arg(long)]
     layers: Option<i64>,
@@ -74,6 +85,9 @@ struct VerifyArgs {
     /// A model preset by Hugging Face id; stands in for --layers/--kv-heads/--head-dim.
     #[arg(long)]
     model: Option<String>,
+    /// A Hugging Face config.json to read the model from (instead of --model or the geometry flags).
+    #[arg(long)]
+    config: Option<String>,
     /// Transformer layers.
     #[arg(long, default_value_t = 40)]
     layers: i64,
@@ -102,6 +116,9 @@ struct VllmArgs {
     /// A model preset by Hugging Face id (case-insensitive); or give the geometry flags.
     #[arg(long)]
     model: Option<String>,
+    /// A Hugging Face config.json to read the model from (instead of --model or the geometry flags).
+    #[arg(long)]
+    config: Option<String>,
     /// Transformer layers (geometry; overrides the preset).
     #[arg(long)]
     layers: Option<u64>,
@@ -227,21 +244,45 @@ fn preset(id: &str) -> Result<&'static presets::ModelPreset, String> {
     })
 }
 
-fn geometry_i64(
+/// The model from `--config` (read like vLLM reads it) or `--model` (a preset), if either is given.
+fn base_model(
     model: &Option<String>,
+    config: &Option<String>,
+) -> Result<Option<ModelSpec>, String> {
+    match config {
+        Some(path) => {
+            let text = std::fs::read_to_string(path)
+                .map_err(|e| format!("cannot read --config {path}: {e}"))?;
+            let stem = std::path::Path::new(path)
+                .parent()
+                .and_then(|d| d.file_name())
+                .and_then(|n| n.to_str())
+                .unwrap_or("config");
+            let name = model.clone().unwrap_or_else(|| stem.to_string());
+            let m = kvbudget_core::config::import(&text, &name)
+                .map_err(|e| format!("--config {path}: {e}"))?;
+            Ok(Some(m.spec))
+        }
+        None => Ok(model.as_deref().map(preset).transpose()?.map(|p| p.spec())),
+    }
+}
+
+/// The seed formula's geometry: the model's (from --config or --model) where given, else the flags.
+fn geometry_i64(
+    base: Option<&ModelSpec>,
     layers: Option<i64>,
     kv: Option<i64>,
     hd: Option<i64>,
 ) -> Result<(i64, i64, i64), String> {
-    let p = model.as_deref().map(preset).transpose()?;
-    let pick = |flag: Option<i64>, from: Option<u64>, name: &str| {
-        flag.or(from.map(|v| v as i64))
-            .ok_or_else(|| format!("--{name} is required (or give --model)"))
+    let pick = |from: Option<u64>, flag: Option<i64>, name: &str| {
+        from.map(|v| v as i64)
+            .or(flag)
+            .ok_or_else(|| format!("--{name} is required (or give --model or --config)"))
     };
     Ok((
-        pick(layers, p.map(|p| p.layers), "layers")?,
-        pick(kv, p.map(|p| p.kv_heads), "kv-heads")?,
-        pick(hd, p.map(|p| p.head_dim), "head-dim")?,
+        pick(base.map(|p| p.layers), layers, "layers")?,
+        pick(base.map(|p| p.kv_heads), kv, "kv-heads")?,
+        pick(base.map(|p| p.head_dim), hd, "head-dim")?,
     ))
 }
 
@@ -257,10 +298,11 @@ fn prediction_json(p: &SeedPrediction) -> Value {
 }
 
 fn predict(a: &PredictArgs) -> Result<i32, String> {
-    let (l, k, h) = geometry_i64(&a.model, a.layers, a.kv_heads, a.head_dim)?;
+    let base = base_model(&a.model, &a.config)?;
+    let (l, k, h) = geometry_i64(base.as_ref(), a.layers, a.kv_heads, a.head_dim)?;
     let p =
         seed::predict(l, k, h, a.dtype_bytes, a.kv_pool_gib, a.ctx).map_err(|e| e.to_string())?;
-    println!("{}", pyjson::dumps(&prediction_json(&p)));
+    say!("{}", pyjson::dumps(&prediction_json(&p)));
     Ok(0)
 }
 
@@ -336,13 +378,13 @@ fn refusal_text(e: &LogError) -> String {
 }
 
 fn verify(a: &VerifyArgs) -> Result<i32, String> {
-    let (l, k, h) = geometry_i64(&a.model, Some(a.layers), Some(a.kv_heads), Some(a.head_dim))?;
-    let (l, k, h) = if let Some(m) = &a.model {
-        let p = preset(m)?;
-        (p.layers as i64, p.kv_heads as i64, p.head_dim as i64)
-    } else {
-        (l, k, h)
-    };
+    let base = base_model(&a.model, &a.config)?;
+    let (l, k, h) = geometry_i64(
+        base.as_ref(),
+        Some(a.layers),
+        Some(a.kv_heads),
+        Some(a.head_dim),
+    )?;
     if a.block_size == 0 {
         return Err("--block-size must be a whole number of tokens from 1 up".into());
     }
@@ -380,7 +422,7 @@ fn verify(a: &VerifyArgs) -> Result<i32, String> {
     let text = pyjson::dumps(&report);
     std::fs::write(&a.out, format!("{text}\n"))
         .map_err(|e| format!("cannot write {}: {e}", a.out))?;
-    println!("{text}");
+    say!("{text}");
     if let (None, Some(e)) = (cached, &parsed.error) {
         eprintln!("kvbudget: {}", refusal_text(e));
         return Ok(EXIT_REFUSED);
@@ -394,12 +436,7 @@ fn gib_flag(name: &'static str, g: f64) -> Result<Bytes, String> {
 }
 
 fn build_model(a: &VllmArgs) -> Result<ModelSpec, String> {
-    let base = a
-        .model
-        .as_deref()
-        .map(preset)
-        .transpose()?
-        .map(|p| p.spec());
+    let base = base_model(&a.model, &a.config)?;
     let need = |flag: Option<u64>, from: Option<u64>, name: &str| {
         flag.or(from)
             .ok_or_else(|| format!("--{name} is required without --model"))
@@ -524,7 +561,7 @@ fn vllm_cmd(a: &VllmArgs) -> Result<i32, String> {
         let total = gpu_total.ok_or(
             "give --gpu or --gpu-total-gib (or start from --available-kv-gib / --num-gpu-blocks)",
         )?;
-        if a.model.is_none() && a.weights_gib.is_none() {
+        if a.model.is_none() && a.config.is_none() && a.weights_gib.is_none() {
             return Err("--weights-gib is required for a model given by geometry".into());
         }
         KvMemory::Budget {
@@ -626,13 +663,13 @@ fn vllm_cmd(a: &VllmArgs) -> Result<i32, String> {
                 "max_seqs_capped": [lo.max_seqs_capped, hi.max_seqs_capped],
             })),
         });
-        println!("{}", pyjson::dumps(&v));
+        say!("{}", pyjson::dumps(&v));
     } else {
         for l in &r.lines {
-            println!("{l}");
+            say!("{l}");
         }
         if let Some(e) = &r.error {
-            println!("ValueError: {e}");
+            say!("ValueError: {e}");
         }
     }
     Ok(if r.error.is_some() { EXIT_REFUSED } else { 0 })

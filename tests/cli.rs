@@ -538,3 +538,87 @@ fn verify_without_a_kv_line_fails_and_says_what_it_looked_for() {
     assert_eq!(o.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&o.stderr).contains("cannot read --log"));
 }
+
+fn config_fixture(name: &str) -> String {
+    format!(
+        "{}/tests/fixtures/configs/{name}.json",
+        env!("CARGO_MANIFEST_DIR")
+    )
+}
+
+#[test]
+fn config_json_stands_in_for_model() {
+    // Qwen3-32B's config: head_dim 128 (not 5120 / 64 = 80) → 2 × 64 × 8 × 128 × 2.0 = 262144.0 B, 256.0 KiB.
+    let o = kvbudget(
+        &[
+            "predict",
+            "--config",
+            &config_fixture("Qwen3-32B"),
+            "--kv-pool-gib",
+            "10",
+        ],
+        None,
+    );
+    let v = json(&o);
+    assert_eq!(v["kv_bytes_per_token"], 262_144.0);
+    assert_eq!(v["kv_kib_per_token"], 256.0);
+    // vllm: the same numbers as the preset when the config's weights estimate is replaced by the preset's.
+    let a = kvbudget(
+        &[
+            "vllm",
+            "--config",
+            &config_fixture("Qwen3-8B"),
+            "--weights-gib",
+            "15.27",
+            "--gpu",
+            "rtx-4090",
+            "--max-model-len",
+            "8192",
+            "--json",
+        ],
+        None,
+    );
+    let b = kvbudget(
+        &[
+            "vllm",
+            "--model",
+            "Qwen/Qwen3-8B",
+            "--gpu",
+            "rtx-4090",
+            "--max-model-len",
+            "8192",
+            "--json",
+        ],
+        None,
+    );
+    assert_eq!(
+        json(&a)["gpu_kv_cache_tokens"],
+        json(&b)["gpu_kv_cache_tokens"]
+    );
+    assert_eq!(json(&a)["overhead"], json(&b)["overhead"]);
+    // A Mamba hybrid is refused, by name.
+    let o = kvbudget(
+        &[
+            "vllm",
+            "--config",
+            &config_fixture("Jamba-v0.1"),
+            "--gpu",
+            "h100-sxm",
+        ],
+        None,
+    );
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("not supported"));
+    // Broken JSON names the flag and the problem.
+    let o = kvbudget(
+        &[
+            "verify",
+            "--config",
+            &config_fixture("broken"),
+            "--log",
+            &fixture("v1_0.11_two_line.log"),
+        ],
+        None,
+    );
+    assert!(String::from_utf8_lossy(&o.stderr).contains("is not valid JSON"));
+}

@@ -1,0 +1,209 @@
+//! config.json import: fixtures written from the published fields of each preset's config,
+//! plus a nested multimodal, an MLA, a sliding-window, a Mamba hybrid and a broken one.
+
+use kvbudget::core::capacity::bytes_per_token;
+use kvbudget::core::config::import;
+use kvbudget::core::model::{Attention, KvDtype, ModelDtype};
+use kvbudget::core::presets;
+use kvbudget::core::presets::Arch;
+use kvbudget::core::units::GIB;
+use kvbudget::core::vllm::{report, Engine, KvMemory, Scenario, Version};
+use kvbudget::core::Bytes;
+
+fn config(name: &str) -> String {
+    let path = format!(
+        "{}/tests/fixtures/configs/{name}.json",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
+#[test]
+fn every_preset_imports_to_its_geometry() {
+    for p in presets::MODELS {
+        let file = p.id.rsplit('/').next().unwrap();
+        let m = import(&config(file), p.id).unwrap_or_else(|e| panic!("{file}: {e}"));
+        let s = &m.spec;
+        assert_eq!(
+            (s.layers, s.attention_heads, s.attention, s.vocab),
+            (p.layers, p.attention_heads, p.attention, p.vocab),
+            "{file}"
+        );
+        // MLA caches a latent: its head_dim and KV heads do not size the cache.
+        if !matches!(p.attention, Attention::Mla { .. }) {
+            assert_eq!((s.kv_heads, s.head_dim), (p.kv_heads, p.head_dim), "{file}");
+        }
+        assert_eq!(s.dtype, p.dtype, "{file}");
+        assert_eq!(
+            m.default_max_model_len,
+            if p.id.contains("DeepSeek") {
+                4096 * 40
+            } else {
+                p.max_position
+            },
+            "{file}"
+        );
+        assert_eq!(s.extras.hidden, p.extras.hidden, "{file}");
+        // Same bytes per token as the preset in both dtypes.
+        for kv in [KvDtype::Auto, KvDtype::Fp8] {
+            assert_eq!(
+                bytes_per_token(s, kv, 1, 1).unwrap(),
+                bytes_per_token(&p.spec(), kv, 1, 1).unwrap(),
+                "{file} {kv:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn qwen3_32b_head_dim_from_the_config() {
+    // head_dim 128 from the config, not 5120 / 64 = 80: 2 × 64 × 8 × 128 × 2 = 262,144 B per token in BF16.
+    let m = import(&config("Qwen3-32B"), "Qwen/Qwen3-32B").unwrap();
+    assert_eq!(m.spec.head_dim, 128);
+    assert_eq!(
+        bytes_per_token(&m.spec, KvDtype::Auto, 1, 1).unwrap().0,
+        262_144
+    );
+    assert!(m
+        .notes
+        .iter()
+        .any(|n| n.contains("hidden_size / heads would give 80")));
+}
+
+#[test]
+fn weights_from_the_config() {
+    // Qwen3-8B: embeddings 151,936 × 4,096 = 622,329,856 (× 2 with its own lm_head);
+    // per layer: q and o 2 × 4,096 × 4,096, k and v 2 × 4,096 × 1,024, MLP 3 × 4,096 × 12,288,
+    // norms 2 × 4,096 → 192,946,176 × 36 = 6,946,062,336; final norm 4,096.
+    // 1,244,659,712 + 6,946,062,336 + 4,096 = 8,190,726,144 parameters × 2 B = 16,381,452,288 B
+    // (the checkpoint is 16,381,470,720 B; the 18,432-byte gap is the q/k norms, not counted).
+    let m = import(&config("Qwen3-8B"), "Qwen/Qwen3-8B").unwrap();
+    assert_eq!(m.weights.params, 8_190_726_144);
+    assert_eq!(m.weights.bytes.0, 16_381_452_288);
+    // The AWQ checkpoint: linear layers at 4 bits + scales and zeros per 128-weight group;
+    // vLLM logs 9.44 GiB for Qwen3-14B-AWQ, the file is ≈ 9.98 GB: within 5 % of the log.
+    let awq = import(&config("Qwen3-14B-AWQ"), "Qwen/Qwen3-14B-AWQ").unwrap();
+    let logged = 9.44 * GIB as f64;
+    assert!(
+        (awq.weights.bytes.0 as f64 / logged - 1.0).abs() < 0.05,
+        "{} vs {logged}",
+        awq.weights.bytes.0
+    );
+    assert_eq!(awq.spec.dtype, ModelDtype::F16);
+}
+
+#[test]
+fn gemma2_sliding_window_figures() {
+    // The imported gemma-2-9b gives the same vLLM figures as the preset (21 sliding + 21 full layers).
+    let m = import(&config("gemma-2-9b-it"), "google/gemma-2-9b-it").unwrap();
+    assert_eq!(
+        m.spec.attention,
+        Attention::SlidingWindow {
+            window: 4096,
+            sliding_layers: 21
+        }
+    );
+    let scenario = |spec| Scenario {
+        model: spec,
+        kv_dtype: KvDtype::Auto,
+        tp: 1,
+        pp: 1,
+        block_size: None,
+        max_model_len: Some(8192),
+        max_num_seqs: None,
+        max_num_batched_tokens: None,
+        version: Version::new(0, 11),
+        engine: Engine::V1,
+        memory: KvMemory::Available(Bytes(10 * GIB)),
+        arch: Arch::Other,
+        gpu_total: None,
+    };
+    let a = report(&scenario(m.spec)).unwrap();
+    let b = report(&scenario(
+        presets::model("google/gemma-2-9b-it").unwrap().spec(),
+    ))
+    .unwrap();
+    // tests/vllm_vectors.rs: 3,900 blocks, 31,200 tokens, 4.35x.
+    assert_eq!(a.lines, b.lines);
+    assert_eq!(a.lines[1], "GPU KV cache size: 31,200 tokens");
+}
+
+#[test]
+fn nested_multimodal_config() {
+    // gemma-3-4b: text_config holds the language model; 34 layers, every 6th full → 5 full, 29 sliding.
+    let m = import(&config("gemma-3-4b-it"), "google/gemma-3-4b-it").unwrap();
+    assert_eq!(m.spec.layers, 34);
+    assert_eq!(
+        m.spec.attention,
+        Attention::SlidingWindow {
+            window: 1024,
+            sliding_layers: 29
+        }
+    );
+    assert!(m.spec.extras.multimodal);
+    // linear rope scaling × 8 on max_position_embeddings (absent here → 0) leaves no default length.
+    assert!(m.notes.iter().any(|n| n.contains("text_config")));
+}
+
+#[test]
+fn mla_latent() {
+    // DeepSeek-V2-Lite: kv_lora_rank 512 + qk_rope_head_dim 64 = 576; 27 × 576 × 2 = 31,104 B per token.
+    let m = import(&config("DeepSeek-V2-Lite"), "deepseek-ai/DeepSeek-V2-Lite").unwrap();
+    assert_eq!(m.spec.attention, Attention::Mla { latent: 576 });
+    assert_eq!(
+        bytes_per_token(&m.spec, KvDtype::Auto, 1, 1).unwrap().0,
+        31_104
+    );
+    // yarn × 40 on the original 4,096 positions.
+    assert_eq!(m.default_max_model_len, 163_840);
+}
+
+#[test]
+fn qwen25_sliding_window_is_off() {
+    let m = import(&config("Qwen2.5-7B-Instruct"), "Qwen/Qwen2.5-7B-Instruct").unwrap();
+    assert_eq!(m.spec.attention, Attention::Full);
+    assert!(m
+        .notes
+        .iter()
+        .any(|n| n.contains("use_sliding_window is false")));
+}
+
+#[test]
+fn mamba_hybrids_are_refused() {
+    let e = import(&config("Jamba-v0.1"), "ai21labs/Jamba-v0.1")
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("not supported") && e.contains("Mamba"), "{e}");
+    let e = import(r#"{"model_type":"qwen3_next","num_hidden_layers":48,"num_attention_heads":16,"hidden_size":2048}"#, "x").unwrap_err().to_string();
+    assert!(e.contains("not supported"), "{e}");
+}
+
+#[test]
+fn broken_and_odd_configs_say_what_is_wrong() {
+    let e = import(&config("broken"), "x").unwrap_err().to_string();
+    assert!(e.starts_with("config.json: is not valid JSON"), "{e}");
+    let e = import("[1, 2]", "x").unwrap_err().to_string();
+    assert_eq!(e, "config.json: is not a JSON object");
+    let e = import(
+        r#"{"model_type":"llama","num_attention_heads":32,"hidden_size":4096}"#,
+        "x",
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(
+        e.contains("has no layer count (looked for num_hidden_layers"),
+        "{e}"
+    );
+    let e = import(
+        r#"{"num_hidden_layers":1e300,"num_attention_heads":32,"hidden_size":4096}"#,
+        "x",
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(e.contains("layers"), "{e}");
+    let big = " ".repeat(2 << 20);
+    assert!(import(&big, "x")
+        .unwrap_err()
+        .to_string()
+        .contains("at most 1 MiB"));
+}
