@@ -3,6 +3,7 @@
 
 mod browser;
 mod field;
+mod import;
 
 use crate::charts;
 use field::Field;
@@ -300,11 +301,7 @@ fn Inputs(scenario: Scn, shown: Memo<Option<Outcome>>) -> impl IntoView {
                     ModelChoice::Custom(c) => ModelChoice::Custom(c.clone()),
                     ModelChoice::Preset(p) => ModelChoice::Custom(CustomModel {
                         name: format!("{} (edited)", p.id),
-                        layers: p.layers,
-                        heads: p.attention_heads,
-                        kv_heads: p.kv_heads,
-                        head_dim: p.head_dim,
-                        weights: p.weights,
+                        ..CustomModel::from_spec(&p.spec())
                     }),
                 },
             }
@@ -339,6 +336,38 @@ fn Inputs(scenario: Scn, shown: Memo<Option<Outcome>>) -> impl IntoView {
                 ModelChoice::Custom(c) => f(c),
                 _ => String::new(),
             })
+        })
+    };
+    let custom_summary = move || {
+        scenario.with(|s| match &s.model {
+            ModelChoice::Custom(c) => {
+                let attention = match c.attention {
+                    kvbudget_core::Attention::Full => "full attention".to_string(),
+                    kvbudget_core::Attention::SlidingWindow {
+                        window,
+                        sliding_layers,
+                    } => {
+                        format!(
+                            "sliding window {} on {sliding_layers} of {} layers",
+                            thousands(window),
+                            c.layers
+                        )
+                    }
+                    kvbudget_core::Attention::Mla { latent } => format!("MLA latent {latent}"),
+                };
+                let vocab = if c.vocab > 0 {
+                    format!("vocab {}", thousands(c.vocab))
+                } else {
+                    "vocab unknown".into()
+                };
+                let len = if c.max_position > 0 {
+                    format!("; default max_model_len {}", thousands(c.max_position))
+                } else {
+                    String::new()
+                };
+                format!("{attention}; {}; {vocab}{len}", c.dtype.name())
+            }
+            _ => String::new(),
         })
     };
     let weights_value = Signal::derive(move || {
@@ -419,6 +448,7 @@ fn Inputs(scenario: Scn, shown: Memo<Option<Outcome>>) -> impl IntoView {
                     <option value="custom">"Custom geometry…"</option>
                 </select>
             </div>
+            <import::ImportConfig scenario/>
             <Show when=is_custom_model>
                 <div class="custom">
                     <Field id="name" label="Name" inputmode="text" value=custom(|c| c.name.clone())
@@ -431,6 +461,7 @@ fn Inputs(scenario: Scn, shown: Memo<Option<Outcome>>) -> impl IntoView {
                         commit=committer(scenario, |t| query::parse_dim("KV heads", t), |s, v| if let Some(c) = custom_mut(s) { c.kv_heads = v })/>
                     <Field id="head_dim" label="head_dim" inputmode="numeric" value=custom(|c| c.head_dim.to_string())
                         commit=committer(scenario, |t| query::parse_dim("head_dim", t), |s, v| if let Some(c) = custom_mut(s) { c.head_dim = v })/>
+                    <p class="hint" data-testid="custom-geometry">{custom_summary}</p>
                     <div class="field-row">
                         <Field id="weights" label="Weights" value=weights_value commit=weights_commit/>
                         <div class="field">

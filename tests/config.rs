@@ -90,6 +90,12 @@ fn weights_from_the_config() {
         awq.weights.bytes.0
     );
     assert_eq!(awq.spec.dtype, ModelDtype::F16);
+    // gemma-2-9b ties its embeddings (transformers' default for Gemma): 256,000 × 3,584 once;
+    // per layer 2 × 3,584 × 4,096 + 2 × 3,584 × 2,048 + 3 × 3,584 × 14,336 + 2 × 3,584 = 198,188,032
+    // × 42 + 917,504,000 embeddings + 3,584 final norm = 9,241,404,928 parameters × 2 B = 18,482,809,856 B;
+    // the checkpoint is 18,483,411,968 B (gemma-2's two extra norms per layer, 42 × 7,168, are not counted).
+    let g = import(&config("gemma-2-9b-it"), "google/gemma-2-9b-it").unwrap();
+    assert_eq!(g.weights.bytes.0, 18_482_809_856);
 }
 
 #[test]

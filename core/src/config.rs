@@ -374,9 +374,11 @@ fn weights(
     let heads = spec.attention_heads as u128;
     let kv = spec.kv_heads as u128;
     let hd = spec.head_dim as u128;
+    // transformers' defaults when the config omits it: Gemma ties its embeddings, Llama/Qwen/Mistral do not.
+    let tied_default = s(m, "model_type").is_some_and(|t| t.starts_with("gemma"));
     let tied = b(m, "tie_word_embeddings")
         .or_else(|| b(top, "tie_word_embeddings"))
-        .unwrap_or(false);
+        .unwrap_or(tied_default);
     let embed = v * h * if tied { 1 } else { 2 };
     let attn = match spec.attention {
         Attention::Mla { latent } => {

@@ -24,6 +24,16 @@ pub struct CustomModel {
     pub head_dim: u64,
     /// Weights as vLLM counts them.
     pub weights: Bytes,
+    /// Attention kind (full, sliding window, MLA).
+    pub attention: Attention,
+    /// Checkpoint dtype (what `auto` KV uses).
+    pub dtype: ModelDtype,
+    /// Default `max_model_len` (0: unknown).
+    pub max_position: u64,
+    /// Vocabulary size (0: unknown).
+    pub vocab: u64,
+    /// Sizes for the overhead estimate.
+    pub extras: crate::model::Extras,
 }
 
 impl Default for CustomModel {
@@ -36,6 +46,30 @@ impl Default for CustomModel {
             kv_heads: 8,
             head_dim: 128,
             weights: Bytes(1527 * GIB / 100),
+            attention: Attention::Full,
+            dtype: ModelDtype::Bf16,
+            max_position: 0,
+            vocab: 0,
+            extras: crate::model::Extras::default(),
+        }
+    }
+}
+
+impl CustomModel {
+    /// A custom model from a spec (an imported config or a preset to edit).
+    pub fn from_spec(m: &ModelSpec) -> Self {
+        CustomModel {
+            name: m.id.clone(),
+            layers: m.layers,
+            heads: m.attention_heads,
+            kv_heads: m.kv_heads,
+            head_dim: m.head_dim,
+            weights: m.weights,
+            attention: m.attention,
+            dtype: m.dtype,
+            max_position: m.max_position,
+            vocab: m.vocab,
+            extras: m.extras,
         }
     }
 }
@@ -60,12 +94,12 @@ impl ModelChoice {
                 attention_heads: c.heads,
                 kv_heads: c.kv_heads,
                 head_dim: c.head_dim,
-                attention: Attention::Full,
-                dtype: ModelDtype::Bf16,
-                max_position: 0,
-                vocab: 0,
+                attention: c.attention,
+                dtype: c.dtype,
+                max_position: c.max_position,
+                vocab: c.vocab,
                 weights: c.weights,
-                extras: crate::model::Extras::default(),
+                extras: c.extras,
             },
         }
     }
@@ -391,7 +425,7 @@ pub struct Notice {
     pub message: String,
 }
 
-const KEYS: [&str; 21] = [
+const KEYS: [&str; 33] = [
     "model",
     "kv",
     "gpu",
@@ -413,6 +447,18 @@ const KEYS: [&str; 21] = [
     "bw_gbs",
     "embed",
     "v",
+    "attn",
+    "window",
+    "sliding_layers",
+    "latent",
+    "dtype",
+    "max_pos",
+    "vocab",
+    "hidden",
+    "inter",
+    "experts_per_tok",
+    "moe_inter",
+    "mm",
 ];
 
 /// Decodes a query string (with or without the leading `?`). Every bad or unknown parameter
@@ -519,6 +565,114 @@ pub fn decode(query: &str) -> (PageScenario, Vec<Notice>) {
                 format!("{} GiB", crate::units::fixed2(c.weights.as_gib())),
                 |x| c.weights = x
             );
+            let size = |v: &str| whole("size", v, 0, 1 << 32, "a whole number from 0 to 2^32");
+            field!("vocab", size, "unknown".into(), |x| c.vocab = x);
+            field!("hidden", size, "unknown".into(), |x| c.extras.hidden = x);
+            field!("inter", size, "unknown".into(), |x| c.extras.intermediate =
+                x);
+            field!("experts_per_tok", size, "0 (dense)".into(), |x| c
+                .extras
+                .experts_per_token =
+                x);
+            field!("moe_inter", size, "0".into(), |x| c
+                .extras
+                .moe_intermediate = x);
+            field!(
+                "max_pos",
+                |v| whole(
+                    "max_pos",
+                    v,
+                    0,
+                    1 << 40,
+                    "a whole number of tokens from 0 to 2^40"
+                ),
+                "unknown".into(),
+                |x| c.max_position = x
+            );
+            field!(
+                "mm",
+                |v: &str| match v.trim() {
+                    "1" | "true" => Ok(true),
+                    "0" | "false" => Ok(false),
+                    _ => Err(KvError::Invalid {
+                        field: "mm",
+                        message: "use 1 or 0".into()
+                    }),
+                },
+                "0".into(),
+                |x| c.extras.multimodal = x
+            );
+            field!(
+                "dtype",
+                |v: &str| match v.trim() {
+                    "bfloat16" => Ok(ModelDtype::Bf16),
+                    "float16" => Ok(ModelDtype::F16),
+                    "float32" => Ok(ModelDtype::F32),
+                    _ => Err(KvError::Invalid {
+                        field: "dtype",
+                        message: "use bfloat16, float16 or float32".into()
+                    }),
+                },
+                "bfloat16".into(),
+                |x| c.dtype = x
+            );
+            match get.get("attn").map(|a| a.trim()) {
+                None | Some("full") => {}
+                Some("sliding") => {
+                    let window = get.get("window").map(|v| {
+                        whole(
+                            "window",
+                            v,
+                            1,
+                            1 << 40,
+                            "a whole number of tokens from 1 to 2^40",
+                        )
+                    });
+                    let layers = get.get("sliding_layers").map(|v| {
+                        whole(
+                            "sliding_layers",
+                            v,
+                            0,
+                            c.layers,
+                            "a whole number up to the layer count",
+                        )
+                    });
+                    match (window, layers) {
+                        (Some(Ok(window)), Some(Ok(sliding_layers))) => {
+                            c.attention = Attention::SlidingWindow {
+                                window,
+                                sliding_layers,
+                            }
+                        }
+                        (w, l) => {
+                            let e = w
+                                .and_then(Result::err)
+                                .or(l.and_then(Result::err))
+                                .map(|e| e.to_string())
+                                .unwrap_or_else(|| {
+                                    "attn=sliding needs window and sliding_layers".into()
+                                });
+                            note("attn", e, "full attention".into());
+                        }
+                    }
+                }
+                Some("mla") => match get.get("latent").map(|v| parse_dim("latent", v)) {
+                    Some(Ok(latent)) => c.attention = Attention::Mla { latent },
+                    other => note(
+                        "attn",
+                        other
+                            .and_then(Result::err)
+                            .map(|e| e.to_string())
+                            .unwrap_or_else(|| "attn=mla needs latent".into()),
+                        "full attention".into(),
+                    ),
+                },
+                Some(other) => note(
+                    "attn",
+                    format!("{:?} is not one of full, sliding, mla", truncate(other, 20)),
+                    "full attention".into(),
+                ),
+            }
             if c.kv_heads > c.heads {
                 note(
                     "kv_heads",
@@ -621,6 +775,39 @@ pub fn encode(s: &PageScenario) -> String {
             q.append_pair("kv_heads", &c.kv_heads.to_string());
             q.append_pair("head_dim", &c.head_dim.to_string());
             q.append_pair("weights_gib", &gib(c.weights));
+            match c.attention {
+                Attention::Full => {}
+                Attention::SlidingWindow {
+                    window,
+                    sliding_layers,
+                } => {
+                    q.append_pair("attn", "sliding");
+                    q.append_pair("window", &window.to_string());
+                    q.append_pair("sliding_layers", &sliding_layers.to_string());
+                }
+                Attention::Mla { latent } => {
+                    q.append_pair("attn", "mla");
+                    q.append_pair("latent", &latent.to_string());
+                }
+            }
+            if c.dtype != ModelDtype::Bf16 {
+                q.append_pair("dtype", c.dtype.name());
+            }
+            for (k, v) in [
+                ("max_pos", c.max_position),
+                ("vocab", c.vocab),
+                ("hidden", c.extras.hidden),
+                ("inter", c.extras.intermediate),
+                ("experts_per_tok", c.extras.experts_per_token),
+                ("moe_inter", c.extras.moe_intermediate),
+            ] {
+                if v > 0 {
+                    q.append_pair(k, &v.to_string());
+                }
+            }
+            if c.extras.multimodal {
+                q.append_pair("mm", "1");
+            }
         }
     }
     q.append_pair("kv", s.kv.name());
@@ -679,6 +866,20 @@ mod tests {
         let s = PageScenario {
             model: ModelChoice::Custom(CustomModel {
                 name: "a&b=c <x>".into(),
+                attention: Attention::SlidingWindow {
+                    window: 4096,
+                    sliding_layers: 21,
+                },
+                dtype: ModelDtype::F16,
+                max_position: 8192,
+                vocab: 256_000,
+                extras: crate::model::Extras {
+                    hidden: 3584,
+                    intermediate: 14336,
+                    experts_per_token: 2,
+                    moe_intermediate: 100,
+                    multimodal: true,
+                },
                 ..CustomModel::default()
             }),
             gpu: GpuChoice::Custom {

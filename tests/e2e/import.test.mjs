@@ -1,0 +1,120 @@
+// Bring your own model: paste, choose, drop and fetch a config.json.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { serve, browser, openPage, ROOT } from './harness.mjs';
+
+const CONFIGS = path.join(ROOT, 'tests/fixtures/configs');
+const read = (name) => fs.readFileSync(path.join(CONFIGS, name + '.json'), 'utf8');
+let srv, b;
+before(async () => {
+  srv = await serve();
+  b = await browser();
+});
+after(async () => {
+  await b?.close();
+  srv?.server.close();
+});
+
+const value = (page, id) => page.getAttribute(`[data-testid="${id}"]`, 'data-value');
+
+async function open(query = '?model=Qwen/Qwen3-8B&gpu=h100-sxm&ctx=8192') {
+  const o = await openPage(b, srv.base + query, { viewport: { width: 1280, height: 900 } });
+  await o.page.waitForSelector('[data-testid="max-seqs"]');
+  await o.page.click('details.import summary');
+  return o;
+}
+
+test('pasting Qwen3-32B gives 262,144 B per token, and the geometry goes into the URL', async () => {
+  const { context, page, problems } = await open();
+  await page.fill('[data-testid="config-text"]', read('Qwen3-32B'));
+  await page.click('[data-testid="config-import"]');
+  // head_dim 128 from the config, not 5120 / 64 = 80: 2 × 64 × 8 × 128 × 2 = 262,144 B.
+  await page.waitForFunction(() => document.querySelector('[data-testid="bytes-per-token"]').dataset.value === '262144');
+  assert.match(await page.textContent('[data-testid="import-status"]'), /Imported imported model: 64 layers, 8 KV heads × 128/);
+  assert.equal(await page.inputValue('#model'), 'custom');
+  await page.waitForTimeout(400);
+  const url = new URL(page.url());
+  assert.equal(url.searchParams.get('head_dim'), '128');
+  assert.equal(url.searchParams.get('vocab'), '151936');
+  assert.equal(url.searchParams.get('config'), null);
+  await page.reload();
+  await page.waitForSelector('[data-testid="max-seqs"]');
+  assert.equal(await value(page, 'bytes-per-token'), '262144');
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('choosing gemma-2-9b gives vLLM\'s sliding-window figures', async () => {
+  const { context, page, problems } = await open('?model=Qwen/Qwen3-8B&gpu=h100-sxm&ctx=8192&vllm=0.11&overhead_gib=1');
+  await page.setInputFiles('#config-file', path.join(CONFIGS, 'gemma-2-9b-it.json'));
+  await page.waitForFunction(() => /window 4,096 on 21 layers/.test(document.querySelector('[data-testid="import-status"]').textContent));
+  assert.match(await page.textContent('[data-testid="custom-geometry"]'), /sliding window 4,096 on 21 of 42 layers/);
+  // The same startup lines as the gemma-2-9b preset with the same weights.
+  const imported = await value(page, 'vllm-lines');
+  await page.waitForTimeout(400);
+  const weights = new URL(page.url()).searchParams.get('weights_gib');
+  const preset = await openPage(b, srv.base + `?model=google/gemma-2-9b-it&gpu=h100-sxm&ctx=8192&vllm=0.11&overhead_gib=1`);
+  await preset.page.waitForSelector('[data-testid="max-seqs"]');
+  const presetWeights = Number(weights);
+  assert.ok(Math.abs(presetWeights - 17.21) < 0.05, `weights estimate ${weights} GiB vs the checkpoint's 17.21 GiB`);
+  assert.match(imported, /^Available KV cache memory: [\d.]+ GiB\nGPU KV cache size: [\d,]+ tokens\nMaximum concurrency for 8,192 tokens per request: [\d.]+x$/);
+  await preset.context.close();
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('dropping a file imports it; broken JSON and a Mamba hybrid say what is wrong and change nothing', async () => {
+  const { context, page, problems } = await open();
+  const before = await value(page, 'bytes-per-token');
+  const drop = async (text) => {
+    const dt = await page.evaluateHandle((t) => {
+      const d = new DataTransfer();
+      d.items.add(new File([t], 'config.json', { type: 'application/json' }));
+      return d;
+    }, text);
+    await page.dispatchEvent('details.import', 'drop', { dataTransfer: dt });
+  };
+  await drop(read('broken'));
+  await page.waitForFunction(() => /is not valid JSON/.test(document.querySelector('[data-testid="import-status"]').textContent));
+  assert.equal(await value(page, 'bytes-per-token'), before);
+  await drop(read('Jamba-v0.1'));
+  await page.waitForFunction(() => /not supported/.test(document.querySelector('[data-testid="import-status"]').textContent));
+  assert.equal(await value(page, 'bytes-per-token'), before);
+  await drop(read('DeepSeek-V2-Lite'));
+  // 27 × 576 × 2 = 31,104 B per token.
+  await page.waitForFunction(() => document.querySelector('[data-testid="bytes-per-token"]').dataset.value === '31104');
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('fetching by id: found, not found, gated and unreachable each get their own message', async () => {
+  const { context, page, problems } = await open();
+  const routes = {
+    'Qwen/Qwen3-8B': (r) => r.fulfill({ status: 200, contentType: 'application/json', body: read('Qwen3-8B'), headers: { 'access-control-allow-origin': '*' } }),
+    'nobody/nothing': (r) => r.fulfill({ status: 404, body: 'Entry not found', headers: { 'access-control-allow-origin': '*' } }),
+    'meta-llama/Llama-3.1-8B-Instruct': (r) => r.fulfill({ status: 401, body: 'gated', headers: { 'access-control-allow-origin': '*' } }),
+    'offline/model': (r) => r.abort('internetdisconnected'),
+  };
+  await page.route('https://huggingface.co/**', (route) => {
+    const id = new URL(route.request().url()).pathname.split('/resolve/')[0].slice(1);
+    return (routes[id] ?? ((r) => r.abort()))(route);
+  });
+  const fetchId = async (id, pattern) => {
+    await page.fill('#hf-id', id);
+    await page.click('[data-testid="config-fetch"]');
+    await page.waitForFunction((p) => new RegExp(p).test(document.querySelector('[data-testid="import-status"]').textContent), pattern.source);
+  };
+  await fetchId('Qwen/Qwen3-8B', /Imported Qwen\/Qwen3-8B: 36 layers/);
+  assert.equal(await value(page, 'bytes-per-token'), '147456');
+  await fetchId('nobody/nothing', /no config\.json on the Hugging Face Hub \(404\)/);
+  await fetchId('meta-llama/Llama-3.1-8B-Instruct', /gated or private \(401\)/);
+  await fetchId('offline/model', /did not complete|offline/);
+  await fetchId('not an id', /looks like owner\/name/);
+  assert.equal(await value(page, 'bytes-per-token'), '147456');
+  // The failed requests are the point of this test (the browser logs each); nothing else went wrong.
+  const expected = (p) => p.includes('huggingface.co') || p.startsWith('console: Failed to load resource');
+  assert.deepEqual(problems.filter((p) => !expected(p)), []);
+  await context.close();
+});
