@@ -4,6 +4,7 @@
 mod browser;
 mod field;
 mod import;
+mod verify;
 
 use crate::charts;
 use field::Field;
@@ -147,6 +148,7 @@ pub fn App() -> impl IntoView {
                 </form>
                 <div class="outputs">
                     <Results scenario shown/>
+                    <verify::VerifyLog scenario shown/>
                     <Charts shown which=None/>
                     <Repertoire scenario/>
                 </div>
@@ -638,7 +640,13 @@ fn Results(scenario: Scn, shown: Memo<Option<Outcome>>) -> impl IntoView {
                     Bytes(g.pool.1.max(0) as u64)
                 )
             })
-            .unwrap_or_else(|| "the course lab's single overhead figure".into());
+            .unwrap_or_else(|| {
+                if s.kv_memory.is_some() {
+                    "taken from a vLLM log".into()
+                } else {
+                    "the course lab's single overhead figure".into()
+                }
+            });
         let range_tokens = o
             .range
             .map(|g| {
@@ -681,6 +689,11 @@ fn Results(scenario: Scn, shown: Memo<Option<Outcome>>) -> impl IntoView {
                     <button type="button" on:click=move |_| copy("command", serve2.clone())>"Copy command"</button>
                     <button type="button" data-testid="copy-link" on:click=move |_| copy("link", link())>"Copy link"</button>
                     <button type="button" aria-expanded=move || embed_open.get().to_string() on:click=move |_| embed_open.update(|v| *v = !*v)>"Embed…"</button>
+                    <Show when=move || scenario.with(|s| s.kv_memory.is_some())>
+                        <button type="button" data-testid="use-budget" on:click=move |_| scenario.update(|s| s.kv_memory = None)>
+                            "Use the budget, not the log's KV memory"
+                        </button>
+                    </Show>
                     <span class="copied" role="status" data-testid="copy-status">{move || copied.get()}</span>
                 </div>
                 <Show when=move || embed_open.get()>

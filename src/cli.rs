@@ -1,14 +1,15 @@
 //! The `kvbudget` command line: `predict` and `verify` (twins of the course lab's scripts) and
 //! `vllm` (what vLLM prints at startup for a scenario).
 
-mod pyjson;
+use kvbudget_core::pyjson;
+use kvbudget_core::report_json::{kv_report, prediction_json};
 
 use clap::{Args, Parser, Subcommand};
 use kvbudget_core::capacity::{Margin, Overhead};
-use kvbudget_core::logparse::{self, KvFigure, LogError, ParsedLog};
+use kvbudget_core::logparse::{self, LogError};
 use kvbudget_core::model::{Attention, KvDtype, ModelDtype, ModelSpec};
 use kvbudget_core::presets::{self, Arch};
-use kvbudget_core::seed::{self, SeedPrediction};
+use kvbudget_core::seed;
 use kvbudget_core::units::Bytes;
 use kvbudget_core::vllm::{self, Engine, KvMemory, Scenario, Version};
 use kvbudget_core::KvError;
@@ -286,17 +287,6 @@ fn geometry_i64(
     ))
 }
 
-fn prediction_json(p: &SeedPrediction) -> Value {
-    json!({
-        "kv_bytes_per_token": p.kv_bytes_per_token,
-        "kv_kib_per_token": p.kv_kib_per_token,
-        "ctx": p.ctx,
-        "kv_gib_per_seq": p.kv_gib_per_seq,
-        "predicted_max_seqs": p.predicted_max_seqs,
-        "predicted_total_tokens": p.predicted_total_tokens,
-    })
-}
-
 fn predict(a: &PredictArgs) -> Result<i32, String> {
     let base = base_model(&a.model, &a.config)?;
     let (l, k, h) = geometry_i64(base.as_ref(), a.layers, a.kv_heads, a.head_dim)?;
@@ -304,64 +294,6 @@ fn predict(a: &PredictArgs) -> Result<i32, String> {
         seed::predict(l, k, h, a.dtype_bytes, a.kv_pool_gib, a.ctx).map_err(|e| e.to_string())?;
     say!("{}", pyjson::dumps(&prediction_json(&p)));
     Ok(0)
-}
-
-fn opt_f64(x: Option<f64>) -> Value {
-    x.map(Value::from).unwrap_or(Value::Null)
-}
-
-fn parsed_json(p: &ParsedLog, block_size: u64) -> Value {
-    let (kind, raw) = match p.kv {
-        Some(KvFigure::Tokens(t)) => ("tokens", Value::from(t)),
-        Some(KvFigure::Blocks(b)) => ("blocks", Value::from(b)),
-        None => ("none", Value::Null),
-    };
-    let error = match &p.error {
-        None => Value::Null,
-        Some(LogError::RequestTooLong {
-            max_model_len,
-            needed_gib,
-            available_gib,
-            estimated_max_len,
-        }) => json!({
-            "kind": "request_too_long",
-            "max_model_len": max_model_len,
-            "needed_gib": needed_gib,
-            "available_gib": available_gib,
-            "estimated_max_model_len": estimated_max_len,
-        }),
-        Some(LogError::V0TooLong {
-            max_model_len,
-            kv_tokens,
-        }) => json!({
-            "kind": "v0_max_seq_len_too_large",
-            "max_model_len": max_model_len,
-            "kv_cache_tokens": kv_tokens,
-        }),
-        Some(LogError::NoMemory) => json!({ "kind": "no_available_memory" }),
-    };
-    json!({
-        "vllm_version": p.version,
-        "kv_line": p.kv_line,
-        "kv_figure": kind,
-        "kv_figure_value": raw,
-        "block_size": block_size,
-        "gpu_blocks": match p.kv { Some(KvFigure::Blocks(b)) => Value::from(b), _ => Value::Null },
-        "cpu_blocks": p.cpu_blocks,
-        "max_concurrency": p.max_concurrency.as_ref().map(|c| c.value),
-        "max_concurrency_tokens_per_request": p.max_concurrency.as_ref().map(|c| c.tokens_per_request),
-        "available_kv_cache_gib": opt_f64(p.available_kv_gib),
-        "model_loading_gib": opt_f64(p.model_loading_gib),
-        "total_gpu_memory_gib": opt_f64(p.total_gpu_gib),
-        "gpu_memory_utilization": opt_f64(p.gpu_memory_utilization),
-        "requested_memory_gib": opt_f64(p.requested_gib),
-        "weights_gib": opt_f64(p.weights_gib),
-        "non_torch_memory_gib": opt_f64(p.non_torch_gib),
-        "activation_peak_gib": opt_f64(p.activation_peak_gib),
-        "budget_kv_cache_gib": opt_f64(p.budget_kv_gib),
-        "cuda_graph_estimate_gib": opt_f64(p.cudagraph_estimate_gib),
-        "error": error,
-    })
 }
 
 fn refusal_text(e: &LogError) -> String {
@@ -404,21 +336,7 @@ fn verify(a: &VerifyArgs) -> Result<i32, String> {
             logparse::LOOKED_FOR
         ));
     }
-    let implied = cached.map(|t| t / a.ctx as u64);
-    let agreement = match implied {
-        Some(n) => format!("{} predicted vs {} observed", pred.predicted_max_seqs, n),
-        None => format!(
-            "{} predicted vs none observed (vLLM did not start)",
-            pred.predicted_max_seqs
-        ),
-    };
-    let report = json!({
-        "prediction": prediction_json(&pred),
-        "vllm_total_cached_tokens": cached,
-        "vllm_implied_max_seqs_at_ctx": implied,
-        "agreement": agreement,
-        "vllm_log": parsed_json(&parsed, a.block_size),
-    });
+    let report = kv_report(&pred, &parsed, a.block_size, a.ctx as u64);
     let text = pyjson::dumps(&report);
     std::fs::write(&a.out, format!("{text}\n"))
         .map_err(|e| format!("cannot write {}: {e}", a.out))?;

@@ -244,3 +244,43 @@ fn the_overhead_estimate_meets_its_targets() {
         "fixed 1 GiB: {f1}, fixed 2 GiB: {f2}, estimate: {s2}"
     );
 }
+
+#[test]
+fn adopting_each_real_log_reproduces_its_blocks_and_tokens() {
+    use kvbudget::core::calc::evaluate;
+    use kvbudget::core::query::{CustomModel, ModelChoice, PageScenario};
+    use kvbudget::core::verify::{adopt, compare};
+    let Some(dir) = calibration_dir() else { return };
+    let mut checked = 0;
+    for r in records(&dir) {
+        let name = r["source"]
+            .as_str()
+            .unwrap()
+            .rsplit('/')
+            .next()
+            .unwrap()
+            .to_string();
+        let Ok(text) = std::fs::read_to_string(dir.join("raw").join(&name)) else {
+            continue;
+        };
+        let log = logparse::parse(&text);
+        if log.kv.is_none() || r["pp"].as_u64() != Some(1) {
+            continue; // pipeline logs print stage 0 only
+        }
+        // The model's geometry as the record describes it (a user would import its config.json).
+        let start = PageScenario {
+            model: ModelChoice::Custom(CustomModel::from_spec(&model_of(&r))),
+            ..PageScenario::default()
+        };
+        let (s, _) = adopt(&start, &log);
+        let o = evaluate(&s).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let rows = compare(&s, &o, &log);
+        let diff = |k: &str| rows.iter().find(|x| x.key == k).and_then(|x| x.difference);
+        assert_eq!(diff("tokens"), Some(0.0), "{name}");
+        if o.chosen.report.groups.is_none() {
+            assert_eq!(diff("blocks"), Some(0.0), "{name}");
+        }
+        checked += 1;
+    }
+    assert!(checked >= 50, "only {checked} logs adopted");
+}

@@ -42,7 +42,8 @@ fn v0_gpu_blocks_times_block_size() {
     let p = parse(&fixture("v0_gpu_blocks.log"));
     assert_eq!(p.version.as_deref(), Some("0.6.3"));
     assert_eq!(p.kv, Some(KvFigure::Blocks(2960)));
-    assert_eq!(p.cpu_blocks, Some(2048));
+    // 4 GiB of swap / (16 × 40 layers × 2 × 8 × 128 × 2 B = 2.5 MiB per block) = 1,638 CPU blocks.
+    assert_eq!(p.cpu_blocks, Some(1638));
     assert_eq!(p.cached_tokens(16), Some(47_360));
     assert_eq!(p.cached_tokens(32), Some(94_720));
     assert_eq!(p.max_concurrency.unwrap().tokens_per_request, 8192);

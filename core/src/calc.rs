@@ -134,11 +134,14 @@ fn vllm_scenario_with(
         max_num_batched_tokens: None,
         version: s.version,
         engine: s.version.default_engine(),
-        memory: KvMemory::Budget {
-            gpu_total: s.gpu.total(),
-            util: s.util(),
-            weights: model.weights,
-            overhead,
+        memory: match s.kv_memory {
+            Some(b) => KvMemory::Available(b),
+            None => KvMemory::Budget {
+                gpu_total: s.gpu.total(),
+                util: s.util(),
+                weights: model.weights,
+                overhead,
+            },
         },
         arch: s.gpu.arch(),
         gpu_total: Some(s.gpu.total()),
@@ -355,26 +358,33 @@ pub fn evaluate(s: &PageScenario) -> Result<Outcome> {
     } else {
         ("⌊", "⌋")
     };
-    d.push((
-        "KV pool",
-        format!(
-            "{open}{} GiB × {}{close} − {} GiB weights{} − {} GiB overhead = {}",
-            fixed2(total.as_gib()),
-            s.util(),
-            fixed2(weights_gpu.as_gib()),
-            if s.tp > 1 {
-                format!(" (÷ TP {})", s.tp)
-            } else {
-                String::new()
-            },
-            fixed2(overhead_bytes.as_gib()),
-            if chosen.pool > 0 {
-                both(chosen.pool as u64)
-            } else {
-                format!("{} B: nothing left for the KV cache", chosen.pool)
-            }
-        ),
-    ));
+    if let Some(k) = s.kv_memory {
+        d.push((
+            "KV pool",
+            format!("taken as given (from a vLLM log): {}", both(k.0)),
+        ));
+    } else {
+        d.push((
+            "KV pool",
+            format!(
+                "{open}{} GiB × {}{close} − {} GiB weights{} − {} GiB overhead = {}",
+                fixed2(total.as_gib()),
+                s.util(),
+                fixed2(weights_gpu.as_gib()),
+                if s.tp > 1 {
+                    format!(" (÷ TP {})", s.tp)
+                } else {
+                    String::new()
+                },
+                fixed2(overhead_bytes.as_gib()),
+                if chosen.pool > 0 {
+                    both(chosen.pool as u64)
+                } else {
+                    format!("{} B: nothing left for the KV cache", chosen.pool)
+                }
+            ),
+        ));
+    }
     d.push((
         "sequences (formula)",
         format!(

@@ -13,10 +13,13 @@ pub mod logparse;
 pub mod model;
 pub mod overhead;
 pub mod presets;
+pub mod pyjson;
 pub mod query;
 pub mod repertoire;
+pub mod report_json;
 pub mod seed;
 pub mod units;
+pub mod verify;
 pub mod vllm;
 
 pub use error::{KvError, Result};

@@ -50,6 +50,14 @@ pub enum LogError {
 pub struct ParsedLog {
     /// vLLM's version, when the log names it.
     pub version: Option<String>,
+    /// The model, from the non-default arguments or the engine's config line.
+    pub model: Option<String>,
+    /// `max_model_len`, from the arguments or the concurrency line.
+    pub max_model_len: Option<u64>,
+    /// `kv_cache_dtype` from the arguments.
+    pub kv_cache_dtype: Option<String>,
+    /// `tensor_parallel_size` from the arguments.
+    pub tensor_parallel_size: Option<u64>,
     /// The first KV capacity line.
     pub kv: Option<KvFigure>,
     /// The full text of that line.
@@ -157,6 +165,37 @@ pub fn scan_line(line: &str, p: &mut ParsedLog) {
             }
         }
     }
+    if p.model.is_none() {
+        for marker in ["'model': '", "model='"] {
+            if let Some(i) = line.find(marker) {
+                let rest = &line[i + marker.len()..];
+                if let Some(end) = rest.find('\'') {
+                    let id = &rest[..end];
+                    if !id.is_empty() && id.len() <= 200 {
+                        p.model = Some(id.to_string());
+                        break;
+                    }
+                }
+            }
+        }
+    }
+    set(&mut p.max_model_len, int_after(line, "'max_model_len': "));
+    set(
+        &mut p.tensor_parallel_size,
+        int_after(line, "'tensor_parallel_size': "),
+    );
+    if p.kv_cache_dtype.is_none() {
+        if let Some(i) = line.find("'kv_cache_dtype': '") {
+            let rest = &line[i + "'kv_cache_dtype': '".len()..];
+            p.kv_cache_dtype = rest
+                .find('\'')
+                .map(|end| rest[..end].chars().take(20).collect());
+        }
+    }
+    set(
+        &mut p.gpu_memory_utilization,
+        float_after(line, "'gpu_memory_utilization': "),
+    );
     if p.kv.is_none() {
         if let Some(t) = int_after(line, "GPU KV cache size:") {
             if line.contains("tokens") {

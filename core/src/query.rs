@@ -200,6 +200,8 @@ pub struct PageScenario {
     pub overhead: Option<Bytes>,
     /// View.
     pub embed: Embed,
+    /// KV memory taken as given (e.g. adopted from a vLLM log) instead of the budget.
+    pub kv_memory: Option<Bytes>,
 }
 
 impl Default for PageScenario {
@@ -217,6 +219,7 @@ impl Default for PageScenario {
             trace: None,
             overhead: None,
             embed: Embed::Full,
+            kv_memory: None,
         }
     }
 }
@@ -425,7 +428,7 @@ pub struct Notice {
     pub message: String,
 }
 
-const KEYS: [&str; 33] = [
+const KEYS: [&str; 34] = [
     "model",
     "kv",
     "gpu",
@@ -459,6 +462,7 @@ const KEYS: [&str; 33] = [
     "experts_per_tok",
     "moe_inter",
     "mm",
+    "kv_bytes",
 ];
 
 /// Decodes a query string (with or without the leading `?`). Every bad or unknown parameter
@@ -522,6 +526,19 @@ pub fn decode(query: &str) -> (PageScenario, Vec<Notice>) {
         |x| s.prompt = Some(x)
     );
     field!("trace", parse_trace, "none".into(), |x| s.trace = Some(x));
+    field!(
+        "kv_bytes",
+        |v| whole(
+            "kv_bytes",
+            v,
+            1,
+            1 << 50,
+            "a whole number of bytes from 1 to 2^50"
+        )
+        .map(Bytes),
+        "the budget".into(),
+        |x| s.kv_memory = Some(x)
+    );
     field!(
         "overhead_gib",
         parse_overhead,
@@ -838,6 +855,9 @@ pub fn encode(s: &PageScenario) -> String {
     }
     if let Some(o) = s.overhead {
         q.append_pair("overhead_gib", &gib(o));
+    }
+    if let Some(k) = s.kv_memory {
+        q.append_pair("kv_bytes", &k.0.to_string());
     }
     match s.embed {
         Embed::Full => {}

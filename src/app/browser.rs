@@ -86,3 +86,27 @@ pub fn show_panic_banner() {
     }
     let _ = body.prepend_with_node_1(&banner);
 }
+
+/// Offers `text` as a file download.
+pub fn download(name: &str, text: &str, mime: &str) {
+    let parts = js_sys::Array::of1(&wasm_bindgen::JsValue::from_str(text));
+    let options = web_sys::BlobPropertyBag::new();
+    options.set_type(mime);
+    let Ok(blob) = web_sys::Blob::new_with_str_sequence_and_options(&parts, &options) else {
+        return;
+    };
+    let Ok(url) = web_sys::Url::create_object_url_with_blob(&blob) else {
+        return;
+    };
+    let Some(doc) = window().document() else {
+        return;
+    };
+    if let Ok(a) = doc.create_element("a") {
+        let _ = a.set_attribute("href", &url);
+        let _ = a.set_attribute("download", name);
+        if let Ok(a) = wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(a) {
+            a.click();
+        }
+    }
+    let _ = web_sys::Url::revoke_object_url(&url);
+}

@@ -1,7 +1,7 @@
 //! `json.dumps(obj, indent=2)` as Python writes it: two-space indent, `": "` separators,
 //! floats in `repr` form (`160.0`, `1e+16`) and non-ASCII escaped as `\uXXXX`.
 
-use kvbudget_core::units::py_float_repr;
+use crate::units::py_float_repr;
 use serde::Serialize;
 use serde_json::ser::{Formatter, PrettyFormatter};
 use serde_json::Value;

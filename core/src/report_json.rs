@@ -1,0 +1,98 @@
+//! The JSON of the course lab's `kv_report.json`, shared by the CLI's `verify` and the page's download:
+//! the lab's keys (`prediction`, `vllm_total_cached_tokens`, `vllm_implied_max_seqs_at_ctx`, `agreement`)
+//! plus `vllm_log`, everything the parser read.
+
+use crate::logparse::{KvFigure, LogError, ParsedLog};
+use crate::seed::SeedPrediction;
+use serde_json::{json, Value};
+
+/// The lab's `predict()` result as JSON, keys in the lab's order.
+pub fn prediction_json(p: &SeedPrediction) -> Value {
+    json!({
+        "kv_bytes_per_token": p.kv_bytes_per_token,
+        "kv_kib_per_token": p.kv_kib_per_token,
+        "ctx": p.ctx,
+        "kv_gib_per_seq": p.kv_gib_per_seq,
+        "predicted_max_seqs": p.predicted_max_seqs,
+        "predicted_total_tokens": p.predicted_total_tokens,
+    })
+}
+
+fn opt_f64(x: Option<f64>) -> Value {
+    x.map(Value::from).unwrap_or(Value::Null)
+}
+
+/// Everything the parser read, as JSON.
+pub fn parsed_json(p: &ParsedLog, block_size: u64) -> Value {
+    let (kind, raw) = match p.kv {
+        Some(KvFigure::Tokens(t)) => ("tokens", Value::from(t)),
+        Some(KvFigure::Blocks(b)) => ("blocks", Value::from(b)),
+        None => ("none", Value::Null),
+    };
+    let error = match &p.error {
+        None => Value::Null,
+        Some(LogError::RequestTooLong {
+            max_model_len,
+            needed_gib,
+            available_gib,
+            estimated_max_len,
+        }) => json!({
+            "kind": "request_too_long",
+            "max_model_len": max_model_len,
+            "needed_gib": needed_gib,
+            "available_gib": available_gib,
+            "estimated_max_model_len": estimated_max_len,
+        }),
+        Some(LogError::V0TooLong {
+            max_model_len,
+            kv_tokens,
+        }) => json!({
+            "kind": "v0_max_seq_len_too_large",
+            "max_model_len": max_model_len,
+            "kv_cache_tokens": kv_tokens,
+        }),
+        Some(LogError::NoMemory) => json!({ "kind": "no_available_memory" }),
+    };
+    json!({
+        "vllm_version": p.version,
+        "kv_line": p.kv_line,
+        "kv_figure": kind,
+        "kv_figure_value": raw,
+        "block_size": block_size,
+        "gpu_blocks": match p.kv { Some(KvFigure::Blocks(b)) => Value::from(b), _ => Value::Null },
+        "cpu_blocks": p.cpu_blocks,
+        "max_concurrency": p.max_concurrency.as_ref().map(|c| c.value),
+        "max_concurrency_tokens_per_request": p.max_concurrency.as_ref().map(|c| c.tokens_per_request),
+        "available_kv_cache_gib": opt_f64(p.available_kv_gib),
+        "model_loading_gib": opt_f64(p.model_loading_gib),
+        "total_gpu_memory_gib": opt_f64(p.total_gpu_gib),
+        "gpu_memory_utilization": opt_f64(p.gpu_memory_utilization),
+        "requested_memory_gib": opt_f64(p.requested_gib),
+        "weights_gib": opt_f64(p.weights_gib),
+        "non_torch_memory_gib": opt_f64(p.non_torch_gib),
+        "activation_peak_gib": opt_f64(p.activation_peak_gib),
+        "budget_kv_cache_gib": opt_f64(p.budget_kv_gib),
+        "cuda_graph_estimate_gib": opt_f64(p.cudagraph_estimate_gib),
+        "error": error,
+    })
+}
+
+/// The whole `kv_report.json`: the lab's keys, then `vllm_log`.
+pub fn kv_report(pred: &SeedPrediction, parsed: &ParsedLog, block_size: u64, ctx: u64) -> Value {
+    let cached = parsed.cached_tokens(block_size);
+    let implied = cached.map(|t| t / ctx.max(1));
+    let agreement = match implied {
+        Some(n) => format!("{} predicted vs {} observed", pred.predicted_max_seqs, n),
+        None => format!(
+            "{} predicted vs none observed (vLLM did not start)",
+            pred.predicted_max_seqs
+        ),
+    };
+    json!({
+        "prediction": prediction_json(pred),
+        "vllm_total_cached_tokens": cached,
+        "vllm_implied_max_seqs_at_ctx": implied,
+        "agreement": agreement,
+        "vllm_log": parsed_json(parsed, block_size),
+    })
+}

@@ -1,0 +1,79 @@
+//! A vLLM log beside the scenario: the comparison, and adopting the log's numbers.
+
+use kvbudget::core::calc::evaluate;
+use kvbudget::core::logparse::parse;
+use kvbudget::core::query::{decode, CustomModel, ModelChoice};
+use kvbudget::core::verify::{adopt, compare};
+
+fn fixture(name: &str) -> String {
+    std::fs::read_to_string(format!(
+        "{}/tests/fixtures/logs/{name}",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap()
+}
+
+#[test]
+fn adopting_a_v1_log_reproduces_its_blocks_and_tokens() {
+    // The 0.11 log of Qwen3-14B: 6.51 GiB, 42,656 tokens at 32,768 (2,666 blocks).
+    let log = parse(&fixture("v1_0.11_two_line.log"));
+    let (s, _) = decode("?model=Qwen/Qwen3-8B&gpu=rtx-4090");
+    let (adopted, notes) = adopt(&s, &log);
+    assert!(notes.is_empty(), "{notes:?}");
+    assert_eq!(adopted.model.name(), "Qwen/Qwen3-14B");
+    assert_eq!(adopted.ctx, 32_768);
+    assert_eq!(adopted.version.to_string(), "0.11");
+    // 2,666 blocks × 16 tokens × 40 layers × 4,096 B per token per layer = 6,987,710,464 B.
+    assert_eq!(adopted.kv_memory.map(|b| b.0), Some(2666 * 65_536 * 40));
+    let o = evaluate(&adopted).unwrap();
+    let rows = compare(&adopted, &o, &log);
+    let get = |k: &str| rows.iter().find(|r| r.key == k).unwrap().clone();
+    assert_eq!(get("tokens").difference, Some(0.0));
+    assert_eq!(get("blocks").difference, Some(0.0));
+    assert_eq!(get("concurrency").difference, Some(0.0));
+    assert_eq!(get("tokens").printed, "42,656");
+    // And the URL carries it: decoding the encoded scenario gives the same numbers.
+    let q = kvbudget::core::query::encode(&adopted);
+    let (again, n) = decode(&q);
+    assert!(n.is_empty(), "{q}: {n:?}");
+    assert_eq!(again, adopted, "{q}");
+    assert_eq!(
+        evaluate(&again).unwrap().chosen.report.gpu_kv_cache_tokens,
+        Some(42_656)
+    );
+}
+
+#[test]
+fn adopting_a_v0_log() {
+    // V0: "# GPU blocks: 2960" of Qwen3-14B-AWQ at 8,192 → 2,960 blocks, 47,360 tokens.
+    let log = parse(&fixture("v0_gpu_blocks.log"));
+    let (s, _) = decode("?model=Qwen/Qwen3-14B-AWQ&gpu=rtx-5080");
+    let (adopted, _) = adopt(&s, &log);
+    assert_eq!(adopted.version.to_string(), "0.6");
+    let o = evaluate(&adopted).unwrap();
+    assert_eq!(o.chosen.report.num_gpu_blocks, Some(2960));
+    assert_eq!(
+        o.chosen.report.lines[0],
+        "# GPU blocks: 2960, # CPU blocks: 1638"
+    );
+}
+
+#[test]
+fn a_log_for_another_model_keeps_the_scenario_model_and_says_so() {
+    let log = parse("INFO non-default args: {'model': 'someone/unknown-7b', 'max_model_len': 4096}\nGPU KV cache size: 10,000 tokens\n");
+    let (s, _) =
+        decode("?model=custom&name=mine&layers=32&heads=32&kv_heads=8&head_dim=128&weights_gib=14");
+    let (adopted, notes) = adopt(&s, &log);
+    assert!(
+        matches!(adopted.model, ModelChoice::Custom(CustomModel { ref name, .. }) if name == "mine")
+    );
+    assert!(
+        notes[0].contains("someone/unknown-7b is not a preset"),
+        "{notes:?}"
+    );
+    // 10,000 tokens / 16 = 625 blocks.
+    assert_eq!(
+        evaluate(&adopted).unwrap().chosen.report.num_gpu_blocks,
+        Some(625)
+    );
+}
