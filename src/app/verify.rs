@@ -15,8 +15,36 @@ use wasm_bindgen_futures::JsFuture;
 /// The largest log read (real startup logs are well under a megabyte).
 const MAX_LOG_BYTES: f64 = 64.0 * 1024.0 * 1024.0;
 
+/// Lets the browser paint and handle input between chunks of a long log.
+async fn yield_to_browser() {
+    let promise = js_sys::Promise::new(&mut |resolve, _| {
+        let _ = leptos::prelude::window().set_timeout_with_callback(&resolve);
+    });
+    let _ = JsFuture::from(promise).await;
+}
+
+/// Parses a log in chunks of lines, yielding between them, so a long log never freezes the page.
+async fn parse_in_chunks(text: String) -> ParsedLog {
+    let mut p = ParsedLog::default();
+    for (i, line) in text.lines().enumerate() {
+        logparse::scan_line(line, &mut p);
+        if i % 4000 == 3999 {
+            yield_to_browser().await;
+        }
+    }
+    p
+}
+
 fn load(text: &str, parsed: RwSignal<Option<ParsedLog>>, message: RwSignal<String>) {
-    let p = logparse::parse(text);
+    let text = text.to_string();
+    message.set("Reading the log…".into());
+    leptos::task::spawn_local(async move {
+        let p = parse_in_chunks(text).await;
+        show(p, parsed, message);
+    });
+}
+
+fn show(p: ParsedLog, parsed: RwSignal<Option<ParsedLog>>, message: RwSignal<String>) {
     if p.kv.is_none() && p.error.is_none() {
         message.set(format!(
             "No KV cache figures in this log: looked for {}.",
