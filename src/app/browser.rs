@@ -110,3 +110,41 @@ pub fn download(name: &str, text: &str, mime: &str) {
     }
     let _ = web_sys::Url::revoke_object_url(&url);
 }
+
+/// The first file of a file input's change event.
+pub fn chosen_file(ev: &leptos::ev::Event) -> Option<web_sys::File> {
+    let input = ev
+        .target()
+        .and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlInputElement>(t).ok())?;
+    input.files()?.get(0)
+}
+
+/// The first file of a drop event (the browser's default of opening it is prevented).
+pub fn dropped_file(ev: &leptos::ev::DragEvent) -> Option<web_sys::File> {
+    ev.prevent_default();
+    ev.data_transfer()?.files()?.get(0)
+}
+
+/// Reads a file as text, refusing ones over `max_bytes`; `done` gets the text or the message.
+pub fn read_text(
+    file: web_sys::File,
+    max_bytes: f64,
+    done: impl FnOnce(Result<String, String>) + 'static,
+) {
+    let name = file.name();
+    if file.size() > max_bytes {
+        done(Err(format!(
+            "{name} is {} bytes, more than this reads",
+            file.size() as u64
+        )));
+        return;
+    }
+    let promise = file.text();
+    leptos::task::spawn_local(async move {
+        let text = wasm_bindgen_futures::JsFuture::from(promise)
+            .await
+            .ok()
+            .and_then(|v| v.as_string());
+        done(text.ok_or_else(|| format!("could not read {name} as text")));
+    });
+}

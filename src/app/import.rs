@@ -61,28 +61,17 @@ fn apply(scenario: Scn, status: RwSignal<Status>, text: &str, name: &str) {
     }
 }
 
-/// Reads the first file of a list as text and imports it.
+/// Reads a chosen or dropped file and imports it.
 fn read_file(file: web_sys::File, scenario: Scn, status: RwSignal<Status>) {
-    let name = file.name();
-    if file.size() > kvbudget_core::config::MAX_CONFIG_BYTES as f64 {
-        status.set(Status::Failed(format!(
-            "{name} is {} bytes; a config.json is a few KB",
-            thousands(file.size() as u64)
-        )));
-        return;
-    }
-    status.set(Status::Busy(format!("Reading {name}…")));
-    let promise = file.text();
-    leptos::task::spawn_local(async move {
-        match JsFuture::from(promise)
-            .await
-            .ok()
-            .and_then(|v| v.as_string())
-        {
-            Some(text) => apply(scenario, status, &text, "imported model"),
-            None => status.set(Status::Failed(format!("could not read {name} as text"))),
-        }
-    });
+    status.set(Status::Busy(format!("Reading {}…", file.name())));
+    super::browser::read_text(
+        file,
+        kvbudget_core::config::MAX_CONFIG_BYTES as f64,
+        move |text| match text {
+            Ok(text) => apply(scenario, status, &text, "imported model"),
+            Err(e) => status.set(Status::Failed(format!("{e}; a config.json is a few KB"))),
+        },
+    );
 }
 
 /// A Hugging Face id: `owner/name` of letters, digits, `.`, `_` and `-`.
@@ -142,20 +131,12 @@ pub fn ImportConfig(scenario: Scn) -> impl IntoView {
     let pasted = RwSignal::new(String::new());
     let hf_id = RwSignal::new(String::new());
     let on_file = move |ev: leptos::ev::Event| {
-        let input = ev
-            .target()
-            .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok());
-        if let Some(file) = input.and_then(|i| i.files()).and_then(|f| f.get(0)) {
+        if let Some(file) = super::browser::chosen_file(&ev) {
             read_file(file, scenario, status);
         }
     };
     let on_drop = move |ev: leptos::ev::DragEvent| {
-        ev.prevent_default();
-        if let Some(file) = ev
-            .data_transfer()
-            .and_then(|d| d.files())
-            .and_then(|f| f.get(0))
-        {
+        if let Some(file) = super::browser::dropped_file(&ev) {
             read_file(file, scenario, status);
         }
     };

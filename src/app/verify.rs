@@ -9,7 +9,6 @@ use kvbudget_core::units::GIB;
 use kvbudget_core::verify::{adopt, compare};
 use kvbudget_core::{pyjson, seed};
 use leptos::prelude::*;
-use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 
 /// The largest log read (real startup logs are well under a megabyte).
@@ -62,24 +61,10 @@ fn show(p: ParsedLog, parsed: RwSignal<Option<ParsedLog>>, message: RwSignal<Str
 }
 
 fn read_file(file: web_sys::File, parsed: RwSignal<Option<ParsedLog>>, message: RwSignal<String>) {
-    if file.size() > MAX_LOG_BYTES {
-        message.set(format!(
-            "{} is larger than 64 MiB; trim it to the startup part",
-            file.name()
-        ));
-        return;
-    }
     message.set(format!("Reading {}…", file.name()));
-    let promise = file.text();
-    leptos::task::spawn_local(async move {
-        match JsFuture::from(promise)
-            .await
-            .ok()
-            .and_then(|v| v.as_string())
-        {
-            Some(text) => load(&text, parsed, message),
-            None => message.set("the file could not be read as text".into()),
-        }
+    browser::read_text(file, MAX_LOG_BYTES, move |text| match text {
+        Ok(text) => load(&text, parsed, message),
+        Err(e) => message.set(format!("{e}; trim it to the startup part (64 MiB at most)")),
     });
 }
 
@@ -117,20 +102,12 @@ pub fn VerifyLog(scenario: Scn, shown: Memo<Option<Outcome>>) -> impl IntoView {
     let adopted = RwSignal::new(Vec::<String>::new());
     let pasted = RwSignal::new(String::new());
     let on_file = move |ev: leptos::ev::Event| {
-        let input = ev
-            .target()
-            .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok());
-        if let Some(file) = input.and_then(|i| i.files()).and_then(|f| f.get(0)) {
+        if let Some(file) = browser::chosen_file(&ev) {
             read_file(file, parsed, message);
         }
     };
     let on_drop = move |ev: leptos::ev::DragEvent| {
-        ev.prevent_default();
-        if let Some(file) = ev
-            .data_transfer()
-            .and_then(|d| d.files())
-            .and_then(|f| f.get(0))
-        {
+        if let Some(file) = browser::dropped_file(&ev) {
             read_file(file, parsed, message);
         }
     };

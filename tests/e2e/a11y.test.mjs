@@ -1,23 +1,15 @@
 // axe-core on the full page, the embed views and both colour schemes: zero violations.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { serve, browser, openPage, ROOT } from './harness.mjs';
+import { suite, openPage, ROOT } from './harness.mjs';
 
 const AXE = fs.readFileSync(path.join(ROOT, 'node_modules/axe-core/axe.min.js'), 'utf8');
-let srv, b;
-before(async () => {
-  srv = await serve();
-  b = await browser();
-});
-after(async () => {
-  await b?.close();
-  srv?.server.close();
-});
+const env = suite();
 
 async function axe(query, options = {}) {
-  const { context, page, problems } = await openPage(b, srv.base + query, options);
+  const { context, page, problems } = await openPage(env.b, env.srv.base + query, options);
   await page.waitForSelector('[data-testid^="chart-"] svg');
   await page.addScriptTag({ content: AXE });
   const result = await page.evaluate(async () => {
@@ -47,7 +39,7 @@ for (const scheme of ['light', 'dark']) {
 }
 
 test('axe: a 360 px phone, with a custom model and an open embed box', async () => {
-  const { context, page } = await openPage(b, srv.base + '?model=custom&name=x&layers=32&heads=32&kv_heads=8&head_dim=128&weights_gib=14&gpu=custom&gpu_gib=22&bw_gbs=900', { viewport: { width: 360, height: 740 } });
+  const { context, page } = await openPage(env.b, env.srv.base + '?model=custom&name=x&layers=32&heads=32&kv_heads=8&head_dim=128&weights_gib=14&gpu=custom&gpu_gib=22&bw_gbs=900', { viewport: { width: 360, height: 740 } });
   await page.waitForSelector('[data-testid^="chart-"] svg');
   await page.click('text=Embed…');
   await page.fill('#ctx', 'oops');

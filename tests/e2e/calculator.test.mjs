@@ -1,20 +1,14 @@
 // The calculator in a real Chromium, served from a sub-path: numbers, edits, URL state, embeds.
-import { test, before, after } from 'node:test';
+import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
-import { serve, browser, openPage, SHOTS, ROOT } from './harness.mjs';
+import { suite, openPage, SHOTS, ROOT } from './harness.mjs';
 
-let srv, b;
-before(async () => {
-  srv = await serve();
-  b = await browser();
+const env = suite();
+before(() => {
   fs.mkdirSync(SHOTS, { recursive: true });
-});
-after(async () => {
-  await b?.close();
-  srv?.server.close();
 });
 
 const ISSUE_URL = '?model=Qwen/Qwen3-14B-AWQ&gpu=rtx-4090&kv=fp8&util=0.9&ctx=8192&vllm=0.11';
@@ -45,7 +39,7 @@ async function settledUrl(page) {
 test('the issue scenario shows the same numbers as `kvbudget vllm`', async () => {
   const out = cli(['vllm', '--model', 'Qwen/Qwen3-14B-AWQ', '--gpu', 'rtx-4090', '--kv-cache-dtype', 'fp8',
     '--gpu-memory-utilization', '0.9', '--max-model-len', '8192', '--vllm-version', '0.11', '--json']);
-  const { context, page, problems } = await openPage(b, srv.base + ISSUE_URL, { viewport: { width: 1280, height: 900 } });
+  const { context, page, problems } = await openPage(env.b, env.srv.base + ISSUE_URL, { viewport: { width: 1280, height: 900 } });
   await ready(page);
   assert.equal(await value(page, 'kv-pool-bytes'), String(out.available_kv_bytes));
   assert.equal(await value(page, 'kv-tokens'), String(out.gpu_kv_cache_tokens));
@@ -65,7 +59,7 @@ test('the issue scenario shows the same numbers as `kvbudget vllm`', async () =>
 });
 
 test('editing updates numbers, charts and the URL; bad text keeps the last good value', async () => {
-  const { context, page, problems } = await openPage(b, srv.base + SEED_URL);
+  const { context, page, problems } = await openPage(env.b, env.srv.base + SEED_URL);
   await ready(page);
   const chartBefore = await page.innerHTML('[data-testid="chart-concurrency"] .chart__svg');
   // FP8 → auto (fp16 for this AWQ checkpoint): 163,840 B per token, 8 sequences.
@@ -92,7 +86,7 @@ test('editing updates numbers, charts and the URL; bad text keeps the last good 
 });
 
 test('reload and back/forward restore the scenario', async () => {
-  const { context, page, problems } = await openPage(b, srv.base + SEED_URL);
+  const { context, page, problems } = await openPage(env.b, env.srv.base + SEED_URL);
   await ready(page);
   await page.selectOption('#gpu', 'h100-sxm');
   await page.waitForTimeout(400);
@@ -118,7 +112,7 @@ test('reload and back/forward restore the scenario', async () => {
 });
 
 test('a bad URL parameter gets a notice naming it; everything else is kept', async () => {
-  const { context, page, problems } = await openPage(b, srv.base + ISSUE_URL.replace('ctx=8192', 'ctx=-5') + '&colour=blue');
+  const { context, page, problems } = await openPage(env.b, env.srv.base + ISSUE_URL.replace('ctx=8192', 'ctx=-5') + '&colour=blue');
   await ready(page);
   assert.equal(await value(page, 'notice'), 'colour,ctx');
   const text = await page.textContent('[data-testid="notice"]');
@@ -131,7 +125,7 @@ test('a bad URL parameter gets a notice naming it; everything else is kept', asy
 });
 
 test('a 16 GB card: Qwen3-8B does not fit, its weights say why, and the AWQ model does', async () => {
-  const { context, page, problems } = await openPage(b, srv.base + '?model=Qwen/Qwen3-8B&gpu=rtx-5080&kv=fp8&ctx=8192&overhead_gib=1', { viewport: { width: 360, height: 740 } });
+  const { context, page, problems } = await openPage(env.b, env.srv.base + '?model=Qwen/Qwen3-8B&gpu=rtx-5080&kv=fp8&ctx=8192&overhead_gib=1', { viewport: { width: 360, height: 740 } });
   await ready(page);
   assert.equal(await value(page, 'max-seqs'), '0');
   assert.match(await page.textContent('.refusal'), /No available memory for the cache blocks/);
@@ -148,7 +142,7 @@ test('a 16 GB card: Qwen3-8B does not fit, its weights say why, and the AWQ mode
 });
 
 test('dark scheme', async () => {
-  const { context, page, problems } = await openPage(b, srv.base + ISSUE_URL, { viewport: { width: 1280, height: 900 }, colorScheme: 'dark' });
+  const { context, page, problems } = await openPage(env.b, env.srv.base + ISSUE_URL, { viewport: { width: 1280, height: 900 }, colorScheme: 'dark' });
   await ready(page);
   assert.equal(await page.evaluate(() => getComputedStyle(document.body).backgroundColor), 'rgb(21, 23, 27)');
   // Chart text follows the scheme (drawn in currentColor).
@@ -160,7 +154,7 @@ test('dark scheme', async () => {
 });
 
 test('embed modes and the embed snippet', async () => {
-  const compact = await openPage(b, srv.base + ISSUE_URL + '&embed=1');
+  const compact = await openPage(env.b, env.srv.base + ISSUE_URL + '&embed=1');
   await ready(compact.page);
   assert.equal(await compact.page.locator('form.inputs').count(), 0);
   assert.equal(await compact.page.locator('[data-testid^="chart-"]').count(), 3);
@@ -169,14 +163,14 @@ test('embed modes and the embed snippet', async () => {
   assert.deepEqual(compact.problems, []);
   await compact.context.close();
 
-  const one = await openPage(b, srv.base + ISSUE_URL + '&embed=roofline');
+  const one = await openPage(env.b, env.srv.base + ISSUE_URL + '&embed=roofline');
   await one.page.waitForSelector('[data-testid="chart-roofline"] svg');
   assert.equal(await one.page.locator('[data-testid^="chart-"]').count(), 1);
   assert.equal(await one.page.locator('[data-testid="max-seqs"]').count(), 0);
   assert.deepEqual(one.problems, []);
   await one.context.close();
 
-  const { context, page } = await openPage(b, srv.base + ISSUE_URL);
+  const { context, page } = await openPage(env.b, env.srv.base + ISSUE_URL);
   await ready(page);
   await page.click('text=Embed…');
   const snippet = await page.inputValue('[data-testid="embed-snippet"]');
@@ -186,7 +180,7 @@ test('embed modes and the embed snippet', async () => {
 
 test('a custom model whose name is markup stays text', async () => {
   const name = encodeURIComponent('<img src=x onerror=window.__pwned=1></svg><script>window.__pwned=2</script>');
-  const { context, page, problems } = await openPage(b, srv.base + `?model=custom&name=${name}&layers=32&heads=32&kv_heads=8&head_dim=128&weights_gib=14`);
+  const { context, page, problems } = await openPage(env.b, env.srv.base + `?model=custom&name=${name}&layers=32&heads=32&kv_heads=8&head_dim=128&weights_gib=14`);
   await ready(page);
   // 2 × 32 × 8 × 128 × 2 = 131,072 B per token.
   assert.equal(await value(page, 'bytes-per-token'), '131072');
@@ -198,7 +192,7 @@ test('a custom model whose name is markup stays text', async () => {
 });
 
 test('choosing a repertoire row loads it', async () => {
-  const { context, page } = await openPage(b, srv.base + ISSUE_URL);
+  const { context, page } = await openPage(env.b, env.srv.base + ISSUE_URL);
   await ready(page);
   await page.click('tr[data-row="Qwen2.5-7B-Instruct-auto"] button');
   // 2 × 28 × 4 × 128 × 2 = 57,344 B per token.
@@ -208,7 +202,7 @@ test('choosing a repertoire row loads it', async () => {
 });
 
 test('copy link puts the scenario URL on the clipboard; a refused clipboard is reported, not thrown', async () => {
-  const granted = await openPage(b, srv.base + ISSUE_URL, { permissions: ['clipboard-read', 'clipboard-write'] });
+  const granted = await openPage(env.b, env.srv.base + ISSUE_URL, { permissions: ['clipboard-read', 'clipboard-write'] });
   await ready(granted.page);
   await granted.page.click('[data-testid="copy-link"]');
   await granted.page.waitForFunction(() => document.querySelector('[data-testid="copy-status"]').textContent !== '');
@@ -219,7 +213,7 @@ test('copy link puts the scenario URL on the clipboard; a refused clipboard is r
   assert.deepEqual(granted.problems, []);
   await granted.context.close();
 
-  const refused = await openPage(b, srv.base + ISSUE_URL);
+  const refused = await openPage(env.b, env.srv.base + ISSUE_URL);
   await ready(refused.page);
   await refused.page.evaluate(() => {
     Object.defineProperty(navigator, 'clipboard', { value: { writeText: () => Promise.reject(new Error('denied')) } });
@@ -232,7 +226,7 @@ test('copy link puts the scenario URL on the clipboard; a refused clipboard is r
 });
 
 test('the overhead: kvbudget\'s estimate by default, the course lab\'s 1 GiB one click away', async () => {
-  const { context, page, problems } = await openPage(b, srv.base + ISSUE_URL);
+  const { context, page, problems } = await openPage(env.b, env.srv.base + ISSUE_URL);
   await ready(page);
   const estimated = await value(page, 'kv-pool-bytes');
   assert.match(await page.getAttribute('#overhead', 'placeholder'), /^estimate: \d+\.\d\d GiB ± /);

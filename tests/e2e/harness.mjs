@@ -3,6 +3,7 @@ import http from 'node:http';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { before, after } from 'node:test';
 import { chromium } from 'playwright-core';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -64,4 +65,18 @@ export async function openPage(b, url, options = {}) {
   page.on('response', (r) => { if (r.status() >= 400) problems.push(`HTTP ${r.status()}: ${r.url()}`); });
   await page.goto(url);
   return { context, page, problems };
+}
+
+/** Registers a server for `dist` and a browser for the test file; their handles fill in before the tests run. */
+export function suite(dist = DIST) {
+  const env = {};
+  before(async () => {
+    env.srv = await serve(dist);
+    env.b = await browser();
+  });
+  after(async () => {
+    await env.b?.close();
+    env.srv?.server.close();
+  });
+  return env;
 }

@@ -1,23 +1,15 @@
 // Hostile and broken input in a real Chromium: clear messages at the field, nothing lost, nothing run.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { serve, browser, openPage } from './harness.mjs';
+import { suite, openPage } from './harness.mjs';
 
-let srv, b;
-before(async () => {
-  srv = await serve();
-  b = await browser();
-});
-after(async () => {
-  await b?.close();
-  srv?.server.close();
-});
+const env = suite();
 
 const CUSTOM = '?model=custom&name=mine&layers=32&heads=32&kv_heads=8&head_dim=128&weights_gib=14&gpu=custom&gpu_gib=22&bw_gbs=900&overhead_gib=1';
 const value = (page, id) => page.getAttribute(`[data-testid="${id}"]`, 'data-value');
 
 test('absurd numbers get a message at their field and change nothing else', async () => {
-  const { context, page, problems } = await openPage(b, srv.base + CUSTOM);
+  const { context, page, problems } = await openPage(env.b, env.srv.base + CUSTOM);
   await page.waitForSelector('[data-testid="max-seqs"]');
   const before = await value(page, 'kv-pool-bytes');
   const cases = [
@@ -53,8 +45,8 @@ test('absurd numbers get a message at their field and change nothing else', asyn
 
 test('markup in a shared link stays text: page, charts, embed snippet', async () => {
   const evil = '"><img src=x onerror=window.__pwned=1></svg><script>window.__pwned=2</script>';
-  const url = srv.base + '?model=custom&name=' + encodeURIComponent(evil) + '&layers=32&heads=32&kv_heads=8&head_dim=128&weights_gib=14&' + encodeURIComponent(evil) + '=1&gpu=' + encodeURIComponent(evil);
-  const { context, page, problems } = await openPage(b, url);
+  const url = env.srv.base + '?model=custom&name=' + encodeURIComponent(evil) + '&layers=32&heads=32&kv_heads=8&head_dim=128&weights_gib=14&' + encodeURIComponent(evil) + '=1&gpu=' + encodeURIComponent(evil);
+  const { context, page, problems } = await openPage(env.b, url);
   await page.waitForSelector('[data-testid="max-seqs"]');
   assert.equal(await page.evaluate(() => window.__pwned), undefined);
   assert.equal(await page.locator('img[src="x"]').count(), 0);
@@ -75,7 +67,7 @@ test('markup in a shared link stays text: page, charts, embed snippet', async ()
 });
 
 test('every control is reachable and usable from the keyboard', async () => {
-  const { context, page, problems } = await openPage(b, srv.base + '?model=Qwen/Qwen3-8B&gpu=rtx-4090&overhead_gib=1', { viewport: { width: 1280, height: 900 } });
+  const { context, page, problems } = await openPage(env.b, env.srv.base + '?model=Qwen/Qwen3-8B&gpu=rtx-4090&overhead_gib=1', { viewport: { width: 1280, height: 900 } });
   await page.waitForSelector('[data-testid="max-seqs"]');
   const seen = new Set();
   for (let i = 0; i < 60; i++) {

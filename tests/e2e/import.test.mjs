@@ -1,26 +1,18 @@
 // Bring your own model: paste, choose, drop and fetch a config.json.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { serve, browser, openPage, ROOT } from './harness.mjs';
+import { suite, openPage, ROOT } from './harness.mjs';
 
 const CONFIGS = path.join(ROOT, 'tests/fixtures/configs');
 const read = (name) => fs.readFileSync(path.join(CONFIGS, name + '.json'), 'utf8');
-let srv, b;
-before(async () => {
-  srv = await serve();
-  b = await browser();
-});
-after(async () => {
-  await b?.close();
-  srv?.server.close();
-});
+const env = suite();
 
 const value = (page, id) => page.getAttribute(`[data-testid="${id}"]`, 'data-value');
 
 async function open(query = '?model=Qwen/Qwen3-8B&gpu=h100-sxm&ctx=8192') {
-  const o = await openPage(b, srv.base + query, { viewport: { width: 1280, height: 900 } });
+  const o = await openPage(env.b, env.srv.base + query, { viewport: { width: 1280, height: 900 } });
   await o.page.waitForSelector('[data-testid="max-seqs"]');
   await o.page.click('details.import summary');
   return o;
@@ -55,7 +47,7 @@ test('choosing gemma-2-9b gives vLLM\'s sliding-window figures', async () => {
   const imported = await value(page, 'vllm-lines');
   await page.waitForTimeout(400);
   const weights = new URL(page.url()).searchParams.get('weights_gib');
-  const preset = await openPage(b, srv.base + `?model=google/gemma-2-9b-it&gpu=h100-sxm&ctx=8192&vllm=0.11&overhead_gib=1`);
+  const preset = await openPage(env.b, env.srv.base + `?model=google/gemma-2-9b-it&gpu=h100-sxm&ctx=8192&vllm=0.11&overhead_gib=1`);
   await preset.page.waitForSelector('[data-testid="max-seqs"]');
   const presetWeights = Number(weights);
   assert.ok(Math.abs(presetWeights - 17.21) < 0.05, `weights estimate ${weights} GiB vs the checkpoint's 17.21 GiB`);

@@ -1,21 +1,13 @@
 // A panic shows a banner with "Reset to defaults", not a frozen page. The trigger exists only in a
 // build with the test-only `panic-test` feature (scripts/test.sh builds it into target/dist-panic).
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { serve, browser, openPage, DIST, ROOT } from './harness.mjs';
+import { suite, openPage, DIST, ROOT } from './harness.mjs';
 
 const PANIC_DIST = path.join(ROOT, 'target/dist-panic');
-let srv, b;
-before(async () => {
-  srv = await serve(PANIC_DIST);
-  b = await browser();
-});
-after(async () => {
-  await b?.close();
-  srv?.server.close();
-});
+const env = suite(PANIC_DIST);
 
 test('the release build does not contain the test trigger', () => {
   const wasm = fs.readdirSync(DIST).find((f) => f.endsWith('.wasm'));
@@ -27,7 +19,7 @@ test('the release build does not contain the test trigger', () => {
 });
 
 test('a panic shows the banner, and its link resets to a working page', async () => {
-  const { context, page } = await openPage(b, srv.base + '?model=Qwen/Qwen3-8B&panic_test=1');
+  const { context, page } = await openPage(env.b, env.srv.base + '?model=Qwen/Qwen3-8B&panic_test=1');
   await page.waitForSelector('[data-testid="panic-banner"]');
   assert.match(await page.textContent('[data-testid="panic-banner"]'), /stopped responding\. Reset to defaults/);
   const href = await page.getAttribute('[data-testid="panic-banner"] a', 'href');

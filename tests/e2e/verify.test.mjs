@@ -1,26 +1,18 @@
 // Check the scenario against a vLLM log: side by side, adopt its numbers, download kv_report.json.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { serve, browser, openPage, ROOT } from './harness.mjs';
+import { suite, openPage, ROOT } from './harness.mjs';
 
 const LOGS = path.join(ROOT, 'tests/fixtures/logs');
 const SHARED = path.join(ROOT, '../shared/calibration/raw');
-let srv, b;
-before(async () => {
-  srv = await serve();
-  b = await browser();
-});
-after(async () => {
-  await b?.close();
-  srv?.server.close();
-});
+const env = suite();
 
 const diff = (page, key) => page.getAttribute(`[data-testid="log-compare"] tr[data-row="${key}"]`, 'data-diff');
 
 async function open(query = '?model=Qwen/Qwen3-8B&gpu=rtx-4090') {
-  const o = await openPage(b, srv.base + query, { viewport: { width: 1280, height: 900 }, acceptDownloads: true });
+  const o = await openPage(env.b, env.srv.base + query, { viewport: { width: 1280, height: 900 }, acceptDownloads: true });
   await o.page.waitForSelector('[data-testid="max-seqs"]');
   await o.page.click('details.verify summary');
   return o;
