@@ -63,6 +63,26 @@ pub fn tokens_label(x: f64) -> String {
     }
 }
 
+type Root<'a> = DrawingArea<svg::Svg<'a>, plotters::coord::Shift>;
+
+/// Draws one chart with `draw` on a fresh SVG and returns the finished markup.
+fn render(draw: impl FnOnce(&Root<'_>) -> Result<(), ChartError>) -> Result<String, ChartError> {
+    let mut svg = String::new();
+    {
+        let root = area(&mut svg);
+        draw(&root)?;
+        root.present().map_err(err)?;
+    }
+    Ok(finish(svg))
+}
+
+/// The context axis of the curves: from the first to the last context, at least one doubling.
+fn context_range(d: &ChartData) -> (f64, f64) {
+    let xmin = *d.contexts.first().unwrap_or(&512) as f64;
+    let xmax = (*d.contexts.last().unwrap_or(&1024) as f64).max(xmin * 2.0);
+    (xmin, xmax)
+}
+
 /// How a legend entry is drawn.
 #[derive(Clone, Copy)]
 enum Mark {
@@ -72,10 +92,7 @@ enum Mark {
 
 /// A legend in the upper right corner, drawn from plain elements (plotters' own legend measures
 /// its text in the page).
-fn draw_legend(
-    root: &DrawingArea<svg::Svg<'_>, plotters::coord::Shift>,
-    entries: &[(String, RGBColor, Mark)],
-) -> Result<(), ChartError> {
+fn draw_legend(root: &Root<'_>, entries: &[(String, RGBColor, Mark)]) -> Result<(), ChartError> {
     let chars = entries
         .iter()
         .map(|(l, _, _)| l.chars().count())
@@ -125,12 +142,10 @@ fn err<E: std::fmt::Debug>(e: E) -> ChartError {
 /// Memory split on one GPU: weights | overhead | one band per sequence | left over | not claimed,
 /// one bar per KV dtype.
 pub fn memory(d: &ChartData) -> Result<String, ChartError> {
-    let mut svg = String::new();
-    {
-        let root = area(&mut svg);
+    render(|root| {
         let total_gib = (d.total.0 as f64 / GIB as f64).max(1.0);
         let bars = d.memory.len().max(1) as f64;
-        let mut chart = ChartBuilder::on(&root)
+        let mut chart = ChartBuilder::on(root)
             .margin(12)
             .x_label_area_size(40)
             .y_label_area_size(110)
@@ -215,19 +230,15 @@ pub fn memory(d: &ChartData) -> Result<String, ChartError> {
                 x += w;
             }
         }
-        root.present().map_err(err)?;
-    }
-    Ok(finish(svg))
+        Ok(())
+    })
 }
 
 /// Sequences that fit as the context grows (log x), 16-bit and FP8, the `max_num_seqs` cap and the
 /// operating point.
 pub fn concurrency(d: &ChartData) -> Result<String, ChartError> {
-    let mut svg = String::new();
-    {
-        let root = area(&mut svg);
-        let xmin = *d.contexts.first().unwrap_or(&512) as f64;
-        let xmax = (*d.contexts.last().unwrap_or(&1024) as f64).max(xmin * 2.0);
+    render(|root| {
+        let (xmin, xmax) = context_range(d);
         let ymax_curve = d
             .concurrency
             .iter()
@@ -240,7 +251,7 @@ pub fn concurrency(d: &ChartData) -> Result<String, ChartError> {
             .max(4) as f64
             * 1.12)
             .ceil();
-        let mut chart = ChartBuilder::on(&root)
+        let mut chart = ChartBuilder::on(root)
             .margin(12)
             .x_label_area_size(40)
             .y_label_area_size(56)
@@ -304,19 +315,15 @@ pub fn concurrency(d: &ChartData) -> Result<String, ChartError> {
                 Mark::Dot,
             ));
         }
-        draw_legend(&root, &legend)?;
-        root.present().map_err(err)?;
-    }
-    Ok(finish(svg))
+        draw_legend(root, &legend)?;
+        Ok(())
+    })
 }
 
 /// Decode roofline: tokens/s ceiling for one sequence alone and for all that fit, as the context grows.
 pub fn roofline(d: &ChartData) -> Result<String, ChartError> {
-    let mut svg = String::new();
-    {
-        let root = area(&mut svg);
-        let xmin = *d.contexts.first().unwrap_or(&512) as f64;
-        let xmax = (*d.contexts.last().unwrap_or(&1024) as f64).max(xmin * 2.0);
+    render(|root| {
+        let (xmin, xmax) = context_range(d);
         let all = d
             .roofline_single
             .iter()
@@ -325,7 +332,7 @@ pub fn roofline(d: &ChartData) -> Result<String, ChartError> {
             .filter(|v| v.is_finite() && *v > 0.0);
         let ymax = all.clone().fold(1.0f64, f64::max) * 1.6;
         let ymin = all.fold(ymax, f64::min).max(0.1) / 1.6;
-        let mut chart = ChartBuilder::on(&root)
+        let mut chart = ChartBuilder::on(root)
             .margin(12)
             .x_label_area_size(40)
             .y_label_area_size(64)
@@ -376,10 +383,9 @@ pub fn roofline(d: &ChartData) -> Result<String, ChartError> {
                 Mark::Line,
             ),
         ];
-        draw_legend(&root, &legend)?;
-        root.present().map_err(err)?;
-    }
-    Ok(finish(svg))
+        draw_legend(root, &legend)?;
+        Ok(())
+    })
 }
 
 #[cfg(test)]

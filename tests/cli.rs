@@ -336,75 +336,28 @@ fn vllm_estimate_parts_and_range() {
 
 #[test]
 fn vllm_bad_flags_say_what_is_accepted() {
-    let o = kvbudget(
-        &["vllm", "--model", "nope/nope", "--available-kv-gib", "1"],
-        None,
-    );
-    assert_eq!(o.status.code(), Some(1));
-    assert!(String::from_utf8_lossy(&o.stderr).contains("known models: Qwen/Qwen3-8B"));
-    let o = kvbudget(
-        &["vllm", "--model", "Qwen/Qwen3-8B", "--gpu", "rtx-9999"],
-        None,
-    );
-    assert!(String::from_utf8_lossy(&o.stderr).contains("known GPUs: rtx-5080"));
-    let o = kvbudget(
-        &[
-            "vllm",
-            "--model",
-            "Qwen/Qwen3-8B",
-            "--gpu",
-            "l4",
-            "--gpu-memory-utilization",
-            "NaN",
-        ],
-        None,
-    );
-    assert!(String::from_utf8_lossy(&o.stderr)
-        .contains("gpu_memory_utilization must be a number greater than 0 and at most 1"));
-    let o = kvbudget(
-        &[
-            "vllm",
-            "--model",
-            "Qwen/Qwen3-8B",
-            "--available-kv-gib",
-            "1",
-            "--kv-cache-dtype",
-            "int3",
-        ],
-        None,
-    );
-    assert!(String::from_utf8_lossy(&o.stderr).contains("use one of auto, bfloat16"));
-    let o = kvbudget(
-        &[
-            "vllm",
-            "--model",
-            "Qwen/Qwen3-8B",
-            "--available-kv-gib",
-            "1",
-            "--vllm-version",
-            "1.5",
-        ],
-        None,
-    );
-    assert!(String::from_utf8_lossy(&o.stderr).contains("from 0.4 to 0.33"));
-    let o = kvbudget(
-        &[
-            "vllm",
-            "--layers",
-            "1000000000000",
-            "--kv-heads",
-            "8",
-            "--head-dim",
-            "128",
-            "--available-kv-gib",
-            "1",
-            "--max-model-len",
-            "10",
-        ],
-        None,
-    );
-    assert!(String::from_utf8_lossy(&o.stderr)
-        .contains("layers must be a whole number from 1 to 1,048,576"));
+    // Each bad flag exits 1 with a message naming what is accepted.
+    let cases: [(&str, &str); 6] = [
+        ("--model nope/nope --available-kv-gib 1", "known models: Qwen/Qwen3-8B"),
+        ("--model Qwen/Qwen3-8B --gpu rtx-9999", "known GPUs: rtx-5080"),
+        ("--model Qwen/Qwen3-8B --gpu l4 --gpu-memory-utilization NaN", "gpu_memory_utilization must be a number greater than 0 and at most 1"),
+        ("--model Qwen/Qwen3-8B --available-kv-gib 1 --kv-cache-dtype int3", "use one of auto, bfloat16"),
+        ("--model Qwen/Qwen3-8B --available-kv-gib 1 --vllm-version 1.5", "from 0.4 to 0.33"),
+        (
+            "--layers 1000000000000 --kv-heads 8 --head-dim 128 --available-kv-gib 1 --max-model-len 10",
+            "layers must be a whole number from 1 to 1,048,576",
+        ),
+    ];
+    for (args, message) in cases {
+        let args: Vec<&str> = std::iter::once("vllm").chain(args.split(' ')).collect();
+        let o = kvbudget(&args, None);
+        assert_eq!(o.status.code(), Some(1), "{args:?}");
+        assert!(
+            String::from_utf8_lossy(&o.stderr).contains(message),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+    }
 }
 
 #[test]
