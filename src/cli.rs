@@ -254,11 +254,16 @@ fn base_model(
         Some(path) => {
             let text = std::fs::read_to_string(path)
                 .map_err(|e| format!("cannot read --config {path}: {e}"))?;
-            let stem = std::path::Path::new(path)
-                .parent()
-                .and_then(|d| d.file_name())
-                .and_then(|n| n.to_str())
-                .unwrap_or("config");
+            // `…/Qwen3-8B/config.json` names the model by its folder; `qwen3-8b.json` by its file.
+            let file = std::path::Path::new(path);
+            let stem = if file.file_name().and_then(|n| n.to_str()) == Some("config.json") {
+                file.parent()
+                    .and_then(|d| d.file_name())
+                    .and_then(|n| n.to_str())
+            } else {
+                file.file_stem().and_then(|n| n.to_str())
+            }
+            .unwrap_or("config");
             let name = model.clone().unwrap_or_else(|| stem.to_string());
             let m = kvbudget_core::config::import(&text, &name)
                 .map_err(|e| format!("--config {path}: {e}"))?;
