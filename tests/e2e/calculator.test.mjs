@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
-import { suite, openPage, SHOTS, ROOT } from './harness.mjs';
+import { suite, openPage, urlParam, SHOTS, ROOT } from './harness.mjs';
 
 const env = suite();
 before(() => {
@@ -31,10 +31,6 @@ async function ready(page) {
   await page.waitForSelector('[data-testid="max-seqs"]');
 }
 
-async function settledUrl(page) {
-  await page.waitForTimeout(400); // the URL is written 250 ms after the last edit
-  return new URL(page.url());
-}
 
 test('the issue scenario shows the same numbers as `kvbudget vllm`', async () => {
   const out = cli(['vllm', '--model', 'Qwen/Qwen3-14B-AWQ', '--gpu', 'rtx-4090', '--kv-cache-dtype', 'fp8',
@@ -67,7 +63,7 @@ test('editing updates numbers, charts and the URL; bad text keeps the last good 
   assert.equal(await value(page, 'bytes-per-token'), '163840');
   assert.equal(await value(page, 'max-seqs'), '8');
   assert.notEqual(await page.innerHTML('[data-testid="chart-concurrency"] .chart__svg'), chartBefore);
-  assert.equal((await settledUrl(page)).searchParams.get('kv'), 'auto');
+  assert.equal(await urlParam(page, 'kv', 'auto'), 'auto');
 
   // A bad context: the message names the field and range, the numbers stay.
   await page.fill('#ctx', '12x');
@@ -79,7 +75,7 @@ test('editing updates numbers, charts and the URL; bad text keeps the last good 
   // = 4,405 blocks; a 4,096-token sequence takes 256 → 17 sequences.
   await page.fill('#ctx', '4,096');
   assert.equal(await page.textContent('[data-testid="error-ctx"]'), '');
-  assert.equal((await settledUrl(page)).searchParams.get('ctx'), '4096');
+  assert.equal(await urlParam(page, 'ctx', '4096'), '4096');
   assert.equal(await value(page, 'max-seqs'), '17');
   assert.deepEqual(problems, []);
   await context.close();
@@ -89,10 +85,10 @@ test('reload and back/forward restore the scenario', async () => {
   const { context, page, problems } = await openPage(env.b, env.srv.base + SEED_URL);
   await ready(page);
   await page.selectOption('#gpu', 'h100-sxm');
-  await page.waitForTimeout(400);
+  await urlParam(page, 'gpu', 'h100-sxm');
   await page.fill('#ctx', '32768');
   await page.press('#ctx', 'Tab'); // change event: the edit is committed
-  await page.waitForTimeout(400);
+  await urlParam(page, 'ctx', '32768');
   const h100Seqs = await value(page, 'max-seqs');
   await page.reload();
   await ready(page);
@@ -233,11 +229,11 @@ test('the overhead: kvbudget\'s estimate by default, the course lab\'s 1 GiB one
   await page.click('[data-testid="overhead-seed"]');
   // The seed's figure: 11,548,093,317 B (tests/vllm_vectors.rs budget_path_on_an_rtx_4090).
   await page.waitForFunction(() => document.querySelector('[data-testid="kv-pool-bytes"]').dataset.value === '11548093317');
-  assert.equal((await settledUrl(page)).searchParams.get('overhead_gib'), '1');
+  assert.equal(await urlParam(page, 'overhead_gib', '1'), '1');
   assert.equal(await page.locator('[data-testid="range-note"]').count(), 0);
   await page.click('[data-testid="overhead-estimate"]');
   await page.waitForFunction((v) => document.querySelector('[data-testid="kv-pool-bytes"]').dataset.value === v, estimated);
-  assert.equal((await settledUrl(page)).searchParams.get('overhead_gib'), null);
+  assert.equal(await urlParam(page, 'overhead_gib', null), null);
   assert.deepEqual(problems, []);
   await context.close();
 });

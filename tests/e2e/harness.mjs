@@ -80,3 +80,12 @@ export function suite(dist = DIST) {
   });
   return env;
 }
+
+/** Waits until the page URL's query parameter `key` is `expected` (`null`: absent; `'*'`: present). URL writes are debounced. */
+export async function urlParam(page, key, expected) {
+  await page.waitForFunction(([k, want]) => {
+    const got = new URL(location.href).searchParams.get(k);
+    return want === '*' ? got !== null : got === want;
+  }, [key, expected], { timeout: 5000 });
+  return new URL(page.url()).searchParams.get(key);
+}

@@ -1,7 +1,7 @@
 // Hostile and broken input in a real Chromium: clear messages at the field, nothing lost, nothing run.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { suite, openPage } from './harness.mjs';
+import { suite, openPage, urlParam } from './harness.mjs';
 
 const env = suite();
 
@@ -34,7 +34,7 @@ test('absurd numbers get a message at their field and change nothing else', asyn
   const shownNumbers = await page.textContent('.results');
   assert.ok(!/NaN|Infinity|inf\b/.test(shownNumbers), 'no NaN or infinity on screen');
   // Reload restores the last good state from the URL.
-  await page.waitForTimeout(400);
+  await urlParam(page, 'layers', '32');
   await page.reload();
   await page.waitForSelector('[data-testid="max-seqs"]');
   assert.equal(await value(page, 'kv-pool-bytes'), before);

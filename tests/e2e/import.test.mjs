@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { suite, openPage, ROOT } from './harness.mjs';
+import { suite, openPage, urlParam, ROOT } from './harness.mjs';
 
 const CONFIGS = path.join(ROOT, 'tests/fixtures/configs');
 const read = (name) => fs.readFileSync(path.join(CONFIGS, name + '.json'), 'utf8');
@@ -26,7 +26,7 @@ test('pasting Qwen3-32B gives 262,144 B per token, and the geometry goes into th
   await page.waitForFunction(() => document.querySelector('[data-testid="bytes-per-token"]').dataset.value === '262144');
   assert.match(await page.textContent('[data-testid="import-status"]'), /Imported imported model: 64 layers, 8 KV heads × 128/);
   assert.equal(await page.inputValue('#model'), 'custom');
-  await page.waitForTimeout(400);
+  await urlParam(page, 'head_dim', '128');
   const url = new URL(page.url());
   assert.equal(url.searchParams.get('head_dim'), '128');
   assert.equal(url.searchParams.get('vocab'), '151936');
@@ -45,7 +45,7 @@ test('choosing gemma-2-9b gives vLLM\'s sliding-window figures', async () => {
   assert.match(await page.textContent('[data-testid="custom-geometry"]'), /sliding window 4,096 on 21 of 42 layers/);
   // The same startup lines as the gemma-2-9b preset with the same weights.
   const imported = await value(page, 'vllm-lines');
-  await page.waitForTimeout(400);
+  await urlParam(page, 'attn', 'sliding');
   const weights = new URL(page.url()).searchParams.get('weights_gib');
   const preset = await openPage(env.b, env.srv.base + `?model=google/gemma-2-9b-it&gpu=h100-sxm&ctx=8192&vllm=0.11&overhead_gib=1`);
   await preset.page.waitForSelector('[data-testid="max-seqs"]');

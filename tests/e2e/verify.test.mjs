@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { suite, openPage, ROOT } from './harness.mjs';
+import { suite, openPage, urlParam, ROOT } from './harness.mjs';
 
 const LOGS = path.join(ROOT, 'tests/fixtures/logs');
 const SHARED = path.join(ROOT, '../shared/calibration/raw');
@@ -31,12 +31,10 @@ test('paste a log, see the differences, adopt its numbers: zero differences in b
   assert.equal(await diff(page, 'concurrency'), '0');
   // The vLLM lines are the log's: 42,656 tokens at 32,768.
   assert.equal(await page.getAttribute('[data-testid="kv-tokens"]', 'data-value'), '42656');
-  await page.waitForTimeout(400);
-  assert.ok(new URL(page.url()).searchParams.get('kv_bytes'));
+  assert.ok(await urlParam(page, 'kv_bytes', '*'));
   // Back to the budget with one click.
   await page.click('[data-testid="use-budget"]');
-  await page.waitForTimeout(400);
-  assert.equal(new URL(page.url()).searchParams.get('kv_bytes'), null);
+  assert.equal(await urlParam(page, 'kv_bytes', null), null);
   assert.equal(await page.locator('[data-testid="use-budget"]').count(), 0);
   assert.deepEqual(problems, []);
   await context.close();
