@@ -665,7 +665,7 @@ fn Results(scenario: Scn, shown: Memo<Option<Outcome>>) -> impl IntoView {
         });
         view! {
             <section class="results" aria-labelledby="results-title">
-                <h2 id="results-title">{format!("{} · {} KV · {}", s.model.name(), kv_label(s.kv, &model), s.gpu.name())}</h2>
+                <h2 id="results-title">{format!("{} · {} KV · {}", s.model.name(), kv_label(s.kv, model.dtype), s.gpu.name())}</h2>
                 {error_box}
                 <div class="stats">
                     {big("Sequences that fit", "max-seqs", c.capped.to_string(), thousands(c.capped), format!("{fits_head}{range_seqs}"))}
@@ -889,7 +889,7 @@ fn Repertoire(scenario: Scn) -> impl IntoView {
                                 if let Some(p) = presets::model(id) { s.model = ModelChoice::Preset(p); }
                                 s.kv = kv;
                             });
-                            let dtype = if row.kv == KvDtype::Auto { if row.model_dtype.bytes() == 2 && row.model.contains("AWQ") { "FP16 (auto)" } else { "BF16 (auto)" } } else { "FP8" };
+                            let dtype = kv_label(row.kv, row.model_dtype);
                             view! {
                                 <tr data-row=key>
                                     <th scope="row"><button type="button" class="linkish" on:click=load>{short}</button></th>

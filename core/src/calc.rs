@@ -2,7 +2,7 @@
 
 use crate::capacity::{self, DecodeCeiling, Overhead};
 use crate::error::{KvError, Result};
-use crate::model::{Attention, KvDtype, ModelSpec};
+use crate::model::{Attention, KvDtype, ModelDtype, ModelSpec};
 use crate::query::{GpuChoice, ModelChoice, PageScenario};
 use crate::units::{fixed2, thousands, Bytes};
 use crate::vllm::{self, KvMemory, Report, Scenario};
@@ -104,7 +104,13 @@ pub struct Outcome {
     pub instead: Vec<String>,
 }
 
-fn vllm_scenario(s: &PageScenario, model: &ModelSpec, kv: KvDtype, len: u64) -> Scenario {
+/// The vLLM scenario behind the page's scenario, for `model` and `kv` at `len` tokens.
+pub(crate) fn vllm_scenario(
+    s: &PageScenario,
+    model: &ModelSpec,
+    kv: KvDtype,
+    len: u64,
+) -> Scenario {
     vllm_scenario_with(
         s,
         model,
@@ -150,9 +156,17 @@ fn vllm_scenario_with(
 
 /// Whole sequences of `len` tokens vLLM's blocks hold (0 when one does not fit).
 fn vllm_fit(s: &PageScenario, model: &ModelSpec, kv: KvDtype, len: u64) -> u64 {
-    match vllm::report(&vllm_scenario(s, model, kv, len)) {
-        Ok(r) if r.error.is_none() => r.num_gpu_blocks.unwrap_or(0) / r.blocks_per_request.max(1),
-        _ => 0,
+    vllm::report(&vllm_scenario(s, model, kv, len))
+        .map(|r| whole_sequences(&r))
+        .unwrap_or(0)
+}
+
+/// Whole max-length requests a report's blocks hold (0 when vLLM would not start).
+fn whole_sequences(r: &Report) -> u64 {
+    if r.error.is_some() {
+        0
+    } else {
+        r.num_gpu_blocks.unwrap_or(0) / r.blocks_per_request.max(1)
     }
 }
 
@@ -162,10 +176,7 @@ fn side(s: &PageScenario, model: &ModelSpec, kv: KvDtype, context: u64) -> Resul
     let bps = capacity::bytes_per_sequence(model, kv, s.tp, 1, context)?;
     let pool = report.available_kv_bytes.unwrap_or(0);
     let vllm_max = if context == s.ctx {
-        report
-            .num_gpu_blocks
-            .map(|b| b / report.blocks_per_request.max(1))
-            .unwrap_or(0)
+        whole_sequences(&report)
     } else {
         vllm_fit(s, model, kv, context)
     };
@@ -182,14 +193,14 @@ fn side(s: &PageScenario, model: &ModelSpec, kv: KvDtype, context: u64) -> Resul
 }
 
 /// Labels a dtype for people: `auto` says what it resolves to.
-pub fn kv_label(kv: KvDtype, model: &ModelSpec) -> String {
+pub fn kv_label(kv: KvDtype, model: ModelDtype) -> String {
     match kv {
         KvDtype::Auto => format!(
             "{} (auto)",
-            match model.dtype.bytes() {
-                4 => "FP32",
-                _ if model.dtype == crate::model::ModelDtype::F16 => "FP16",
-                _ => "BF16",
+            match model {
+                ModelDtype::F32 => "FP32",
+                ModelDtype::F16 => "FP16",
+                ModelDtype::Bf16 => "BF16",
             }
         ),
         KvDtype::Bfloat16 => "BF16".into(),
@@ -462,14 +473,8 @@ pub fn evaluate(s: &PageScenario) -> Result<Outcome> {
                     .as_ref()
                     .and_then(|r| r.gpu_kv_cache_tokens)
                     .unwrap_or(0);
-                let mut c = vllm_scenario_with(s, &model, s.kv, context, Overhead::Estimated(m));
-                c.max_model_len = Some(context);
-                let fit = match vllm::report(&c) {
-                    Ok(r) if r.error.is_none() => {
-                        r.num_gpu_blocks.unwrap_or(0) / r.blocks_per_request.max(1)
-                    }
-                    _ => 0,
-                };
+                let c = vllm_scenario_with(s, &model, s.kv, context, Overhead::Estimated(m));
+                let fit = vllm::report(&c).map(|r| whole_sequences(&r)).unwrap_or(0);
                 (pool, tokens, fit.min(seqs))
             };
             let (lo, hi) = (at(capacity::Margin::High), at(capacity::Margin::Low));
@@ -613,7 +618,7 @@ pub fn evaluate(s: &PageScenario) -> Result<Outcome> {
                 bytes: total.0.saturating_sub(requested),
                 kind: "unclaimed",
             });
-            (kv_label(p.kv, &model), segs)
+            (kv_label(p.kv, model.dtype), segs)
         })
         .collect();
     let xmax = if model.max_position > 0 {
@@ -626,7 +631,7 @@ pub fn evaluate(s: &PageScenario) -> Result<Outcome> {
         .iter()
         .map(|p| {
             (
-                kv_label(p.kv, &model),
+                kv_label(p.kv, model.dtype),
                 xs.iter().map(|&x| vllm_fit(s, &model, p.kv, x)).collect(),
             )
         })

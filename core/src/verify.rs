@@ -201,21 +201,9 @@ pub fn adopt(current: &PageScenario, log: &ParsedLog) -> (PageScenario, Vec<Stri
 
 /// Bytes of KV memory that make vLLM print the log's block or token count for this scenario.
 fn kv_memory_for(s: &PageScenario, log: &ParsedLog) -> Option<Bytes> {
-    let probe = vllm::Scenario {
-        model: s.model.spec(),
-        kv_dtype: s.kv,
-        tp: s.tp,
-        pp: 1,
-        block_size: None,
-        max_model_len: Some(s.ctx),
-        max_num_seqs: Some(s.seqs()),
-        max_num_batched_tokens: None,
-        version: s.version,
-        engine: s.version.default_engine(),
-        memory: KvMemory::Blocks(1),
-        arch: s.gpu.arch(),
-        gpu_total: Some(s.gpu.total()),
-    };
+    // The page's own vLLM scenario, probed with one block for its block size and groups.
+    let mut probe = crate::calc::vllm_scenario(s, &s.model.spec(), s.kv, s.ctx);
+    probe.memory = KvMemory::Blocks(1);
     let r = vllm::report(&probe).ok()?;
     let per_block =
         r.page_bytes as u128 * r.groups.map(|g| g.group_size).unwrap_or(r.stage_layers) as u128;
