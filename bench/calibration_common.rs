@@ -5,9 +5,9 @@
 // multimodal encoders) are the published values of each model's config.json on Hugging Face.
 
 use kvbudget::core::model::{Attention, Extras, KvDtype, ModelDtype, ModelSpec};
-use kvbudget::core::overhead::{estimate, Settings};
 use kvbudget::core::presets::Arch;
 use kvbudget::core::units::{Bytes, GIB};
+use kvbudget::core::vllm::overhead::{estimate, Settings};
 use kvbudget::core::vllm::{serve_defaults, Engine, Version};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -81,7 +81,7 @@ fn model_of(r: &Value) -> Option<ModelSpec> {
     let head_dim = a["head_dim"].as_u64()?;
     let mla = a["attention"].as_str().unwrap_or("").starts_with("MLA");
     Some(ModelSpec {
-        id,
+        id: id.into(),
         layers,
         attention_heads: kv_heads,
         kv_heads,

@@ -3,7 +3,7 @@
 //! Axes and text are drawn in `currentColor`, so the page's colour scheme (light or dark) applies.
 //! No user-typed text goes into the SVG: titles and names stay in the page's HTML.
 
-use kvbudget_core::calc::ChartData;
+use kvbudget_core::chart_data::{ChartData, SegmentKind};
 use kvbudget_core::units::{thousands, GIB};
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
@@ -151,7 +151,7 @@ pub fn memory(d: &ChartData) -> Result<String, ChartError> {
             .y_label_area_size(110)
             .build_cartesian_2d(0f64..total_gib, 0f64..bars)
             .map_err(err)?;
-        let labels: Vec<String> = d.memory.iter().map(|(l, _)| l.clone()).collect();
+        let labels: Vec<String> = d.memory.iter().map(|b| b.label.clone()).collect();
         chart
             .configure_mesh()
             .disable_y_mesh()
@@ -171,26 +171,19 @@ pub fn memory(d: &ChartData) -> Result<String, ChartError> {
             .bold_line_style(RGBAColor(0x80, 0x80, 0x80, 0.3))
             .draw()
             .map_err(err)?;
-        for (i, (_, segs)) in d.memory.iter().enumerate() {
+        for (i, bar) in d.memory.iter().enumerate() {
             let y1 = bars - i as f64 - 0.15;
             let y0 = bars - i as f64 - 0.85;
             let mut x = 0f64;
-            for s in segs {
+            for s in &bar.segments {
                 let w = s.bytes as f64 / GIB as f64;
                 if w <= 0.0 {
                     continue;
                 }
                 match s.kind {
-                    "seq" => {
+                    SegmentKind::Sequences { count } => {
                         // One band per sequence (merged beyond 200 so the SVG stays small).
-                        let n: u64 = s
-                            .label
-                            .split(' ')
-                            .next()
-                            .and_then(|t| t.parse().ok())
-                            .unwrap_or(1)
-                            .max(1);
-                        let bands = n.min(200);
+                        let bands = count.clamp(1, 200);
                         let bw = w / bands as f64;
                         chart
                             .draw_series((0..bands).map(|k| {
@@ -204,9 +197,9 @@ pub fn memory(d: &ChartData) -> Result<String, ChartError> {
                     }
                     kind => {
                         let c = match kind {
-                            "weights" => WEIGHTS.filled(),
-                            "overhead" => OVERHEAD.filled(),
-                            "kv-free" => FREE.filled(),
+                            SegmentKind::Weights => WEIGHTS.filled(),
+                            SegmentKind::Overhead => OVERHEAD.filled(),
+                            SegmentKind::KvFree => FREE.filled(),
                             _ => RGBAColor(0x80, 0x80, 0x80, 0.12).filled(),
                         };
                         chart
@@ -242,7 +235,7 @@ pub fn concurrency(d: &ChartData) -> Result<String, ChartError> {
         let ymax_curve = d
             .concurrency
             .iter()
-            .flat_map(|(_, v)| v.iter().copied())
+            .flat_map(|c| c.values.iter().copied())
             .max()
             .unwrap_or(1);
         let ymax = (ymax_curve
@@ -270,7 +263,8 @@ pub fn concurrency(d: &ChartData) -> Result<String, ChartError> {
             .draw()
             .map_err(err)?;
         let mut legend: Vec<(String, RGBColor, Mark)> = Vec::new();
-        for (i, (label, ys)) in d.concurrency.iter().enumerate() {
+        for (i, curve) in d.concurrency.iter().enumerate() {
+            let (label, ys) = (&curve.label, &curve.values);
             let color = if i == 0 { BF16 } else { FP8 };
             chart
                 .draw_series(LineSeries::new(

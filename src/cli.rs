@@ -5,13 +5,13 @@ use kvbudget_core::pyjson;
 use kvbudget_core::report_json::{kv_report, prediction_json};
 
 use clap::{Args, Parser, Subcommand};
-use kvbudget_core::capacity::{Margin, Overhead};
-use kvbudget_core::logparse::{self, LogError};
 use kvbudget_core::model::{Attention, KvDtype, ModelDtype, ModelSpec};
 use kvbudget_core::presets::{self, Arch};
 use kvbudget_core::seed;
 use kvbudget_core::units::Bytes;
+use kvbudget_core::vllm::logparse::{self, LogError};
 use kvbudget_core::vllm::{self, Engine, KvMemory, Scenario, Version};
+use kvbudget_core::vllm::{Margin, Overhead};
 use kvbudget_core::KvError;
 use serde_json::{json, Value};
 
@@ -240,7 +240,7 @@ pub fn run() -> i32 {
 
 fn preset(id: &str) -> Result<&'static presets::ModelPreset, String> {
     presets::model(id).ok_or_else(|| {
-        let known: Vec<&str> = presets::MODELS.iter().map(|m| m.id).collect();
+        let known: Vec<&str> = presets::MODELS.iter().map(|m| m.id()).collect();
         format!("unknown --model {id:?}; known models: {}", known.join(", "))
     })
 }
@@ -394,16 +394,14 @@ fn build_model(a: &VllmArgs) -> Result<ModelSpec, String> {
         .attention_heads
         .or(base.as_ref().map(|m| m.attention_heads.max(kv_heads)))
         .unwrap_or(kv_heads);
-    let dtype = match a.model_dtype.as_deref().map(|s| s.to_ascii_lowercase()) {
+    let dtype = match a.model_dtype.as_deref() {
         None => base.as_ref().map(|m| m.dtype).unwrap_or(ModelDtype::Bf16),
-        Some(s) if s == "bfloat16" || s == "bf16" => ModelDtype::Bf16,
-        Some(s) if s == "float16" || s == "fp16" || s == "half" => ModelDtype::F16,
-        Some(s) if s == "float32" || s == "fp32" => ModelDtype::F32,
-        Some(s) => {
-            return Err(format!(
-                "--model-dtype {s:?}: use bfloat16, float16 or float32"
-            ))
-        }
+        Some(s) => ModelDtype::parse(s).map_err(|_| {
+            format!(
+                "--model-dtype {:?}: use bfloat16, float16 or float32",
+                s.to_ascii_lowercase()
+            )
+        })?,
     };
     let weights = match a.weights_gib {
         Some(g) => gib_flag("weights-gib", g)?,
@@ -561,6 +559,11 @@ fn vllm_cmd(a: &VllmArgs) -> Result<i32, String> {
             "max_seqs_capped": r.max_seqs_capped,
             "lines": r.lines,
             "error": r.error,
+            "budget": r.budget.map(|b| json!({
+                "requested_bytes": b.requested,
+                "weights_per_gpu_bytes": b.weights_per_gpu.0,
+                "overhead_bytes": b.overhead.0,
+            })),
             "overhead": r.overhead.map(|e| json!({
                 "mode": "estimate",
                 "subtracted_bytes": e.subtracted().0,

@@ -3,6 +3,7 @@
 pub use kvbudget_core as core;
 
 pub mod charts;
+pub mod page;
 
 #[cfg(target_arch = "wasm32")]
 pub mod app;

@@ -2,6 +2,8 @@
 
 use kvbudget::charts;
 use kvbudget::core::calc::evaluate;
+use kvbudget::core::chart_data;
+use kvbudget::core::explain::explain;
 use kvbudget::core::query::decode;
 
 #[test]
@@ -32,12 +34,12 @@ fn the_issue_scenario_matches_the_cli_figures() {
         (17, 17, 17)
     );
     assert_eq!(
-        o.serve_command,
+        explain(&s, &o).serve_command,
         "vllm serve Qwen/Qwen3-14B-AWQ --max-model-len 8192 --gpu-memory-utilization 0.9 --kv-cache-dtype fp8 --max-num-seqs 256"
     );
     // Longest context for 256 sequences: ⌊8,810 / 256⌋ = 34 blocks × 16 = 544 tokens.
     assert_eq!(o.longest_context, 544);
-    assert!(o.derivations[0]
+    assert!(explain(&s, &o).derivations[0]
         .1
         .starts_with("2 × 40 × 8 × 128 × 1 = 81,920 B = 80 KiB per token"));
 }
@@ -82,9 +84,9 @@ fn charts_render_as_svg() {
     let (s, _) = decode("?model=google/gemma-2-9b-it&gpu=l40s&kv=fp8");
     let o = evaluate(&s).unwrap();
     for svg in [
-        charts::memory(&o.charts),
-        charts::concurrency(&o.charts),
-        charts::roofline(&o.charts),
+        charts::memory(&chart_data::build(&s, &o).unwrap()),
+        charts::concurrency(&chart_data::build(&s, &o).unwrap()),
+        charts::roofline(&chart_data::build(&s, &o).unwrap()),
     ] {
         let svg = svg.unwrap();
         assert!(svg.starts_with("<svg"), "{}", &svg[..80]);
@@ -92,7 +94,7 @@ fn charts_render_as_svg() {
         assert!(!svg.contains("NaN") && !svg.contains("inf"));
     }
     // Both KV dtypes are drawn: the concurrency chart has two curves and the cap's legend.
-    let c = charts::concurrency(&o.charts).unwrap();
+    let c = charts::concurrency(&chart_data::build(&s, &o).unwrap()).unwrap();
     assert!(
         c.contains("BF16 (auto) KV") && c.contains("FP8 KV"),
         "legend missing: {}",
@@ -107,13 +109,13 @@ fn custom_names_stay_text() {
     let o = evaluate(&s).unwrap();
     // The serve command quotes the name for the shell; the page shows it as text.
     assert_eq!(
-        o.serve_command.split(" --").next().unwrap(),
+        explain(&s, &o).serve_command.split(" --").next().unwrap(),
         "vllm serve '<img src=x onerror=alert(1)>'"
     );
     for svg in [
-        charts::memory(&o.charts),
-        charts::concurrency(&o.charts),
-        charts::roofline(&o.charts),
+        charts::memory(&chart_data::build(&s, &o).unwrap()),
+        charts::concurrency(&chart_data::build(&s, &o).unwrap()),
+        charts::roofline(&chart_data::build(&s, &o).unwrap()),
     ] {
         assert!(!svg.unwrap().contains("<img"));
     }
@@ -135,17 +137,17 @@ fn what_fits_instead() {
         .unwrap()
         .starts_with("To serve at least one request"));
     assert_eq!(
-        o.instead[0],
+        explain(&s, &o).instead[0],
         "--max-model-len 39264: one sequence of 39,264 tokens fits in this pool"
     );
     assert_eq!(
-        o.instead[1],
+        explain(&s, &o).instead[1],
         "--kv-cache-dtype fp8: 1 sequence of 40,960 tokens fit"
     );
     // No memory at all: GPUs where it fits are listed.
     let (s, _) = decode("?model=Qwen/Qwen3-8B&gpu=rtx-5080");
     let o = evaluate(&s).unwrap();
-    assert!(o
+    assert!(explain(&s, &o)
         .instead
         .iter()
         .any(|l| l.starts_with("GPUs where at least one sequence fits")
@@ -168,7 +170,7 @@ fn the_estimate_gives_a_range_and_its_parts() {
     let g = o.range.unwrap();
     assert!(g.pool.0 < o.chosen.pool && o.chosen.pool < g.pool.1);
     assert!(g.seqs.0 <= o.chosen.capped && o.chosen.capped <= g.seqs.1);
-    assert!(o
+    assert!(explain(&s, &o)
         .derivations
         .iter()
         .any(|(k, v)| *k == "overhead (estimate)" && v.contains("CUDA graphs")));
@@ -177,8 +179,8 @@ fn the_estimate_gives_a_range_and_its_parts() {
     assert!(evaluate(&s).unwrap().range.is_none());
     // Before 0.20 the page warns that CUDA graphs sit outside the budget.
     let (s, _) = decode("?model=Qwen/Qwen3-8B&gpu=rtx-4090&ctx=8192&vllm=0.19");
-    assert!(evaluate(&s)
-        .unwrap()
+    let o = evaluate(&s).unwrap();
+    assert!(explain(&s, &o)
         .warnings
         .iter()
         .any(|w| w.contains("outside gpu_memory_utilization")));

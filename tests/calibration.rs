@@ -2,10 +2,10 @@
 //! beside the project (`../shared/calibration/`). The data is public and not part of the project:
 //! without it these tests say so and pass without checking anything.
 
-use kvbudget::core::logparse::{self, KvFigure};
 use kvbudget::core::model::{Attention, KvDtype, ModelDtype, ModelSpec};
 use kvbudget::core::presets::Arch;
 use kvbudget::core::units::{fixed2, Bytes};
+use kvbudget::core::vllm::logparse::{self, KvFigure};
 use kvbudget::core::vllm::{report, KvMemory, Scenario, Version};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -59,7 +59,7 @@ fn model_of(r: &Value) -> ModelSpec {
     };
     let kv_heads = a["kv_heads"].as_u64().unwrap();
     ModelSpec {
-        id: r["model"].as_str().unwrap().to_string(),
+        id: r["model"].as_str().unwrap().to_string().into(),
         layers,
         attention_heads: kv_heads,
         kv_heads,
@@ -248,7 +248,7 @@ fn the_overhead_estimate_meets_its_targets() {
 #[test]
 fn adopting_each_real_log_reproduces_its_blocks_and_tokens() {
     use kvbudget::core::calc::evaluate;
-    use kvbudget::core::query::{CustomModel, ModelChoice, PageScenario};
+    use kvbudget::core::scenario::{ModelChoice, PageScenario};
     use kvbudget::core::verify::{adopt, compare};
     let Some(dir) = calibration_dir() else { return };
     let mut checked = 0;
@@ -269,12 +269,12 @@ fn adopting_each_real_log_reproduces_its_blocks_and_tokens() {
         }
         // The model's geometry as the record describes it (a user would import its config.json).
         let start = PageScenario {
-            model: ModelChoice::Custom(CustomModel::from_spec(&model_of(&r))),
+            model: ModelChoice::Custom(model_of(&r)),
             ..PageScenario::default()
         };
         let (s, _) = adopt(&start, &log);
         let o = evaluate(&s).unwrap_or_else(|e| panic!("{name}: {e}"));
-        let rows = compare(&s, &o, &log);
+        let rows = compare(&o, &log);
         let diff = |k: &str| rows.iter().find(|x| x.key == k).and_then(|x| x.difference);
         assert_eq!(diff("tokens"), Some(0.0), "{name}");
         if o.chosen.report.groups.is_none() {

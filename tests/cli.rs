@@ -173,6 +173,32 @@ fn vllm_json_fields() {
 }
 
 #[test]
+fn vllm_json_budget_splits_weights_over_pipeline_stages() {
+    // Qwen3-14B: ⌊27.52 × 2³⁰⌋ = 29,549,374,996 B over PP 2 → 14,774,687,498 B per GPU, the
+    // figure the page and the log check use (tests/verify.rs).
+    let o = kvbudget(
+        &[
+            "vllm",
+            "--model",
+            "Qwen/Qwen3-14B",
+            "--gpu",
+            "h100-sxm",
+            "--pipeline-parallel-size",
+            "2",
+            "--overhead-gib",
+            "1",
+            "--max-model-len",
+            "8192",
+            "--json",
+        ],
+        None,
+    );
+    let v = json(&o);
+    assert_eq!(v["budget"]["weights_per_gpu_bytes"], 14_774_687_498u64);
+    assert_eq!(v["budget"]["overhead_bytes"], 1u64 << 30);
+}
+
+#[test]
 fn vllm_refusal_exits_3_with_the_error() {
     let o = kvbudget(
         &[

@@ -20,9 +20,10 @@ fn config(name: &str) -> String {
 
 #[test]
 fn every_preset_imports_to_its_geometry() {
-    for p in presets::MODELS {
+    for preset in presets::MODELS {
+        let p = &preset.spec;
         let file = p.id.rsplit('/').next().unwrap();
-        let m = import(&config(file), p.id).unwrap_or_else(|e| panic!("{file}: {e}"));
+        let m = import(&config(file), &p.id).unwrap_or_else(|e| panic!("{file}: {e}"));
         let s = &m.spec;
         assert_eq!(
             (s.layers, s.attention_heads, s.attention, s.vocab),
@@ -48,7 +49,7 @@ fn every_preset_imports_to_its_geometry() {
         for kv in [KvDtype::Auto, KvDtype::Fp8] {
             assert_eq!(
                 bytes_per_token(s, kv, 1, 1).unwrap(),
-                bytes_per_token(&p.spec(), kv, 1, 1).unwrap(),
+                bytes_per_token(p, kv, 1, 1).unwrap(),
                 "{file} {kv:?}"
             );
         }

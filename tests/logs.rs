@@ -1,6 +1,6 @@
 //! The log parser on fixtures written for every format and error vLLM prints.
 
-use kvbudget::core::logparse::{parse, KvFigure, LogError};
+use kvbudget::core::vllm::logparse::{parse, KvFigure, LogError};
 
 fn fixture(name: &str) -> String {
     let path = format!("{}/tests/fixtures/logs/{name}", env!("CARGO_MANIFEST_DIR"));

@@ -1,12 +1,13 @@
 //! Properties over generated inputs: the block invariant, and no panic anywhere.
 
-use kvbudget::core::capacity::{self, Overhead};
-use kvbudget::core::logparse;
+use kvbudget::core::capacity;
 use kvbudget::core::model::{Attention, KvDtype, ModelDtype, ModelSpec};
 use kvbudget::core::presets::Arch;
 use kvbudget::core::query;
 use kvbudget::core::seed;
 use kvbudget::core::units::{py_float_repr, Bytes};
+use kvbudget::core::vllm::logparse;
+use kvbudget::core::vllm::Overhead;
 use kvbudget::core::vllm::{self, Engine, KvMemory, Scenario, Version};
 use proptest::prelude::*;
 
@@ -196,7 +197,7 @@ proptest! {
             proptest::sample::select(vec!["model", "kv", "gpu", "util", "ctx", "seqs", "tp", "vllm", "prompt", "trace",
                 "overhead_gib", "name", "layers", "heads", "kv_heads", "head_dim", "weights_gib", "gpu_gib", "bw_gbs", "embed",
                 "attn", "window", "sliding_layers", "latent", "dtype", "max_pos", "vocab", "hidden", "inter", "experts_per_tok",
-                "moe_inter", "mm"]),
+                "moe_inter", "mm", "pp", "kv_bytes"]),
             prop_oneof![
                 "[0-9]{1,25}", "-?[0-9]{0,6}\\.[0-9]{0,6}", "(custom|Qwen/Qwen3-8B|rtx-4090|fp8|auto|0\\.11|NaN|inf|1e308|sliding|mla|full|float16)",
                 ".{0,20}",
@@ -210,7 +211,7 @@ proptest! {
         prop_assert!(notes.is_empty(), "{again}: {notes:?}");
         prop_assert_eq!(&s2, &s);
         if let Ok(o) = kvbudget::core::calc::evaluate(&s) {
-            for (_, d) in &o.derivations {
+            for (_, d) in &kvbudget::core::explain::explain(&s, &o).derivations {
                 prop_assert!(!d.contains("NaN") && !d.contains("inf"), "{d}");
             }
         }

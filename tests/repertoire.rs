@@ -1,29 +1,23 @@
-//! The app shell's table: the repertoire at 8K on an RTX 4090, checked by hand.
+//! The repertoire table: the course's models at 8K on an RTX 4090, checked by hand, and the
+//! same numbers as the results panel.
 
-use kvbudget::core::capacity::Overhead;
+use kvbudget::core::calc::evaluate;
 use kvbudget::core::model::KvDtype;
-use kvbudget::core::presets;
-use kvbudget::core::query::GpuChoice;
+use kvbudget::core::query::decode;
 use kvbudget::core::repertoire::rows;
-use kvbudget::core::vllm::Version;
 
 #[test]
 fn repertoire_on_a_4090_at_8k() {
-    let gpu = presets::gpu("rtx-4090").unwrap();
-    let r = rows(
-        &GpuChoice::Preset(gpu),
-        8192,
-        Version::new(0, 33),
-        0.92,
-        Overhead::SEED,
-    )
-    .unwrap();
+    let (s, notes) = decode("?gpu=rtx-4090&ctx=8192&vllm=0.33&util=0.92&overhead_gib=1");
+    assert!(notes.is_empty(), "{notes:?}");
+    let r = rows(&s);
     assert_eq!(r.len(), 6);
     // Qwen3-8B BF16: total ⌊23.55 × 2³⁰⌋ = 25,286,619,955; ceil(× 0.92) = 23,263,690,359;
     // − ⌊15.27 × 2³⁰⌋ = 16,396,037,652 − 1 GiB = 5,793,910,883 B of pool.
     // One 8K sequence: 8,192 × 147,456 = 1,207,959,552 B → 5,793,910,883 / 1,207,959,552 = 4.80 → 4.
     let q3 = &r[0];
-    assert_eq!((q3.model, q3.kv), ("Qwen/Qwen3-8B", KvDtype::Auto));
+    assert_eq!((q3.model.id(), q3.kv), ("Qwen/Qwen3-8B", KvDtype::Auto));
+    assert_eq!(q3.key(), "Qwen3-8B-auto");
     assert_eq!(q3.bytes_per_token.0, 147_456);
     assert_eq!(q3.pool, 5_793_910_883);
     assert_eq!(q3.seed_max_seqs, 4);
@@ -34,7 +28,37 @@ fn repertoire_on_a_4090_at_8k() {
     assert_eq!(r[1].seed_max_seqs, 9);
     // Qwen2.5-7B BF16: pool 23,263,690,359 − ⌊14.25 × 2³⁰⌋ 15,300,820,992 − 1 GiB = 6,889,127,543;
     // one 8K sequence = 8,192 × 57,344 = 469,762,048 → 14.66 → 14.
-    assert_eq!(r[4].model, "Qwen/Qwen2.5-7B-Instruct");
+    assert_eq!(r[4].model.id(), "Qwen/Qwen2.5-7B-Instruct");
     assert_eq!(r[4].seed_max_seqs, 14);
     assert!(r.iter().all(|row| row.error.is_none()));
+}
+
+#[test]
+fn with_prompt_and_trace_the_row_matches_the_results() {
+    // The repertoire used to evaluate at max_model_len (8,192) while the results used
+    // prompt + trace (1,000 + 4,000 = 5,000 tokens): the two panels disagreed.
+    // Qwen3-8B BF16 at 5,000 tokens: 2,455 blocks // ⌈5,000 / 16⌉ = 313 = 7 (tests/calc.rs);
+    // at 8,192 it would be 4.
+    let (s, _) =
+        decode("?model=Qwen/Qwen3-8B&gpu=rtx-4090&ctx=8192&prompt=1000&trace=4000&overhead_gib=1");
+    let o = evaluate(&s).unwrap();
+    assert_eq!(o.chosen.capped, 7);
+    let r = rows(&s);
+    let row = r
+        .iter()
+        .find(|r| r.model.id() == "Qwen/Qwen3-8B" && r.kv == s.kv)
+        .unwrap();
+    assert_eq!(row.capped, o.chosen.capped);
+    assert_eq!(row.vllm_max_seqs, o.chosen.vllm_max);
+    // Every row equals the results the page shows after loading it.
+    for row in &r {
+        let mut t = s.clone();
+        row.load_into(&mut t);
+        assert_eq!(
+            row.capped,
+            evaluate(&t).unwrap().chosen.capped,
+            "{}",
+            row.key()
+        );
+    }
 }

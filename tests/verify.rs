@@ -1,9 +1,10 @@
 //! A vLLM log beside the scenario: the comparison, and adopting the log's numbers.
 
 use kvbudget::core::calc::evaluate;
-use kvbudget::core::logparse::parse;
-use kvbudget::core::query::{decode, CustomModel, ModelChoice};
+use kvbudget::core::query::decode;
+use kvbudget::core::scenario::ModelChoice;
 use kvbudget::core::verify::{adopt, compare};
+use kvbudget::core::vllm::logparse::parse;
 
 fn fixture(name: &str) -> String {
     std::fs::read_to_string(format!(
@@ -26,7 +27,7 @@ fn adopting_a_v1_log_reproduces_its_blocks_and_tokens() {
     // 2,666 blocks × 16 tokens × 40 layers × 4,096 B per token per layer = 6,987,710,464 B.
     assert_eq!(adopted.kv_memory.map(|b| b.0), Some(2666 * 65_536 * 40));
     let o = evaluate(&adopted).unwrap();
-    let rows = compare(&adopted, &o, &log);
+    let rows = compare(&o, &log);
     let get = |k: &str| rows.iter().find(|r| r.key == k).unwrap().clone();
     assert_eq!(get("tokens").difference, Some(0.0));
     assert_eq!(get("blocks").difference, Some(0.0));
@@ -64,9 +65,7 @@ fn a_log_for_another_model_keeps_the_scenario_model_and_says_so() {
     let (s, _) =
         decode("?model=custom&name=mine&layers=32&heads=32&kv_heads=8&head_dim=128&weights_gib=14");
     let (adopted, notes) = adopt(&s, &log);
-    assert!(
-        matches!(adopted.model, ModelChoice::Custom(CustomModel { ref name, .. }) if name == "mine")
-    );
+    assert!(matches!(adopted.model, ModelChoice::Custom(ref c) if c.id == "mine"));
     assert!(
         notes[0].contains("someone/unknown-7b is not a preset"),
         "{notes:?}"
@@ -76,4 +75,36 @@ fn a_log_for_another_model_keeps_the_scenario_model_and_says_so() {
         evaluate(&adopted).unwrap().chosen.report.num_gpu_blocks,
         Some(625)
     );
+}
+
+#[test]
+fn pipeline_parallel_weights_agree_across_page_log_check_and_cli() {
+    // Weights per GPU under --pipeline-parallel-size 2 used to be divided by TP only on the page
+    // and in the log check, but by TP × PP in vLLM's report (and so the CLI).
+    // Qwen3-14B: ⌊27.52 × 2³⁰⌋ = 29,549,374,996 B over TP 1 × PP 2 → ⌈/ 2⌉ = 14,774,687,498 B
+    // = 13.76 GiB on each GPU.
+    let (s, notes) = decode("?model=Qwen/Qwen3-14B&gpu=h100-sxm&pp=2&overhead_gib=1");
+    assert!(notes.is_empty(), "{notes:?}");
+    assert_eq!(s.pp, 2);
+    let o = evaluate(&s).unwrap();
+    // The page.
+    assert_eq!(o.weights_per_gpu.0, 14_774_687_498);
+    // The report behind the page and behind `kvbudget vllm` (which prints it as
+    // budget.weights_per_gpu_bytes, tests/cli.rs) carries the same bytes.
+    assert_eq!(
+        o.chosen.report.budget.unwrap().weights_per_gpu.0,
+        14_774_687_498
+    );
+    let mut cli = kvbudget::core::calc::vllm_scenario(&s, &o.model, s.kv, s.ctx);
+    cli.max_num_seqs = None;
+    let r = kvbudget::core::vllm::report(&cli).unwrap();
+    assert_eq!(r.budget.unwrap().weights_per_gpu.0, 14_774_687_498);
+    // The log check compares the log's per-GPU "Model loading took" with the same figure.
+    let log = parse(
+        "INFO Model loading took 13.76 GiB and 12.3 seconds\nGPU KV cache size: 10,000 tokens\n",
+    );
+    let rows = compare(&o, &log);
+    let w = rows.iter().find(|r| r.key == "weights").unwrap();
+    assert_eq!(w.predicted, "13.76 GiB");
+    assert_eq!(w.difference_text, "+0.00 GiB");
 }

@@ -1,9 +1,9 @@
 //! The vectors of VLLM-ACCOUNTING §8 and the rules of §0–§4, each derived by hand.
 
-use kvbudget::core::capacity::Overhead;
 use kvbudget::core::model::{Attention, KvDtype, ModelDtype, ModelSpec};
 use kvbudget::core::presets::{self, Arch};
 use kvbudget::core::units::{fixed2, Bytes, GIB};
+use kvbudget::core::vllm::Overhead;
 use kvbudget::core::vllm::{
     printed_tokens, report, Engine, Family, KvMemory, Report, Scenario, Version,
 };
@@ -232,7 +232,7 @@ fn budget_path_on_an_rtx_4090() {
         KvMemory::Budget {
             gpu_total: gpu.total,
             util: 0.9,
-            weights: presets::model("Qwen/Qwen3-14B-AWQ").unwrap().weights,
+            weights: presets::model("Qwen/Qwen3-14B-AWQ").unwrap().spec.weights,
             overhead: Overhead::SEED,
         },
         8192,
@@ -493,7 +493,7 @@ fn budget_weights_split_over_gpus() {
         KvMemory::Budget {
             gpu_total: h100.total,
             util: 0.9,
-            weights: presets::model("Qwen/Qwen3-14B").unwrap().weights,
+            weights: presets::model("Qwen/Qwen3-14B").unwrap().spec.weights,
             overhead: Overhead::SEED,
         },
         32_768,

@@ -124,58 +124,9 @@ pub fn longest_context(pool: i128, n: u64, per_token: Bytes) -> u64 {
     max_sequences(pool, n.max(1), per_token)
 }
 
-/// How vLLM's requested memory is computed from the total and the utilization:
-/// a float product up to 0.13, `math.ceil` from 0.14 (VLLM-ACCOUNTING §0).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Rounding {
-    /// `total * util` as a float (its fraction never changes a whole-block count).
-    Float,
-    /// `math.ceil(total * util)`.
-    Ceil,
-}
-
-/// `total × util` in bytes, as vLLM computes it.
-pub fn requested_bytes(total: Bytes, util: f64, rounding: Rounding) -> Result<u64> {
-    if !util.is_finite() || util <= 0.0 || util > 1.0 {
-        return Err(KvError::OutOfRange {
-            field: "gpu_memory_utilization",
-            range: "a number greater than 0 and at most 1",
-            got: format!("{util}"),
-        });
-    }
-    let x = total.0 as f64 * util;
-    Ok(match rounding {
-        Rounding::Float => x.floor() as u64,
-        Rounding::Ceil => x.ceil() as u64,
-    })
-}
-
-/// The non-KV memory besides the weights: one figure (the seed lab's assumption), or kvbudget's
-/// estimate from its parts (`crate::overhead`), at its point value or either end of its range.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Overhead {
-    /// One figure for activations, CUDA context and everything else.
-    Fixed(Bytes),
-    /// The estimate from the model and the settings.
-    Estimated(Margin),
-}
-
-/// Which value of the estimate's range.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Margin {
-    /// The estimate itself.
-    Point,
-    /// The smallest plausible overhead (the most KV memory).
-    Low,
-    /// The largest plausible overhead (the least KV memory).
-    High,
-}
-
-impl Overhead {
-    /// The seed lab's assumption: 1 GiB.
-    pub const SEED: Overhead = Overhead::Fixed(Bytes::gib(1));
-    /// kvbudget's estimate.
-    pub const ESTIMATE: Overhead = Overhead::Estimated(Margin::Point);
+/// The weights one GPU holds: the model split evenly over `tp × pp` GPUs, rounded up.
+pub fn weights_per_gpu(weights: Bytes, tp: u64, pp: u64) -> Bytes {
+    Bytes(weights.0.div_ceil(tp.max(1).saturating_mul(pp.max(1))))
 }
 
 /// The KV pool: `requested − weights − overhead`, signed (negative means nothing is left).
@@ -230,14 +181,11 @@ mod tests {
     }
 
     #[test]
-    fn requested_rounding() {
-        // 23.55 GiB × 0.9 as a float, floored vs ceiled: differ by one byte at most.
-        let t = Bytes(25_286_604_390);
-        let f = requested_bytes(t, 0.9, Rounding::Float).unwrap();
-        let c = requested_bytes(t, 0.9, Rounding::Ceil).unwrap();
-        assert!(c - f <= 1);
-        assert!(requested_bytes(t, f64::NAN, Rounding::Ceil).is_err());
-        assert!(requested_bytes(t, 1.5, Rounding::Ceil).is_err());
-        assert!(requested_bytes(t, 0.0, Rounding::Ceil).is_err());
+    fn weights_split_over_every_gpu() {
+        // ⌊15.27 × 2³⁰⌋ = 16,396,037,652 B over TP 2 × PP 2: ⌈16,396,037,652 / 4⌉ = 4,099,009,413 B.
+        let w = Bytes(1527 * crate::units::GIB / 100);
+        assert_eq!(w.0, 16_396_037_652);
+        assert_eq!(weights_per_gpu(w, 2, 2), Bytes(4_099_009_413));
+        assert_eq!(weights_per_gpu(w, 1, 1), w);
     }
 }

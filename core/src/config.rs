@@ -1,8 +1,9 @@
 //! Reads a Hugging Face `config.json` the way vLLM does (VLLM-ACCOUNTING §3) into a [`ModelSpec`],
 //! with the default `max_model_len` and an estimate of the weights from the config.
 
+use crate::error::truncate;
 use crate::error::{KvError, Result};
-use crate::model::{refuse_hybrid_state, truncate, Attention, Extras, ModelDtype, ModelSpec};
+use crate::model::{refuse_hybrid_state, Attention, Extras, ModelDtype, ModelSpec};
 use crate::units::{thousands, Bytes};
 use serde_json::{Map, Value};
 
@@ -189,23 +190,18 @@ pub fn import(text: &str, name: &str) -> Result<Imported> {
         .or_else(|| s(top, "torch_dtype"))
         .or_else(|| s(top, "dtype"))
         .unwrap_or("bfloat16");
-    let dtype = match dtype_name {
-        "float16" | "half" => ModelDtype::F16,
-        "float32" | "float" => {
+    let dtype = match ModelDtype::parse(dtype_name) {
+        Ok(ModelDtype::F32) => {
             notes.push("float32 checkpoint: vLLM runs it in bfloat16 by default".into());
             ModelDtype::Bf16
         }
-        _ => ModelDtype::Bf16,
+        Ok(d) => d,
+        Err(_) => ModelDtype::Bf16,
     };
     let quant = top
         .get("quantization_config")
         .or_else(|| m.get("quantization_config"))
         .and_then(Value::as_object);
-    let dtype = if quant.is_some() && dtype == ModelDtype::Bf16 && dtype_name == "float16" {
-        ModelDtype::F16
-    } else {
-        dtype
-    };
 
     // Default max_model_len: max_position_embeddings, scaled by rope scaling as vLLM does.
     let max_pos = u(
@@ -261,7 +257,7 @@ pub fn import(text: &str, name: &str) -> Result<Imported> {
     };
 
     let mut spec = ModelSpec {
-        id: truncate(name.trim(), 120),
+        id: truncate(name.trim(), 120).into(),
         layers,
         attention_heads: heads,
         kv_heads: kv_heads.min(heads),

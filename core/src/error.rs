@@ -52,3 +52,12 @@ pub fn check_range(
         Ok(v)
     }
 }
+
+/// At most `n` characters of `s`, for quoting user text in a message.
+pub fn truncate(s: &str, n: usize) -> String {
+    let mut out: String = s.chars().take(n).collect();
+    if s.chars().count() > n {
+        out.push('…');
+    }
+    out
+}

@@ -1,22 +1,26 @@
-//! kvbudget's core: exact KV-cache arithmetic for serving an LLM with vLLM on one GPU.
+//! kvbudget's core: exact KV-cache arithmetic for serving an LLM, and the engines' own accounting.
 //!
 //! Bytes are integers. Everything here is plain Rust with no browser dependency, so the CLI,
-//! the web page and the tests share one implementation.
+//! the web page and the tests share one implementation. Data flows one way:
+//! URL ([`query`]) → [`scenario`] → evaluation ([`calc`]) → [`explain`] and [`chart_data`] → views.
+//! What is an engine's own (vLLM's releases, startup report, overhead, logs) lives in [`vllm`].
 
 #![warn(missing_docs)]
 
 pub mod calc;
 pub mod capacity;
+pub mod chart_data;
 pub mod config;
 pub mod error;
-pub mod logparse;
+pub mod explain;
+pub mod fields;
 pub mod model;
-pub mod overhead;
 pub mod presets;
 pub mod pyjson;
 pub mod query;
 pub mod repertoire;
 pub mod report_json;
+pub mod scenario;
 pub mod seed;
 pub mod units;
 pub mod verify;

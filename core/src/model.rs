@@ -1,7 +1,8 @@
 //! Model geometry: what decides the bytes of KV cache one token costs.
 
-use crate::error::{check_range, KvError, Result};
+use crate::error::{check_range, truncate, KvError, Result};
 use crate::units::Bytes;
+use std::borrow::Cow;
 
 /// The dtype a checkpoint runs in; `--kv-cache-dtype auto` stores KV in it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -28,6 +29,32 @@ impl ModelDtype {
             ModelDtype::Bf16 => "bfloat16",
             ModelDtype::F16 => "float16",
             ModelDtype::F32 => "float32",
+        }
+    }
+    /// Parses a dtype name as configs and vLLM's `--dtype` spell it (case-insensitive):
+    /// `bfloat16`/`bf16`, `float16`/`fp16`/`half`, `float32`/`fp32`/`float`.
+    pub fn parse(s: &str) -> Result<Self> {
+        Ok(match s.trim().to_ascii_lowercase().as_str() {
+            "bfloat16" | "bf16" => ModelDtype::Bf16,
+            "float16" | "fp16" | "half" => ModelDtype::F16,
+            "float32" | "fp32" | "float" => ModelDtype::F32,
+            _ => {
+                return Err(KvError::Invalid {
+                    field: "model dtype",
+                    message: format!(
+                        "{:?} is not a dtype kvbudget knows; use bfloat16, float16 or float32",
+                        truncate(s, 24)
+                    ),
+                })
+            }
+        })
+    }
+    /// The short name people use: BF16, FP16, FP32.
+    pub const fn short(self) -> &'static str {
+        match self {
+            ModelDtype::Bf16 => "BF16",
+            ModelDtype::F16 => "FP16",
+            ModelDtype::F32 => "FP32",
         }
     }
 }
@@ -107,6 +134,19 @@ impl KvDtype {
             KvDtype::Fp8 | KvDtype::Fp8E4m3 | KvDtype::Fp8E5m2 => 1,
         }
     }
+
+    /// The dtype for people: `auto` says what it resolves to (`BF16 (auto)`).
+    pub fn label(self, model: ModelDtype) -> String {
+        match self {
+            KvDtype::Auto => format!("{} (auto)", model.short()),
+            KvDtype::Bfloat16 => "BF16".into(),
+            KvDtype::Float16 => "FP16".into(),
+            KvDtype::Float32 => "FP32".into(),
+            KvDtype::Fp8 => "FP8".into(),
+            KvDtype::Fp8E4m3 => "FP8 e4m3".into(),
+            KvDtype::Fp8E5m2 => "FP8 e5m2".into(),
+        }
+    }
 }
 
 /// How the layers attend, which decides what one token stores per layer.
@@ -132,8 +172,8 @@ pub enum Attention {
 /// Everything about a model that KV sizing needs.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ModelSpec {
-    /// Hugging Face id or a user's name.
-    pub id: String,
+    /// Hugging Face id or a user's name (borrowed for presets, owned for models a user brings).
+    pub id: Cow<'static, str>,
     /// Transformer layers (`num_hidden_layers`).
     pub layers: u64,
     /// Query heads (`num_attention_heads`).
@@ -178,7 +218,7 @@ impl ModelSpec {
     /// A full-attention model from the four numbers of the seed formula (bf16, no weights).
     pub fn from_geometry(id: &str, layers: u64, kv_heads: u64, head_dim: u64) -> Self {
         ModelSpec {
-            id: id.to_string(),
+            id: Cow::Owned(id.to_string()),
             layers,
             attention_heads: kv_heads,
             kv_heads,
@@ -308,13 +348,4 @@ pub fn refuse_hybrid_state(model_type: &str) -> Result<()> {
     } else {
         Ok(())
     }
-}
-
-/// At most `n` characters of `s`, for quoting user text in a message.
-pub fn truncate(s: &str, n: usize) -> String {
-    let mut out: String = s.chars().take(n).collect();
-    if s.chars().count() > n {
-        out.push('…');
-    }
-    out
 }

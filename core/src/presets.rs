@@ -8,57 +8,30 @@
 
 use crate::model::{Attention, Extras, ModelDtype, ModelSpec};
 use crate::units::{Bytes, GB, GIB};
+use std::borrow::Cow;
 
 /// ⌊g × 2³⁰⌋, for a GiB figure with two decimals as vLLM prints it.
 const fn gib_hundredths(hundredths: u64) -> Bytes {
     Bytes(hundredths * GIB / 100)
 }
 
-/// A model preset: the geometry plus where its numbers come from.
-#[derive(Clone, Copy, Debug)]
+/// A model preset: the model as the arithmetic sees it, plus where its weights figure comes from.
+#[derive(Clone, Debug)]
 pub struct ModelPreset {
-    /// Hugging Face id (matched case-insensitively).
-    pub id: &'static str,
-    /// Transformer layers.
-    pub layers: u64,
-    /// Query heads.
-    pub attention_heads: u64,
-    /// KV heads.
-    pub kv_heads: u64,
-    /// Head dimension (the config's `head_dim`).
-    pub head_dim: u64,
-    /// Attention kind.
-    pub attention: Attention,
-    /// Checkpoint dtype (what `auto` KV uses).
-    pub dtype: ModelDtype,
-    /// `max_position_embeddings`.
-    pub max_position: u64,
-    /// Vocabulary size.
-    pub vocab: u64,
-    /// Weights as vLLM counts them.
-    pub weights: Bytes,
-    /// Where `weights` comes from.
+    /// The model (its `id` is the Hugging Face id, matched case-insensitively).
+    pub spec: ModelSpec,
+    /// Where `spec.weights` comes from.
     pub weights_source: &'static str,
-    /// Sizes that drive the activation peak.
-    pub extras: Extras,
 }
 
 impl ModelPreset {
-    /// The preset as a [`ModelSpec`].
+    /// The Hugging Face id.
+    pub fn id(&self) -> &str {
+        &self.spec.id
+    }
+    /// A copy of the model, to edit or to hand to a computation that owns it.
     pub fn spec(&self) -> ModelSpec {
-        ModelSpec {
-            id: self.id.to_string(),
-            layers: self.layers,
-            attention_heads: self.attention_heads,
-            kv_heads: self.kv_heads,
-            head_dim: self.head_dim,
-            attention: self.attention,
-            dtype: self.dtype,
-            max_position: self.max_position,
-            vocab: self.vocab,
-            weights: self.weights,
-            extras: self.extras,
-        }
+        self.spec.clone()
     }
 }
 
@@ -66,247 +39,269 @@ impl ModelPreset {
 pub const MODELS: [ModelPreset; 11] = [
     // config.json: 36 layers, 32 q / 8 kv heads, head_dim 128, vocab 151936, max_pos 40960, bf16.
     ModelPreset {
-        id: "Qwen/Qwen3-8B",
-        layers: 36,
-        attention_heads: 32,
-        kv_heads: 8,
-        head_dim: 128,
-        attention: Attention::Full,
-        dtype: ModelDtype::Bf16,
-        max_position: 40960,
-        vocab: 151936,
-        weights: gib_hundredths(1527),
-        weights_source: "vLLM log: Model loading took 15.27 GiB (checkpoint 16,381,470,720 B)",
-        extras: Extras {
-            hidden: 4096,
-            intermediate: 12288,
-            experts_per_token: 0,
-            moe_intermediate: 0,
-            multimodal: false,
+        spec: ModelSpec {
+            id: Cow::Borrowed("Qwen/Qwen3-8B"),
+            layers: 36,
+            attention_heads: 32,
+            kv_heads: 8,
+            head_dim: 128,
+            attention: Attention::Full,
+            dtype: ModelDtype::Bf16,
+            max_position: 40960,
+            vocab: 151936,
+            weights: gib_hundredths(1527),
+            extras: Extras {
+                hidden: 4096,
+                intermediate: 12288,
+                experts_per_token: 0,
+                moe_intermediate: 0,
+                multimodal: false,
+            },
         },
+        weights_source: "vLLM log: Model loading took 15.27 GiB (checkpoint 16,381,470,720 B)",
     },
     // config.json: 40 layers, 40 q / 8 kv heads, head_dim 128, vocab 151936, max_pos 40960, bf16.
     ModelPreset {
-        id: "Qwen/Qwen3-14B",
-        layers: 40,
-        attention_heads: 40,
-        kv_heads: 8,
-        head_dim: 128,
-        attention: Attention::Full,
-        dtype: ModelDtype::Bf16,
-        max_position: 40960,
-        vocab: 151936,
-        weights: gib_hundredths(2752),
-        weights_source: "vLLM log: Model loading took 27.52 GiB (checkpoint 29,536,614,400 B)",
-        extras: Extras {
-            hidden: 5120,
-            intermediate: 17408,
-            experts_per_token: 0,
-            moe_intermediate: 0,
-            multimodal: false,
+        spec: ModelSpec {
+            id: Cow::Borrowed("Qwen/Qwen3-14B"),
+            layers: 40,
+            attention_heads: 40,
+            kv_heads: 8,
+            head_dim: 128,
+            attention: Attention::Full,
+            dtype: ModelDtype::Bf16,
+            max_position: 40960,
+            vocab: 151936,
+            weights: gib_hundredths(2752),
+            extras: Extras {
+                hidden: 5120,
+                intermediate: 17408,
+                experts_per_token: 0,
+                moe_intermediate: 0,
+                multimodal: false,
+            },
         },
+        weights_source: "vLLM log: Model loading took 27.52 GiB (checkpoint 29,536,614,400 B)",
     },
     // AWQ w4 g128; activations and KV in fp16. Geometry as Qwen3-14B.
     ModelPreset {
-        id: "Qwen/Qwen3-14B-AWQ",
-        layers: 40,
-        attention_heads: 40,
-        kv_heads: 8,
-        head_dim: 128,
-        attention: Attention::Full,
-        dtype: ModelDtype::F16,
-        max_position: 40960,
-        vocab: 151936,
-        weights: gib_hundredths(944),
-        weights_source: "vLLM log: Model loading took 9.44 GiB (checkpoint ≈ 9.98 GB)",
-        extras: Extras {
-            hidden: 5120,
-            intermediate: 17408,
-            experts_per_token: 0,
-            moe_intermediate: 0,
-            multimodal: false,
+        spec: ModelSpec {
+            id: Cow::Borrowed("Qwen/Qwen3-14B-AWQ"),
+            layers: 40,
+            attention_heads: 40,
+            kv_heads: 8,
+            head_dim: 128,
+            attention: Attention::Full,
+            dtype: ModelDtype::F16,
+            max_position: 40960,
+            vocab: 151936,
+            weights: gib_hundredths(944),
+            extras: Extras {
+                hidden: 5120,
+                intermediate: 17408,
+                experts_per_token: 0,
+                moe_intermediate: 0,
+                multimodal: false,
+            },
         },
+        weights_source: "vLLM log: Model loading took 9.44 GiB (checkpoint ≈ 9.98 GB)",
     },
     // config.json: 28 layers, 28 q / 4 kv heads, head_dim 128 (3584/28), vocab 152064, max_pos 32768.
     // `sliding_window` is present but `use_sliding_window: false`: full attention.
     ModelPreset {
-        id: "Qwen/Qwen2.5-7B-Instruct",
-        layers: 28,
-        attention_heads: 28,
-        kv_heads: 4,
-        head_dim: 128,
-        attention: Attention::Full,
-        dtype: ModelDtype::Bf16,
-        max_position: 32768,
-        vocab: 152064,
-        weights: gib_hundredths(1425),
-        weights_source: "vLLM log: Model loading took 14.25 GiB (checkpoint 15,231,233,024 B)",
-        extras: Extras {
-            hidden: 3584,
-            intermediate: 18944,
-            experts_per_token: 0,
-            moe_intermediate: 0,
-            multimodal: false,
+        spec: ModelSpec {
+            id: Cow::Borrowed("Qwen/Qwen2.5-7B-Instruct"),
+            layers: 28,
+            attention_heads: 28,
+            kv_heads: 4,
+            head_dim: 128,
+            attention: Attention::Full,
+            dtype: ModelDtype::Bf16,
+            max_position: 32768,
+            vocab: 152064,
+            weights: gib_hundredths(1425),
+            extras: Extras {
+                hidden: 3584,
+                intermediate: 18944,
+                experts_per_token: 0,
+                moe_intermediate: 0,
+                multimodal: false,
+            },
         },
+        weights_source: "vLLM log: Model loading took 14.25 GiB (checkpoint 15,231,233,024 B)",
     },
     // AWQ (fp16); geometry as Qwen2.5-7B-Instruct.
     ModelPreset {
-        id: "Qwen/Qwen2.5-7B-Instruct-AWQ",
-        layers: 28,
-        attention_heads: 28,
-        kv_heads: 4,
-        head_dim: 128,
-        attention: Attention::Full,
-        dtype: ModelDtype::F16,
-        max_position: 32768,
-        vocab: 152064,
-        weights: gib_hundredths(543),
+        spec: ModelSpec {
+            id: Cow::Borrowed("Qwen/Qwen2.5-7B-Instruct-AWQ"),
+            layers: 28,
+            attention_heads: 28,
+            kv_heads: 4,
+            head_dim: 128,
+            attention: Attention::Full,
+            dtype: ModelDtype::F16,
+            max_position: 32768,
+            vocab: 152064,
+            weights: gib_hundredths(543),
+            extras: Extras {
+                hidden: 3584,
+                intermediate: 18944,
+                experts_per_token: 0,
+                moe_intermediate: 0,
+                multimodal: false,
+            },
+        },
         weights_source:
             "vLLM logs: Model loading took 5.29–5.43 GiB; the higher figure (checkpoint ≈ 5.57 GB)",
-        extras: Extras {
-            hidden: 3584,
-            intermediate: 18944,
-            experts_per_token: 0,
-            moe_intermediate: 0,
-            multimodal: false,
-        },
     },
     // config.json: 32 layers, 32 q / 8 kv heads, head_dim 128, vocab 128256, max_pos 131072.
     ModelPreset {
-        id: "meta-llama/Llama-3.1-8B-Instruct",
-        layers: 32,
-        attention_heads: 32,
-        kv_heads: 8,
-        head_dim: 128,
-        attention: Attention::Full,
-        dtype: ModelDtype::Bf16,
-        max_position: 131072,
-        vocab: 128256,
-        weights: gib_hundredths(1499),
-        weights_source: "vLLM log: Model loading took 14.99 GiB (checkpoint 16,060,522,496 B)",
-        extras: Extras {
-            hidden: 4096,
-            intermediate: 14336,
-            experts_per_token: 0,
-            moe_intermediate: 0,
-            multimodal: false,
+        spec: ModelSpec {
+            id: Cow::Borrowed("meta-llama/Llama-3.1-8B-Instruct"),
+            layers: 32,
+            attention_heads: 32,
+            kv_heads: 8,
+            head_dim: 128,
+            attention: Attention::Full,
+            dtype: ModelDtype::Bf16,
+            max_position: 131072,
+            vocab: 128256,
+            weights: gib_hundredths(1499),
+            extras: Extras {
+                hidden: 4096,
+                intermediate: 14336,
+                experts_per_token: 0,
+                moe_intermediate: 0,
+                multimodal: false,
+            },
         },
+        weights_source: "vLLM log: Model loading took 14.99 GiB (checkpoint 16,060,522,496 B)",
     },
     // config.json: 32 layers, 32 q / 8 kv heads, head_dim 128, vocab 32768, max_pos 32768.
     ModelPreset {
-        id: "mistralai/Mistral-7B-Instruct-v0.3",
-        layers: 32,
-        attention_heads: 32,
-        kv_heads: 8,
-        head_dim: 128,
-        attention: Attention::Full,
-        dtype: ModelDtype::Bf16,
-        max_position: 32768,
-        vocab: 32768,
-        weights: Bytes(14_496_047_104),
-        weights_source: "checkpoint safetensors bytes (no vLLM log figure known)",
-        extras: Extras {
-            hidden: 4096,
-            intermediate: 14336,
-            experts_per_token: 0,
-            moe_intermediate: 0,
-            multimodal: false,
+        spec: ModelSpec {
+            id: Cow::Borrowed("mistralai/Mistral-7B-Instruct-v0.3"),
+            layers: 32,
+            attention_heads: 32,
+            kv_heads: 8,
+            head_dim: 128,
+            attention: Attention::Full,
+            dtype: ModelDtype::Bf16,
+            max_position: 32768,
+            vocab: 32768,
+            weights: Bytes(14_496_047_104),
+            extras: Extras {
+                hidden: 4096,
+                intermediate: 14336,
+                experts_per_token: 0,
+                moe_intermediate: 0,
+                multimodal: false,
+            },
         },
+        weights_source: "checkpoint safetensors bytes (no vLLM log figure known)",
     },
     // config.json: 42 layers alternating sliding (window 4096) and full, 16 q / 8 kv heads,
     // head_dim 256 (not 3584/16 = 224), vocab 256000, max_pos 8192. vLLM runs its float32 config in bf16.
     ModelPreset {
-        id: "google/gemma-2-9b-it",
-        layers: 42,
-        attention_heads: 16,
-        kv_heads: 8,
-        head_dim: 256,
-        attention: Attention::SlidingWindow {
-            window: 4096,
-            sliding_layers: 21,
+        spec: ModelSpec {
+            id: Cow::Borrowed("google/gemma-2-9b-it"),
+            layers: 42,
+            attention_heads: 16,
+            kv_heads: 8,
+            head_dim: 256,
+            attention: Attention::SlidingWindow {
+                window: 4096,
+                sliding_layers: 21,
+            },
+            dtype: ModelDtype::Bf16,
+            max_position: 8192,
+            vocab: 256000,
+            weights: Bytes(18_483_411_968),
+            extras: Extras {
+                hidden: 3584,
+                intermediate: 14336,
+                experts_per_token: 0,
+                moe_intermediate: 0,
+                multimodal: false,
+            },
         },
-        dtype: ModelDtype::Bf16,
-        max_position: 8192,
-        vocab: 256000,
-        weights: Bytes(18_483_411_968),
         weights_source: "checkpoint safetensors bytes (no vLLM log figure known)",
-        extras: Extras {
-            hidden: 3584,
-            intermediate: 14336,
-            experts_per_token: 0,
-            moe_intermediate: 0,
-            multimodal: false,
-        },
     },
     // config.json: 27 layers, 16 heads, MLA kv_lora_rank 512 + qk_rope_head_dim 64, vocab 102400, max_pos 163840.
     ModelPreset {
-        id: "deepseek-ai/DeepSeek-V2-Lite",
-        layers: 27,
-        attention_heads: 16,
-        kv_heads: 16,
-        head_dim: 576,
-        attention: Attention::Mla { latent: 576 },
-        dtype: ModelDtype::Bf16,
-        max_position: 163840,
-        vocab: 102400,
-        weights: Bytes(31_412_968_448),
-        weights_source: "checkpoint safetensors bytes (no vLLM log figure known)",
-        extras: Extras {
-            hidden: 2048,
-            intermediate: 10944,
-            experts_per_token: 6,
-            moe_intermediate: 1408,
-            multimodal: false,
+        spec: ModelSpec {
+            id: Cow::Borrowed("deepseek-ai/DeepSeek-V2-Lite"),
+            layers: 27,
+            attention_heads: 16,
+            kv_heads: 16,
+            head_dim: 576,
+            attention: Attention::Mla { latent: 576 },
+            dtype: ModelDtype::Bf16,
+            max_position: 163840,
+            vocab: 102400,
+            weights: Bytes(31_412_968_448),
+            extras: Extras {
+                hidden: 2048,
+                intermediate: 10944,
+                experts_per_token: 6,
+                moe_intermediate: 1408,
+                multimodal: false,
+            },
         },
+        weights_source: "checkpoint safetensors bytes (no vLLM log figure known)",
     },
     // config.json: 64 layers, 64 q / 8 kv heads, head_dim 128 (not 5120/64 = 80), vocab 151936, max_pos 40960.
     ModelPreset {
-        id: "Qwen/Qwen3-32B",
-        layers: 64,
-        attention_heads: 64,
-        kv_heads: 8,
-        head_dim: 128,
-        attention: Attention::Full,
-        dtype: ModelDtype::Bf16,
-        max_position: 40960,
-        vocab: 151936,
-        weights: Bytes(65_524_246_528),
-        weights_source: "checkpoint safetensors bytes (no vLLM log figure known)",
-        extras: Extras {
-            hidden: 5120,
-            intermediate: 25600,
-            experts_per_token: 0,
-            moe_intermediate: 0,
-            multimodal: false,
+        spec: ModelSpec {
+            id: Cow::Borrowed("Qwen/Qwen3-32B"),
+            layers: 64,
+            attention_heads: 64,
+            kv_heads: 8,
+            head_dim: 128,
+            attention: Attention::Full,
+            dtype: ModelDtype::Bf16,
+            max_position: 40960,
+            vocab: 151936,
+            weights: Bytes(65_524_246_528),
+            extras: Extras {
+                hidden: 5120,
+                intermediate: 25600,
+                experts_per_token: 0,
+                moe_intermediate: 0,
+                multimodal: false,
+            },
         },
+        weights_source: "checkpoint safetensors bytes (no vLLM log figure known)",
     },
     // config.json: 48 layers, 32 q / 4 kv heads, head_dim 128 (not 2048/32 = 64), MoE 128 experts, 8 active.
     ModelPreset {
-        id: "Qwen/Qwen3-30B-A3B",
-        layers: 48,
-        attention_heads: 32,
-        kv_heads: 4,
-        head_dim: 128,
-        attention: Attention::Full,
-        dtype: ModelDtype::Bf16,
-        max_position: 40960,
-        vocab: 151936,
-        weights: Bytes(61_064_245_248),
-        weights_source: "checkpoint safetensors bytes (no vLLM log figure known)",
-        extras: Extras {
-            hidden: 2048,
-            intermediate: 6144,
-            experts_per_token: 8,
-            moe_intermediate: 768,
-            multimodal: false,
+        spec: ModelSpec {
+            id: Cow::Borrowed("Qwen/Qwen3-30B-A3B"),
+            layers: 48,
+            attention_heads: 32,
+            kv_heads: 4,
+            head_dim: 128,
+            attention: Attention::Full,
+            dtype: ModelDtype::Bf16,
+            max_position: 40960,
+            vocab: 151936,
+            weights: Bytes(61_064_245_248),
+            extras: Extras {
+                hidden: 2048,
+                intermediate: 6144,
+                experts_per_token: 8,
+                moe_intermediate: 768,
+                multimodal: false,
+            },
         },
+        weights_source: "checkpoint safetensors bytes (no vLLM log figure known)",
     },
 ];
 
 /// The model preset with this Hugging Face id, ignoring case.
 pub fn model(id: &str) -> Option<&'static ModelPreset> {
     let id = id.trim();
-    MODELS.iter().find(|m| m.id.eq_ignore_ascii_case(id))
+    MODELS.iter().find(|m| m.id().eq_ignore_ascii_case(id))
 }
 
 /// The GPU family, where it changes what vLLM does.
@@ -490,7 +485,7 @@ pub const REPERTOIRE: [&str; 3] = [
 impl PartialEq for ModelPreset {
     /// Presets are the same when their ids are.
     fn eq(&self, other: &Self) -> bool {
-        self.id == other.id
+        self.spec.id == other.spec.id
     }
 }
 

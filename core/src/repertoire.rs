@@ -1,32 +1,33 @@
-//! The seeds' repertoire on one GPU: bytes per token and how many sequences fit, BF16 and FP8.
+//! The seeds' repertoire under the page's settings: bytes per token and how many sequences fit,
+//! for each model in 16-bit (`auto`) and FP8 KV, computed exactly as the results are.
 
-use crate::capacity::{self, Overhead};
-use crate::error::Result;
+use crate::calc::side;
 use crate::model::{KvDtype, ModelDtype};
-use crate::presets::{self, REPERTOIRE};
-use crate::query::GpuChoice;
+use crate::presets::{self, ModelPreset, REPERTOIRE};
+use crate::scenario::{ModelChoice, PageScenario};
 use crate::units::Bytes;
-use crate::vllm::{self, KvMemory, Scenario, Version};
 
-/// One model × KV dtype on a GPU.
+/// One model × KV dtype.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Row {
-    /// Hugging Face id.
-    pub model: &'static str,
+    /// The preset.
+    pub model: &'static ModelPreset,
     /// KV dtype.
     pub kv: KvDtype,
     /// The checkpoint's dtype (what `auto` resolves to).
     pub model_dtype: ModelDtype,
-    /// KV bytes per token (TP 1).
+    /// KV bytes per token on one GPU.
     pub bytes_per_token: Bytes,
     /// KV bytes of one sequence at the context.
     pub bytes_per_sequence: Bytes,
-    /// The pool: `total × util − weights − overhead` (negative: nothing left).
+    /// The pool (negative: nothing left).
     pub pool: i128,
     /// The seed's `⌊M_kv / (S × B_tok)⌋`.
     pub seed_max_seqs: u64,
-    /// vLLM's whole sequences at the context (block-rounded), before any `max_num_seqs` cap.
+    /// vLLM's whole sequences at the context (block-rounded), before the `max_num_seqs` cap.
     pub vllm_max_seqs: u64,
+    /// The same after the cap: what the results panel shows for this model and dtype.
+    pub capped: u64,
     /// The token count vLLM prints.
     pub vllm_tokens: u64,
     /// vLLM's startup lines.
@@ -35,63 +36,59 @@ pub struct Row {
     pub error: Option<String>,
 }
 
-/// The repertoire (Qwen3-8B, Qwen3-14B-AWQ, Qwen2.5-7B-Instruct) × {BF16 (`auto`), FP8} on `gpu`
-/// at context `ctx`, with the seed's single overhead figure.
-pub fn rows(
-    gpu: &GpuChoice,
-    ctx: u64,
-    version: Version,
-    util: f64,
-    overhead: Overhead,
-) -> Result<Vec<Row>> {
+impl Row {
+    /// The scenario this row stands for: the page's, with this model and dtype.
+    pub fn load_into(&self, s: &mut PageScenario) {
+        s.model = ModelChoice::Preset(self.model);
+        s.kv = self.kv;
+    }
+    /// A stable key for the row, e.g. `Qwen3-8B-auto`.
+    pub fn key(&self) -> String {
+        let short = self
+            .model
+            .id()
+            .rsplit('/')
+            .next()
+            .unwrap_or(self.model.id());
+        format!("{short}-{}", self.kv.name())
+    }
+}
+
+/// The repertoire (Qwen3-8B, Qwen3-14B-AWQ, Qwen2.5-7B-Instruct) × {`auto`, FP8} under the page's
+/// GPU, version, utilization, overhead, parallelism, `max_num_seqs` and context. KV memory taken
+/// from a log belongs to the log's model, so the rows use the budget. A row that cannot be
+/// computed is left out.
+pub fn rows(s: &PageScenario) -> Vec<Row> {
+    let context = s.context();
     let mut out = Vec::new();
     for id in REPERTOIRE {
         let Some(p) = presets::model(id) else {
             continue;
         };
         for kv in [KvDtype::Auto, KvDtype::Fp8] {
-            let model = p.spec();
-            let bpt = capacity::bytes_per_token(&model, kv, 1, 1)?;
-            let bps = capacity::bytes_per_sequence(&model, kv, 1, 1, ctx)?;
-            let scenario = Scenario {
-                model,
-                kv_dtype: kv,
-                tp: 1,
-                pp: 1,
-                block_size: None,
-                max_model_len: Some(ctx),
-                max_num_seqs: None,
-                max_num_batched_tokens: None,
-                version,
-                engine: version.default_engine(),
-                memory: KvMemory::Budget {
-                    gpu_total: gpu.total(),
-                    util,
-                    weights: p.weights,
-                    overhead,
-                },
-                arch: gpu.arch(),
-                gpu_total: Some(gpu.total()),
+            let mut t = s.clone();
+            t.model = ModelChoice::Preset(p);
+            t.kv = kv;
+            t.kv_memory = None;
+            let Ok(side) = side(&t, &p.spec, kv, context) else {
+                continue;
             };
-            let r = vllm::report(&scenario)?;
-            let pool = r.available_kv_bytes.unwrap_or(0);
+            let r = side.report;
             out.push(Row {
-                model: p.id,
+                model: p,
                 kv,
-                model_dtype: p.dtype,
-                bytes_per_token: bpt,
-                bytes_per_sequence: bps,
-                pool,
-                seed_max_seqs: capacity::max_sequences_for(pool, bps),
-                vllm_max_seqs: r
-                    .num_gpu_blocks
-                    .map(|b| b / r.blocks_per_request.max(1))
-                    .unwrap_or(0),
+                model_dtype: p.spec.dtype,
+                bytes_per_token: side.bytes_per_token,
+                bytes_per_sequence: side.bytes_per_sequence,
+                pool: side.pool,
+                seed_max_seqs: side.seed_max,
+                vllm_max_seqs: side.vllm_max,
+                capped: side.capped,
                 vllm_tokens: r.gpu_kv_cache_tokens.unwrap_or(0),
                 lines: r.lines,
                 error: r.error,
             });
         }
     }
-    Ok(out)
+    out
 }

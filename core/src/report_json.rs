@@ -2,8 +2,8 @@
 //! the lab's keys (`prediction`, `vllm_total_cached_tokens`, `vllm_implied_max_seqs_at_ctx`, `agreement`)
 //! plus `vllm_log`, everything the parser read.
 
-use crate::logparse::{KvFigure, LogError, ParsedLog};
 use crate::seed::SeedPrediction;
+use crate::vllm::logparse::{KvFigure, LogError, ParsedLog};
 use serde_json::{json, Value};
 
 /// The lab's `predict()` result as JSON, keys in the lab's order.

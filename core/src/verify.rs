@@ -1,11 +1,14 @@
 //! A vLLM startup log beside the scenario's prediction: what differs and why, and the scenario
 //! that adopts the log's numbers.
 
-use crate::calc::Outcome;
-use crate::logparse::{KvFigure, ParsedLog};
+use crate::calc::{vllm_scenario, Outcome};
+use crate::error::truncate;
+use crate::fields::{MAX_CTX, MAX_PP, MAX_TP, MIN_CTX};
+use crate::model::KvDtype;
 use crate::presets;
-use crate::query::{CustomModel, GpuChoice, ModelChoice, PageScenario};
+use crate::scenario::{GpuChoice, ModelChoice, PageScenario};
 use crate::units::{fixed2, thousands, Bytes, GIB};
+use crate::vllm::logparse::{KvFigure, ParsedLog};
 use crate::vllm::{self, family, KvMemory, Version};
 
 /// One line of the comparison.
@@ -83,15 +86,12 @@ fn row(
 }
 
 /// The comparison, row by row (memory in GiB, blocks and tokens as counts).
-pub fn compare(s: &PageScenario, o: &Outcome, log: &ParsedLog) -> Vec<Row> {
+pub fn compare(o: &Outcome, log: &ParsedLog) -> Vec<Row> {
     let g = |b: u64| b as f64 / GIB as f64;
     let r = &o.chosen.report;
     let e = r.overhead;
-    let model = s.model.spec();
-    let weights = g(model.weights.0.div_ceil(s.tp.max(1)));
-    let requested = crate::capacity::requested_bytes(s.gpu.total(), s.util(), s.version.rounding())
-        .ok()
-        .map(g);
+    let weights = g(o.weights_per_gpu.0);
+    let requested = Some(g(o.requested));
     let printed_requested = log.requested_gib.or_else(|| {
         log.total_gpu_gib
             .zip(log.gpu_memory_utilization)
@@ -136,7 +136,7 @@ pub fn adopt(current: &PageScenario, log: &ParsedLog) -> (PageScenario, Vec<Stri
         Some((_, Some(p))) => s.model = ModelChoice::Preset(p),
         Some((m, None)) => notes.push(format!(
             "the log's model {} is not a preset: kept {}; import its config.json for its geometry",
-            crate::model::truncate(m, 80),
+            truncate(m, 80),
             current.model.name()
         )),
         None => notes.push("the log does not name its model: kept the current one".into()),
@@ -144,18 +144,27 @@ pub fn adopt(current: &PageScenario, log: &ParsedLog) -> (PageScenario, Vec<Stri
     if let Some(k) = log
         .kv_cache_dtype
         .as_deref()
-        .and_then(|k| crate::model::KvDtype::parse(k).ok())
+        .and_then(|k| KvDtype::parse(k).ok())
     {
         s.kv = k;
     }
-    if let Some(tp) = log.tensor_parallel_size.filter(|t| (1..=64).contains(t)) {
+    if let Some(tp) = log
+        .tensor_parallel_size
+        .filter(|t| (1..=MAX_TP).contains(t))
+    {
         s.tp = tp;
+    }
+    if let Some(pp) = log
+        .pipeline_parallel_size
+        .filter(|p| (1..=MAX_PP).contains(p))
+    {
+        s.pp = pp;
     }
     if let Some(v) = log.version.as_deref().and_then(|v| Version::parse(v).ok()) {
         s.version = v;
     }
     if let Some(l) = log.max_model_len {
-        s.ctx = l.clamp(16, 10 * 1024 * 1024);
+        s.ctx = l.clamp(MIN_CTX, MAX_CTX);
     }
     if let Some(t) = log.total_gpu_gib.and_then(Bytes::from_gib_f64) {
         s.gpu = GpuChoice::Custom {
@@ -171,9 +180,9 @@ pub fn adopt(current: &PageScenario, log: &ParsedLog) -> (PageScenario, Vec<Stri
         .or(log.weights_gib)
         .and_then(Bytes::from_gib_f64)
     {
-        let mut c = CustomModel::from_spec(&s.model.spec());
+        let mut c = s.model.spec();
         // vLLM logs one GPU's share; the scenario holds the whole model.
-        c.weights = Bytes(w.0.saturating_mul(s.tp.max(1)));
+        c.weights = Bytes(w.0.saturating_mul(s.gpus()));
         s.model = ModelChoice::Custom(c);
     }
     if let (Some(a), Some(n)) = (log.activation_peak_gib, log.non_torch_gib) {
@@ -202,15 +211,11 @@ pub fn adopt(current: &PageScenario, log: &ParsedLog) -> (PageScenario, Vec<Stri
 /// Bytes of KV memory that make vLLM print the log's block or token count for this scenario.
 fn kv_memory_for(s: &PageScenario, log: &ParsedLog) -> Option<Bytes> {
     // The page's own vLLM scenario, probed with one block for its block size and groups.
-    let mut probe = crate::calc::vllm_scenario(s, &s.model.spec(), s.kv, s.ctx);
+    let mut probe = vllm_scenario(s, &s.model.spec(), s.kv, s.ctx);
     probe.memory = KvMemory::Blocks(1);
     let r = vllm::report(&probe).ok()?;
-    let per_block =
-        r.page_bytes as u128 * r.groups.map(|g| g.group_size).unwrap_or(r.stage_layers) as u128;
-    let groups = r
-        .groups
-        .map(|g| g.full_groups + g.sliding_groups)
-        .unwrap_or(1);
+    let per_block = r.block_bytes as u128;
+    let groups = r.num_groups;
     let fam = family(s.version, s.version.default_engine());
     let blocks = match log.kv? {
         KvFigure::Blocks(b) => b,

@@ -1,8 +1,12 @@
-//! Browser glue: location, history and clipboard. Every call's failure is handled (ignored with
-//! a fallback), never unwrapped: a browser that refuses (Safari's replaceState limit, a
-//! clipboard without permission) must not break the page.
+//! Browser glue, every call the page makes to the browser: location, history, clipboard, files,
+//! downloads, network and yielding to the event loop. Every call's failure is handled (ignored
+//! with a fallback, or reported), never unwrapped: a browser that refuses (Safari's replaceState
+//! limit, a clipboard without permission, a blocked request) must not break the page.
 
-use leptos::prelude::window;
+use leptos::prelude::*;
+use std::time::Duration;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::JsFuture;
 
 /// `location.search` (with its `?`), or empty.
 pub fn search() -> String {
@@ -104,7 +108,7 @@ pub fn download(name: &str, text: &str, mime: &str) {
     if let Ok(a) = doc.create_element("a") {
         let _ = a.set_attribute("href", &url);
         let _ = a.set_attribute("download", name);
-        if let Ok(a) = wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(a) {
+        if let Ok(a) = a.dyn_into::<web_sys::HtmlElement>() {
             a.click();
         }
     }
@@ -115,7 +119,7 @@ pub fn download(name: &str, text: &str, mime: &str) {
 pub fn chosen_file(ev: &leptos::ev::Event) -> Option<web_sys::File> {
     let input = ev
         .target()
-        .and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlInputElement>(t).ok())?;
+        .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())?;
     input.files()?.get(0)
 }
 
@@ -146,5 +150,91 @@ pub fn read_text(
             .ok()
             .and_then(|v| v.as_string());
         done(text.ok_or_else(|| format!("could not read {name} as text")));
+    });
+}
+
+/// Keeps the URL's query equal to `query()`: keystrokes replace the current history entry 250 ms
+/// after the last one; the first write after a committed edit adds an entry. Returns the flag a
+/// committed edit (a select, leaving a field, back/forward) sets to start a new entry.
+pub fn sync_url(query: impl Fn() -> String + Send + Sync + 'static) -> StoredValue<bool> {
+    let fresh_entry = StoredValue::new(true);
+    let generation = StoredValue::new(0u64);
+    Effect::new(move |_| {
+        let q = query();
+        generation.update_value(|g| *g += 1);
+        let mine = generation.get_value();
+        set_timeout(
+            move || {
+                if generation.get_value() != mine || same_as_current(&q) {
+                    return;
+                }
+                if fresh_entry.get_value() {
+                    push(&q);
+                    fresh_entry.set_value(false);
+                } else {
+                    replace(&q);
+                }
+            },
+            Duration::from_millis(250),
+        );
+    });
+    fresh_entry
+}
+
+/// Lets the browser paint and handle input (a zero-delay timeout).
+pub async fn yield_now() {
+    let promise = js_sys::Promise::new(&mut |resolve, _| {
+        let _ = window().set_timeout_with_callback(&resolve);
+    });
+    let _ = JsFuture::from(promise).await;
+}
+
+/// Why a fetch gave no answer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FetchFailure {
+    /// The browser says it is offline.
+    Offline,
+    /// The request did not complete (unreachable, or blocked by CORS or an extension).
+    Blocked,
+}
+
+/// GETs `url`: its HTTP status and, for 200, its body as text.
+pub async fn fetch_text(url: &str) -> Result<(u16, Option<String>), FetchFailure> {
+    let w = window();
+    let response = match JsFuture::from(w.fetch_with_str(url)).await {
+        Ok(r) => r.dyn_into::<web_sys::Response>().ok(),
+        Err(_) => None,
+    };
+    let Some(response) = response else {
+        return Err(if w.navigator().on_line() {
+            FetchFailure::Blocked
+        } else {
+            FetchFailure::Offline
+        });
+    };
+    let status = response.status();
+    let text = if status == 200 {
+        match response.text() {
+            Ok(p) => JsFuture::from(p).await.ok().and_then(|v| v.as_string()),
+            Err(_) => None,
+        }
+    } else {
+        None
+    };
+    Ok((status, text))
+}
+
+/// Copies `text` and reports in `status` whether the browser allowed it, for a few seconds.
+pub fn copy_reporting(what: &'static str, text: String, status: RwSignal<String>) {
+    copy(&text, move |ok| {
+        status.set(if ok {
+            format!("Copied the {what}.")
+        } else {
+            format!("The browser refused the clipboard: select the {what} and copy it by hand.")
+        });
+        set_timeout(
+            move || status.set(String::new()),
+            Duration::from_millis(2500),
+        );
     });
 }

@@ -21,9 +21,9 @@
 //! Without chunked prefill (V0) the profile batch is max(max_model_len, max_num_batched_tokens),
 //! so the peak grows with the context.
 
+use super::version::{Engine, Version};
 use crate::model::ModelSpec;
 use crate::units::{Bytes, GIB, KIB, MIB};
-use crate::vllm::{Engine, Version};
 
 /// What the estimate needs besides the model.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -96,6 +96,9 @@ impl Estimate {
     }
 }
 
+/// The vocabulary assumed when a model's is unknown (Llama 3's), with ±0.5 GiB more spread.
+pub const FALLBACK_VOCAB: u64 = 128_256;
+
 fn gib_f(x: f64) -> u64 {
     (x * GIB as f64) as u64
 }
@@ -115,7 +118,7 @@ pub fn estimate(model: &ModelSpec, s: &Settings) -> Estimate {
         model.vocab
     } else {
         uncertain += gib_f(0.5);
-        128_256
+        FALLBACK_VOCAB
     };
     let hidden = if e.hidden > 0 {
         e.hidden

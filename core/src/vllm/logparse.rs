@@ -58,6 +58,8 @@ pub struct ParsedLog {
     pub kv_cache_dtype: Option<String>,
     /// `tensor_parallel_size` from the arguments.
     pub tensor_parallel_size: Option<u64>,
+    /// `pipeline_parallel_size` from the arguments.
+    pub pipeline_parallel_size: Option<u64>,
     /// The first KV capacity line.
     pub kv: Option<KvFigure>,
     /// The full text of that line.
@@ -183,6 +185,10 @@ pub fn scan_line(line: &str, p: &mut ParsedLog) {
     set(
         &mut p.tensor_parallel_size,
         int_after(line, "'tensor_parallel_size': "),
+    );
+    set(
+        &mut p.pipeline_parallel_size,
+        int_after(line, "'pipeline_parallel_size': "),
     );
     if p.kv_cache_dtype.is_none() {
         if let Some(i) = line.find("'kv_cache_dtype': '") {

@@ -1,0 +1,192 @@
+//! The data behind the three charts, typed: the memory split, sequences vs context, and the
+//! decode roofline. The drawing (plotters) reads these and never parses a label.
+
+use crate::calc::{decode_terms, vllm_fit, Outcome};
+use crate::capacity;
+use crate::error::Result;
+use crate::scenario::PageScenario;
+use crate::units::{thousands, Bytes};
+
+/// What a band of the memory split is, which decides its colour.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SegmentKind {
+    /// The weights on this GPU.
+    Weights,
+    /// Activations, CUDA context, graphs.
+    Overhead,
+    /// `count` sequences at the context, drawn one band each.
+    Sequences {
+        /// How many.
+        count: u64,
+    },
+    /// KV memory no whole sequence uses.
+    KvFree,
+    /// `(1 − util) × total`, which vLLM leaves alone.
+    Unclaimed,
+}
+
+/// One band of the memory-split chart.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Segment {
+    /// What it is, for people.
+    pub label: String,
+    /// Bytes.
+    pub bytes: u64,
+    /// Kind, for colouring and banding.
+    pub kind: SegmentKind,
+}
+
+/// One bar of the memory split: a KV dtype's label and its bands.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Bar {
+    /// The KV dtype, e.g. `BF16 (auto)`.
+    pub label: String,
+    /// Bands from the left.
+    pub segments: Vec<Segment>,
+}
+
+/// One curve of sequences vs context.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Curve {
+    /// The KV dtype, e.g. `FP8`.
+    pub label: String,
+    /// Sequences that fit at each of [`ChartData::contexts`].
+    pub values: Vec<u64>,
+}
+
+/// The data behind the three charts.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ChartData {
+    /// GPU total (the bar length) on one GPU.
+    pub total: Bytes,
+    /// Memory split for 16-bit and FP8 KV.
+    pub memory: Vec<Bar>,
+    /// Context values (x) shared by the curves.
+    pub contexts: Vec<u64>,
+    /// Sequences that fit at each context, 16-bit and FP8.
+    pub concurrency: Vec<Curve>,
+    /// `max_num_seqs`.
+    pub cap: u64,
+    /// The operating point (context, sequences).
+    pub point: (u64, u64),
+    /// Decode ceiling per sequence alone at each context, tokens/s.
+    pub roofline_single: Vec<f64>,
+    /// Aggregate decode ceiling with the sequences that fit (capped), tokens/s.
+    pub roofline_aggregate: Vec<f64>,
+}
+
+/// Context values for the curves: log-spaced from 512 to `max`, plus `extra` points, sorted.
+fn contexts(max: u64, extra: &[u64]) -> Vec<u64> {
+    let (lo, hi) = (512f64.ln(), (max.max(1024) as f64).ln());
+    let n = 48;
+    let mut v: Vec<u64> = (0..=n)
+        .map(|i| (lo + (hi - lo) * i as f64 / n as f64).exp().round() as u64)
+        .collect();
+    v.extend(
+        extra
+            .iter()
+            .copied()
+            .filter(|&x| (512..=max.max(1024)).contains(&x)),
+    );
+    v.sort_unstable();
+    v.dedup();
+    v
+}
+
+/// The memory split of each of the outcome's two dtypes.
+fn memory(o: &Outcome, total: Bytes) -> Vec<Bar> {
+    o.pair
+        .iter()
+        .map(|p| {
+            let mut segments = vec![
+                Segment {
+                    label: "weights".into(),
+                    bytes: o.weights_per_gpu.0.min(total.0),
+                    kind: SegmentKind::Weights,
+                },
+                Segment {
+                    label: "overhead".into(),
+                    bytes: o.overhead.0,
+                    kind: SegmentKind::Overhead,
+                },
+            ];
+            let n = p.seed_max.min(p.vllm_max.max(p.seed_max));
+            let used =
+                (n as u128 * p.bytes_per_sequence.0 as u128).min(p.pool.max(0) as u128) as u64;
+            if n > 0 {
+                segments.push(Segment {
+                    label: format!("{n} × {} sequences", thousands(o.context)),
+                    bytes: used,
+                    kind: SegmentKind::Sequences { count: n },
+                });
+            }
+            segments.push(Segment {
+                label: "KV left over".into(),
+                bytes: (p.pool.max(0) as u64).saturating_sub(used),
+                kind: SegmentKind::KvFree,
+            });
+            segments.push(Segment {
+                label: "not claimed (1 − util)".into(),
+                bytes: total.0.saturating_sub(o.requested),
+                kind: SegmentKind::Unclaimed,
+            });
+            Bar {
+                label: p.kv.label(o.model.dtype),
+                segments,
+            }
+        })
+        .collect()
+}
+
+/// The charts' data for `o`, the outcome of `s`.
+pub fn build(s: &PageScenario, o: &Outcome) -> Result<ChartData> {
+    let model = &o.model;
+    let total = s.gpu.total();
+    let seqs = s.seqs();
+    let xmax = if model.max_position > 0 {
+        model.max_position.max(s.ctx)
+    } else {
+        s.ctx.max(32_768)
+    };
+    let xs = contexts(xmax, &[o.context]);
+    let concurrency: Vec<Curve> = o
+        .pair
+        .iter()
+        .map(|p| Curve {
+            label: p.kv.label(model.dtype),
+            values: xs.iter().map(|&x| vllm_fit(s, model, p.kv, x)).collect(),
+        })
+        .collect();
+    let chosen_curve: Vec<u64> = match o.pair.iter().position(|p| p.kv == s.kv) {
+        Some(i) => concurrency[i].values.clone(),
+        None => xs.iter().map(|&x| vllm_fit(s, model, s.kv, x)).collect(),
+    };
+    let bw = s.gpu.bandwidth_gbs();
+    let (weights, bpt) = decode_terms(s, model, s.kv)?;
+    let roofline_single = xs
+        .iter()
+        .map(|&t| capacity::decode_ceiling(bw, weights, t, bpt, 1).per_sequence)
+        .collect();
+    let roofline_aggregate = xs
+        .iter()
+        .zip(&chosen_curve)
+        .map(|(&t, &n)| {
+            let n = n.min(seqs);
+            if n == 0 {
+                0.0
+            } else {
+                capacity::decode_ceiling(bw, weights, t, bpt, n).aggregate
+            }
+        })
+        .collect();
+    Ok(ChartData {
+        total,
+        memory: memory(o, total),
+        contexts: xs,
+        concurrency,
+        cap: seqs,
+        point: (o.context, o.chosen.capped),
+        roofline_single,
+        roofline_aggregate,
+    })
+}

@@ -1,0 +1,377 @@
+//! The page's words: each number's derivation with this scenario's figures, warnings, what would
+//! fit when vLLM would refuse, and the `vllm serve` command.
+
+use crate::calc::{side, Outcome};
+use crate::model::{Attention, KvDtype};
+use crate::presets::GPUS;
+use crate::scenario::{GpuChoice, PageScenario};
+use crate::units::{fixed2, thousands, Bytes};
+use crate::vllm::Rounding;
+
+/// What the page says about an outcome.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Explanation {
+    /// (what, derivation) lines with this scenario's numbers.
+    pub derivations: Vec<(&'static str, String)>,
+    /// Warnings about the scenario.
+    pub warnings: Vec<String>,
+    /// When vLLM would refuse to start: what would fit instead.
+    pub instead: Vec<String>,
+    /// `vllm serve …` for the scenario.
+    pub serve_command: String,
+}
+
+/// A byte count with its binary-unit form: `1,207,959,552 B = 1.12 GiB`.
+fn both(b: u64) -> String {
+    format!("{} B = {}", thousands(b), Bytes(b))
+}
+
+/// `1 sequence`, `4 sequences`, with thousands separators.
+pub fn plural(n: u64, word: &str) -> String {
+    if n == 1 {
+        format!("1 {word}")
+    } else {
+        format!("{} {word}s", thousands(n))
+    }
+}
+
+/// A word as a POSIX shell reads it: bare when it is safe, else single-quoted.
+pub fn shell_word(s: &str) -> String {
+    if !s.is_empty()
+        && s.chars()
+            .all(|c| c.is_ascii_alphanumeric() || "._/-:@".contains(c))
+    {
+        s.to_string()
+    } else {
+        format!("'{}'", s.replace('\'', "'\\''"))
+    }
+}
+
+/// Explains `o`, the outcome of `s`.
+pub fn explain(s: &PageScenario, o: &Outcome) -> Explanation {
+    let mut derivations = sizes(s, o);
+    derivations.extend(pool_and_sequences(s, o));
+    derivations.extend(overhead_parts(o));
+    Explanation {
+        derivations,
+        warnings: warnings(s, o),
+        instead: instead(s, o),
+        serve_command: serve_command(s),
+    }
+}
+
+/// Bytes per token (and as MHA), the context, bytes per sequence.
+fn sizes(s: &PageScenario, o: &Outcome) -> Vec<(&'static str, String)> {
+    let model = &o.model;
+    let b = s.kv.bytes(model.dtype);
+    let heads_gpu = (model.kv_heads / s.tp).max(1);
+    let heads_text = if s.tp > 1 {
+        format!("({} KV heads / TP {} = {heads_gpu})", model.kv_heads, s.tp)
+    } else {
+        model.kv_heads.to_string()
+    };
+    let layers = o.chosen.report.stage_layers;
+    let layers_text = if s.pp > 1 {
+        format!(
+            "{layers} (of {} layers, the largest of {} pipeline stages)",
+            model.layers, s.pp
+        )
+    } else {
+        layers.to_string()
+    };
+    let bpt = o.chosen.bytes_per_token.0;
+    let mut d: Vec<(&'static str, String)> = Vec::new();
+    d.push((
+        "KV per token",
+        match model.attention {
+            Attention::Mla { latent } => format!(
+                "{layers_text} layers × {latent} latent × {b} B = {} per token",
+                both(bpt)
+            ),
+            _ => format!(
+                "2 × {layers_text} × {heads_text} × {} × {b} = {} per token",
+                model.head_dim,
+                both(bpt)
+            ),
+        },
+    ));
+    if !matches!(model.attention, Attention::Mla { .. }) && model.attention_heads != model.kv_heads
+    {
+        d.push((
+            "as plain MHA",
+            format!(
+                "2 × {} × {} × {} × {b} = {} per token: GQA saves {}×",
+                model.layers,
+                model.attention_heads,
+                model.head_dim,
+                both(o.mha_bytes_per_token.0),
+                model.attention_heads / model.kv_heads.max(1)
+            ),
+        ));
+    }
+    let context = o.context;
+    let ctx_text = match (s.prompt, s.trace) {
+        (None, None) => format!("{} tokens (max_model_len)", thousands(context)),
+        (p, t) => format!(
+            "{} prompt + {} trace = {} tokens",
+            thousands(p.unwrap_or(0)),
+            thousands(t.unwrap_or(0)),
+            thousands(context)
+        ),
+    };
+    d.push(("context per sequence", ctx_text));
+    d.push((
+        "KV per sequence",
+        format!(
+            "{} × {} B = {}",
+            thousands(context),
+            thousands(bpt),
+            both(o.chosen.bytes_per_sequence.0)
+        ),
+    ));
+    d
+}
+
+/// The pool, sequences by the formula and by vLLM's blocks, the cap, the longest context and the
+/// decode ceiling.
+fn pool_and_sequences(s: &PageScenario, o: &Outcome) -> Vec<(&'static str, String)> {
+    let chosen = &o.chosen;
+    let r = &chosen.report;
+    let seqs = s.seqs();
+    let bpt = chosen.bytes_per_token.0;
+    let mut d: Vec<(&'static str, String)> = Vec::new();
+    let (open, close) = if s.version.rounding() == Rounding::Ceil {
+        ("⌈", "⌉")
+    } else {
+        ("⌊", "⌋")
+    };
+    if let Some(k) = s.kv_memory {
+        d.push((
+            "KV pool",
+            format!("taken as given (from a vLLM log): {}", both(k.0)),
+        ));
+    } else {
+        let split = match (s.tp, s.pp) {
+            (1, 1) => String::new(),
+            (t, 1) => format!(" (÷ TP {t})"),
+            (t, p) => format!(" (÷ TP {t} × PP {p})"),
+        };
+        d.push((
+            "KV pool",
+            format!(
+                "{open}{} GiB × {}{close} − {} GiB weights{split} − {} GiB overhead = {}",
+                fixed2(s.gpu.total().as_gib()),
+                s.util(),
+                fixed2(o.weights_per_gpu.as_gib()),
+                fixed2(o.overhead.as_gib()),
+                if chosen.pool > 0 {
+                    both(chosen.pool as u64)
+                } else {
+                    format!("{} B: nothing left for the KV cache", chosen.pool)
+                }
+            ),
+        ));
+    }
+    d.push((
+        "sequences (formula)",
+        format!(
+            "⌊{} / {}⌋ = {}",
+            thousands(chosen.pool.max(0) as u64),
+            thousands(chosen.bytes_per_sequence.0),
+            chosen.seed_max
+        ),
+    ));
+    if let Some(blocks) = r.num_gpu_blocks {
+        let bs = r.block_size;
+        let per_req = o.context.div_ceil(bs);
+        d.push((
+            "sequences (vLLM)",
+            format!(
+                "{} // ({} × {bs} tokens × {} layers) = {} blocks of {bs} tokens; ⌊{} / ⌈{} / {bs}⌉ = {per_req}⌋ = {}",
+                thousands(chosen.pool.max(0) as u64),
+                thousands(bpt / r.stage_layers.max(1)),
+                r.stage_layers,
+                thousands(blocks),
+                thousands(blocks),
+                thousands(o.context),
+                chosen.vllm_max
+            ),
+        ));
+        d.push((
+            "after the cap",
+            format!(
+                "min({}, max_num_seqs {}) = {}",
+                chosen.vllm_max, seqs, chosen.capped
+            ),
+        ));
+        d.push((
+            "longest context for max_num_seqs",
+            format!(
+                "⌊{} blocks / {seqs}⌋ × {bs} = {} tokens each",
+                thousands(blocks),
+                thousands(o.longest_context)
+            ),
+        ));
+    }
+    let decode_bpt = crate::capacity::bytes_per_token(&o.model, s.kv, s.tp, 1)
+        .map(|b| b.0)
+        .unwrap_or(bpt);
+    d.push((
+        "decode ceiling",
+        format!(
+            "{} GB/s / ({} GiB weights + {} tokens × {} B) = {:.1} tokens/s for one sequence; {} together: {:.1} tokens/s",
+            s.gpu.bandwidth_gbs(),
+            fixed2(crate::capacity::weights_per_gpu(o.model.weights, s.tp, 1).as_gib()),
+            thousands(o.context),
+            thousands(decode_bpt),
+            o.decode.per_sequence,
+            plural(chosen.capped.max(1), "sequence"),
+            o.decode.aggregate
+        ),
+    ));
+    d
+}
+
+/// The estimate's parts, when it is used.
+fn overhead_parts(o: &Outcome) -> Vec<(&'static str, String)> {
+    let (Some(_), Some(e)) = (o.range, o.chosen.report.overhead) else {
+        return Vec::new();
+    };
+    let graphs = if e.graphs_counted {
+        format!(" + CUDA graphs {}", e.cuda_graphs)
+    } else {
+        String::new()
+    };
+    let vocab = if o.model.vocab > 0 {
+        o.model.vocab
+    } else {
+        crate::vllm::overhead::FALLBACK_VOCAB
+    };
+    vec![
+        (
+            "overhead (estimate)",
+            format!(
+                "activation {} + non-torch {}{graphs} = {} (± {})",
+                e.activation,
+                e.non_torch,
+                e.subtracted(),
+                e.spread
+            ),
+        ),
+        (
+            "activation peak",
+            format!(
+                "forward buffers {} + max(sampler {} rows × {} vocab × 14 B = {}, dense MLP {}){}{}",
+                e.base,
+                thousands(e.sampler_rows),
+                thousands(vocab),
+                e.sampler,
+                e.dense,
+                if e.moe.0 > 0 {
+                    format!(" + MoE workspace {}", e.moe)
+                } else {
+                    String::new()
+                },
+                if e.encoder.0 > 0 {
+                    format!(" + encoder {}", e.encoder)
+                } else {
+                    String::new()
+                },
+            ),
+        ),
+    ]
+}
+
+/// What the user should know that the numbers do not say.
+fn warnings(s: &PageScenario, o: &Outcome) -> Vec<String> {
+    let mut w = Vec::new();
+    let chosen = &o.chosen;
+    let seqs = s.seqs();
+    if chosen.report.error.is_none() && chosen.vllm_max == 0 {
+        w.push(format!(
+            "Not one sequence of {} tokens fits; shorten the context or free memory.",
+            thousands(o.context)
+        ));
+    }
+    if chosen.vllm_max > seqs {
+        w.push(format!(
+            "max_num_seqs ({seqs}) caps concurrency below the {} sequences that fit.",
+            chosen.vllm_max
+        ));
+    }
+    if let (Some(_), Some(e)) = (o.range, chosen.report.overhead) {
+        if !e.graphs_counted {
+            w.push(format!(
+                "vLLM {} keeps CUDA graphs (about {}) outside gpu_memory_utilization: the GPU needs that much more than util × total.",
+                s.version, e.cuda_graphs
+            ));
+        }
+    }
+    w
+}
+
+/// When vLLM would refuse to start: a shorter `--max-model-len`, FP8 KV, GPUs where it fits.
+fn instead(s: &PageScenario, o: &Outcome) -> Vec<String> {
+    let r = &o.chosen.report;
+    let mut out = Vec::new();
+    if r.error.is_none() {
+        return out;
+    }
+    if let Some(len) = r.estimated_max_len.filter(|&l| l > 0) {
+        out.push(format!(
+            "--max-model-len {len}: one sequence of {} tokens fits in this pool",
+            thousands(len)
+        ));
+    }
+    let fp8 = &o.pair[1];
+    if s.kv.bytes(o.model.dtype) > 1 && fp8.report.error.is_none() {
+        out.push(format!(
+            "--kv-cache-dtype fp8: {} of {} tokens fit",
+            plural(fp8.capped, "sequence"),
+            thousands(o.context)
+        ));
+    }
+    if o.chosen.pool <= 0 || r.estimated_max_len == Some(0) {
+        let fits: Vec<&str> = GPUS
+            .iter()
+            .filter(|g| {
+                let mut t = s.clone();
+                t.gpu = GpuChoice::Preset(g);
+                side(&t, &o.model, s.kv, o.context)
+                    .map(|x| x.capped > 0)
+                    .unwrap_or(false)
+            })
+            .map(|g| g.name)
+            .collect();
+        if fits.is_empty() {
+            out.push("no single GPU preset holds these weights with this overhead; raise the tensor-parallel size".into());
+        } else {
+            out.push(format!(
+                "GPUs where at least one sequence fits at this utilization: {}",
+                fits.join(", ")
+            ));
+        }
+    }
+    out
+}
+
+/// `vllm serve …` with the scenario's flags.
+pub fn serve_command(s: &PageScenario) -> String {
+    let mut cmd = format!(
+        "vllm serve {} --max-model-len {} --gpu-memory-utilization {}",
+        shell_word(s.model.name()),
+        s.ctx,
+        s.util()
+    );
+    if s.kv != KvDtype::Auto {
+        cmd.push_str(&format!(" --kv-cache-dtype {}", s.kv.name()));
+    }
+    cmd.push_str(&format!(" --max-num-seqs {}", s.seqs()));
+    if s.tp > 1 {
+        cmd.push_str(&format!(" --tensor-parallel-size {}", s.tp));
+    }
+    if s.pp > 1 {
+        cmd.push_str(&format!(" --pipeline-parallel-size {}", s.pp));
+    }
+    cmd
+}

@@ -1,0 +1,300 @@
+//! One validator per field of the scenario. The URL decoder, the page's inputs and a log's
+//! adoption all use these, so a value is refused with the same message, naming the field and the
+//! accepted range, wherever it comes from.
+
+use crate::error::{check_range, truncate, KvError, Result};
+use crate::model::MAX_DIM;
+use crate::units::{Bytes, GIB};
+
+/// The longest `max_model_len` (and prompt or trace) the page accepts: 10 × 2²⁰ tokens.
+pub const MAX_CTX: u64 = 10 * 1024 * 1024;
+/// The shortest `max_model_len` the page accepts.
+pub const MIN_CTX: u64 = 16;
+/// The largest tensor-parallel size the page accepts.
+pub const MAX_TP: u64 = 64;
+/// The largest pipeline-parallel size the page accepts.
+pub const MAX_PP: u64 = 64;
+
+/// Reads a whole number, allowing `8,192`, `8_192` and `8 192`.
+pub fn whole(field: &'static str, s: &str, lo: u64, hi: u64, range: &'static str) -> Result<u64> {
+    let t: String = s
+        .trim()
+        .chars()
+        .filter(|c| !matches!(c, ',' | '_' | ' '))
+        .collect();
+    if t.is_empty() {
+        return Err(KvError::Invalid {
+            field,
+            message: format!("empty; enter {range}"),
+        });
+    }
+    let v: u64 = t.parse().map_err(|_| KvError::Invalid {
+        field,
+        message: format!("{:?} is not {range}", truncate(s, 24)),
+    })?;
+    check_range(field, v, lo, hi, range)
+}
+
+/// Reads a finite decimal number (`,` as a thousands separator).
+pub fn decimal(field: &'static str, s: &str) -> Result<f64> {
+    let t = s.trim().replace(',', "");
+    if t.is_empty() {
+        return Err(KvError::Invalid {
+            field,
+            message: "empty; enter a number".into(),
+        });
+    }
+    let v: f64 = t.parse().map_err(|_| KvError::Invalid {
+        field,
+        message: format!("{:?} is not a number", truncate(s, 24)),
+    })?;
+    if !v.is_finite() {
+        return Err(KvError::Invalid {
+            field,
+            message: format!("{:?} is not a finite number", truncate(s, 24)),
+        });
+    }
+    Ok(v)
+}
+
+/// `gpu_memory_utilization`: a number in (0, 1].
+pub fn parse_util(s: &str) -> Result<f64> {
+    let v = decimal("gpu_memory_utilization", s)?;
+    if v <= 0.0 || v > 1.0 {
+        return Err(KvError::OutOfRange {
+            field: "gpu_memory_utilization",
+            range: "greater than 0 and at most 1",
+            got: s.trim().into(),
+        });
+    }
+    Ok(v)
+}
+
+/// `max_model_len`: 16 … 10,485,760 tokens.
+pub fn parse_ctx(s: &str) -> Result<u64> {
+    whole(
+        "max_model_len",
+        s,
+        MIN_CTX,
+        MAX_CTX,
+        "a whole number of tokens from 16 to 10,485,760",
+    )
+}
+/// `max_num_seqs`: 1 … 65,536.
+pub fn parse_seqs(s: &str) -> Result<u64> {
+    whole(
+        "max_num_seqs",
+        s,
+        1,
+        65_536,
+        "a whole number from 1 to 65,536",
+    )
+}
+/// Tensor-parallel size: 1 … 64.
+pub fn parse_tp(s: &str) -> Result<u64> {
+    whole(
+        "tensor-parallel size",
+        s,
+        1,
+        MAX_TP,
+        "a whole number from 1 to 64",
+    )
+}
+/// Pipeline-parallel size: 1 … 64.
+pub fn parse_pp(s: &str) -> Result<u64> {
+    whole(
+        "pipeline-parallel size",
+        s,
+        1,
+        MAX_PP,
+        "a whole number from 1 to 64",
+    )
+}
+/// Prompt tokens: 0 … 10,485,760.
+pub fn parse_prompt(s: &str) -> Result<u64> {
+    whole(
+        "prompt tokens",
+        s,
+        0,
+        MAX_CTX,
+        "a whole number of tokens from 0 to 10,485,760",
+    )
+}
+/// Reasoning-trace tokens: 0 … 10,485,760.
+pub fn parse_trace(s: &str) -> Result<u64> {
+    whole(
+        "reasoning-trace tokens",
+        s,
+        0,
+        MAX_CTX,
+        "a whole number of tokens from 0 to 10,485,760",
+    )
+}
+/// Layers, heads, KV heads, head_dim, an MLA latent: 1 … 1,048,576.
+pub fn parse_dim(field: &'static str, s: &str) -> Result<u64> {
+    whole(field, s, 1, MAX_DIM, "a whole number from 1 to 1,048,576")
+}
+/// A size of the overhead estimate (vocabulary, hidden, MLP widths, experts): 0 … 2³².
+pub fn parse_size(field: &'static str, s: &str) -> Result<u64> {
+    whole(field, s, 0, 1 << 32, "a whole number from 0 to 2^32")
+}
+/// A model's default `max_model_len` (0: unknown).
+pub fn parse_max_pos(s: &str) -> Result<u64> {
+    whole(
+        "max_pos",
+        s,
+        0,
+        1 << 40,
+        "a whole number of tokens from 0 to 2^40",
+    )
+}
+/// A sliding window in tokens.
+pub fn parse_window(s: &str) -> Result<u64> {
+    whole(
+        "window",
+        s,
+        1,
+        1 << 40,
+        "a whole number of tokens from 1 to 2^40",
+    )
+}
+/// How many of `layers` slide.
+pub fn parse_sliding_layers(s: &str, layers: u64) -> Result<u64> {
+    whole(
+        "sliding_layers",
+        s,
+        0,
+        layers,
+        "a whole number up to the layer count",
+    )
+}
+/// KV memory taken as given, in bytes: 1 … 2⁵⁰.
+pub fn parse_kv_bytes(s: &str) -> Result<Bytes> {
+    whole(
+        "kv_bytes",
+        s,
+        1,
+        1 << 50,
+        "a whole number of bytes from 1 to 2^50",
+    )
+    .map(Bytes)
+}
+/// A yes/no flag: `1`/`true` or `0`/`false`.
+pub fn parse_flag(field: &'static str, s: &str) -> Result<bool> {
+    match s.trim() {
+        "1" | "true" => Ok(true),
+        "0" | "false" => Ok(false),
+        _ => Err(KvError::Invalid {
+            field,
+            message: "use 1 or 0".into(),
+        }),
+    }
+}
+
+/// A GiB figure within `0 ..= max_gib` (inclusive), as bytes ⌊g × 2³⁰⌋.
+pub fn parse_gib(field: &'static str, s: &str, max_gib: f64, range: &'static str) -> Result<Bytes> {
+    let v = decimal(field, s)?;
+    if !(0.0..=max_gib).contains(&v) {
+        return Err(KvError::OutOfRange {
+            field,
+            range,
+            got: s.trim().into(),
+        });
+    }
+    Bytes::from_gib_f64(v).ok_or(KvError::OutOfRange {
+        field,
+        range,
+        got: s.trim().into(),
+    })
+}
+/// Overhead: 0 … 1,024 GiB.
+pub fn parse_overhead(s: &str) -> Result<Bytes> {
+    parse_gib("overhead", s, 1024.0, "a number of GiB from 0 to 1,024")
+}
+/// Weights: 0 … 4,096 GiB.
+pub fn parse_weights_gib(s: &str) -> Result<Bytes> {
+    parse_gib("weights", s, 4096.0, "a number of GiB from 0 to 4,096")
+}
+/// Weights in decimal GB: 0 … 4,398 GB (the same ceiling as 4,096 GiB).
+pub fn parse_weights_gb(s: &str) -> Result<Bytes> {
+    let range = "a number of GB from 0 to 4,398";
+    let v = decimal("weights", s)?;
+    if !(0.0..=4398.0).contains(&v) {
+        return Err(KvError::OutOfRange {
+            field: "weights",
+            range,
+            got: s.trim().into(),
+        });
+    }
+    Bytes::from_gb_f64(v).ok_or(KvError::OutOfRange {
+        field: "weights",
+        range,
+        got: s.trim().into(),
+    })
+}
+/// GPU memory as vLLM sees it: 1 … 4,096 GiB.
+pub fn parse_gpu_gib(s: &str) -> Result<Bytes> {
+    let b = parse_gib("GPU memory", s, 4096.0, "a number of GiB from 1 to 4,096")?;
+    if b.0 < GIB {
+        return Err(KvError::OutOfRange {
+            field: "GPU memory",
+            range: "a number of GiB from 1 to 4,096",
+            got: s.trim().into(),
+        });
+    }
+    Ok(b)
+}
+/// Bandwidth: 1 … 100,000 GB/s.
+pub fn parse_bw(s: &str) -> Result<f64> {
+    let v = decimal("bandwidth", s)?;
+    if !(1.0..=100_000.0).contains(&v) {
+        return Err(KvError::OutOfRange {
+            field: "bandwidth",
+            range: "a number of GB/s from 1 to 100,000",
+            got: s.trim().into(),
+        });
+    }
+    Ok(v)
+}
+/// A model name for a custom model: at most 120 characters of any text.
+pub fn parse_name(s: &str) -> Result<String> {
+    let t = s.trim();
+    if t.is_empty() {
+        return Err(KvError::Invalid {
+            field: "name",
+            message: "empty; give the model a name".into(),
+        });
+    }
+    Ok(truncate(t, 120))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn whole_numbers_accept_separators() {
+        assert_eq!(parse_ctx("32,768").unwrap(), 32_768);
+        assert_eq!(parse_ctx(" 8_192 ").unwrap(), 8192);
+        assert!(parse_ctx("9223372036854775808").is_err());
+        assert!(parse_ctx("")
+            .unwrap_err()
+            .to_string()
+            .contains("max_model_len: empty; enter a whole number"));
+        assert!(parse_util("1.5")
+            .unwrap_err()
+            .to_string()
+            .contains("at most 1"));
+        assert!(parse_util("inf").is_err());
+    }
+
+    #[test]
+    fn weights_in_gb_and_gib() {
+        // 16 GB = 16 × 10⁹ B; 16 GiB = 16 × 2³⁰ = 17,179,869,184 B.
+        assert_eq!(parse_weights_gb("16").unwrap(), Bytes(16_000_000_000));
+        assert_eq!(parse_weights_gib("16").unwrap(), Bytes(17_179_869_184));
+        let e = parse_weights_gb("5000").unwrap_err().to_string();
+        assert!(e.contains("weights") && e.contains("4,398"), "{e}");
+        assert!(parse_weights_gb("NaN").is_err());
+    }
+}

@@ -1,0 +1,293 @@
+//! The page's scenario: what a user chose (model, GPU, settings, view), each default written once.
+//!
+//! The URL codec ([`crate::query`]) and the page's inputs read and write this type; the
+//! evaluation ([`crate::calc`]) computes from it.
+
+use crate::model::{Attention, Extras, KvDtype, ModelDtype, ModelSpec};
+use crate::presets::{self, Arch, GpuPreset, ModelPreset};
+use crate::units::{Bytes, GIB};
+use crate::vllm::{serve_defaults, Overhead, Version, NEWEST};
+use std::borrow::Cow;
+
+/// The model a fresh page shows.
+pub const DEFAULT_MODEL: &str = "Qwen/Qwen3-8B";
+/// The GPU a fresh page shows.
+pub const DEFAULT_GPU: &str = "rtx-4090";
+/// The `--max-model-len` a fresh page shows.
+pub const DEFAULT_CTX: u64 = 8192;
+/// Where custom geometry starts: Qwen3-8B's, named `my-model`, with unknown vocabulary and
+/// default length.
+pub const CUSTOM_START: ModelSpec = ModelSpec {
+    id: Cow::Borrowed("my-model"),
+    layers: 36,
+    attention_heads: 32,
+    kv_heads: 8,
+    head_dim: 128,
+    attention: Attention::Full,
+    dtype: ModelDtype::Bf16,
+    max_position: 0,
+    vocab: 0,
+    weights: Bytes(1527 * GIB / 100),
+    extras: Extras {
+        hidden: 0,
+        intermediate: 0,
+        experts_per_token: 0,
+        moe_intermediate: 0,
+        multimodal: false,
+    },
+};
+/// A custom GPU's memory until one is given.
+pub const CUSTOM_GPU_TOTAL: Bytes = Bytes(24 * GIB);
+/// A custom GPU's bandwidth in GB/s until one is given.
+pub const CUSTOM_GPU_BW_GBS: f64 = 1000.0;
+
+/// The model: a preset or geometry the user brought (typed, imported, or a preset edited).
+#[derive(Clone, Debug, PartialEq)]
+pub enum ModelChoice {
+    /// A preset.
+    Preset(&'static ModelPreset),
+    /// Custom geometry; its `id` is the name the user gave.
+    Custom(ModelSpec),
+}
+
+impl ModelChoice {
+    /// The model as the arithmetic sees it.
+    pub fn spec(&self) -> ModelSpec {
+        match self {
+            ModelChoice::Preset(p) => p.spec(),
+            ModelChoice::Custom(c) => c.clone(),
+        }
+    }
+    /// The name to show.
+    pub fn name(&self) -> &str {
+        match self {
+            ModelChoice::Preset(p) => p.id(),
+            ModelChoice::Custom(c) => &c.id,
+        }
+    }
+    /// The custom geometry, when the model is custom.
+    pub fn custom_mut(&mut self) -> Option<&mut ModelSpec> {
+        match self {
+            ModelChoice::Custom(c) => Some(c),
+            ModelChoice::Preset(_) => None,
+        }
+    }
+    /// The same model as editable geometry: a preset becomes `<id> (edited)`.
+    pub fn to_custom(&self) -> ModelSpec {
+        match self {
+            ModelChoice::Custom(c) => c.clone(),
+            ModelChoice::Preset(p) => ModelSpec {
+                id: Cow::Owned(format!("{} (edited)", p.id())),
+                ..p.spec()
+            },
+        }
+    }
+}
+
+/// The GPU: a preset or a custom size and bandwidth.
+#[derive(Clone, Debug, PartialEq)]
+pub enum GpuChoice {
+    /// A preset.
+    Preset(&'static GpuPreset),
+    /// Memory as vLLM sees it, and bandwidth.
+    Custom {
+        /// Total as vLLM sees it.
+        total: Bytes,
+        /// GB/s.
+        bw_gbs: f64,
+    },
+}
+
+impl GpuChoice {
+    /// Total memory as vLLM sees it.
+    pub fn total(&self) -> Bytes {
+        match self {
+            GpuChoice::Preset(g) => g.total,
+            GpuChoice::Custom { total, .. } => *total,
+        }
+    }
+    /// Bandwidth in GB/s.
+    pub fn bandwidth_gbs(&self) -> f64 {
+        match self {
+            GpuChoice::Preset(g) => g.bandwidth_gbs as f64,
+            GpuChoice::Custom { bw_gbs, .. } => *bw_gbs,
+        }
+    }
+    /// Family.
+    pub fn arch(&self) -> Arch {
+        match self {
+            GpuChoice::Preset(g) => g.arch,
+            GpuChoice::Custom { .. } => Arch::Other,
+        }
+    }
+    /// Display name.
+    pub fn name(&self) -> &str {
+        match self {
+            GpuChoice::Preset(g) => g.name,
+            GpuChoice::Custom { .. } => "custom GPU",
+        }
+    }
+    /// The same memory and bandwidth as a custom GPU.
+    pub fn to_custom(&self) -> GpuChoice {
+        GpuChoice::Custom {
+            total: self.total(),
+            bw_gbs: self.bandwidth_gbs(),
+        }
+    }
+}
+
+/// Which view the page shows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Embed {
+    /// The full page.
+    Full,
+    /// Results and charts only (`embed=1`).
+    Compact,
+    /// One chart (`embed=memory`).
+    Memory,
+    /// One chart (`embed=concurrency`).
+    Concurrency,
+    /// One chart (`embed=roofline`).
+    Roofline,
+}
+
+impl Embed {
+    /// Every view with its URL value (`None`: the full page, no parameter) and the words that
+    /// also select it.
+    const VALUES: [(Embed, Option<&'static str>, &'static [&'static str]); 5] = [
+        (Embed::Full, None, &["0", "", "false"]),
+        (Embed::Compact, Some("1"), &["true", "compact"]),
+        (Embed::Memory, Some("memory"), &[]),
+        (Embed::Concurrency, Some("concurrency"), &[]),
+        (Embed::Roofline, Some("roofline"), &[]),
+    ];
+
+    /// The `embed=` value (None for the full page).
+    pub fn key(self) -> Option<&'static str> {
+        Embed::VALUES
+            .iter()
+            .find(|(e, _, _)| *e == self)
+            .and_then(|(_, k, _)| *k)
+    }
+
+    /// Reads an `embed=` value.
+    pub fn parse(s: &str) -> Option<Embed> {
+        let t = s.trim();
+        Embed::VALUES
+            .iter()
+            .find(|(_, k, also)| *k == Some(t) || also.contains(&t))
+            .map(|(e, _, _)| *e)
+    }
+}
+
+/// Everything the page computes from.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PageScenario {
+    /// Model.
+    pub model: ModelChoice,
+    /// KV cache dtype.
+    pub kv: KvDtype,
+    /// GPU.
+    pub gpu: GpuChoice,
+    /// `--gpu-memory-utilization`; None follows the version's default.
+    pub util: Option<f64>,
+    /// vLLM release.
+    pub version: Version,
+    /// `--max-model-len`.
+    pub ctx: u64,
+    /// `--max-num-seqs`; None is vLLM's default for the GPU.
+    pub seqs: Option<u64>,
+    /// `--tensor-parallel-size`.
+    pub tp: u64,
+    /// `--pipeline-parallel-size`.
+    pub pp: u64,
+    /// Prompt tokens per request (with `trace`, the context each sequence holds); None: use `ctx`.
+    pub prompt: Option<u64>,
+    /// Reasoning-trace tokens per request.
+    pub trace: Option<u64>,
+    /// Non-KV overhead besides the weights as one figure (the course lab's assumption);
+    /// None: kvbudget's estimate from the model and settings.
+    pub overhead: Option<Bytes>,
+    /// View.
+    pub embed: Embed,
+    /// KV memory taken as given (e.g. adopted from a vLLM log) instead of the budget.
+    pub kv_memory: Option<Bytes>,
+}
+
+impl Default for PageScenario {
+    fn default() -> Self {
+        PageScenario {
+            model: ModelChoice::Preset(
+                presets::model(DEFAULT_MODEL).unwrap_or(&presets::MODELS[0]),
+            ),
+            kv: KvDtype::Auto,
+            gpu: GpuChoice::Preset(presets::gpu(DEFAULT_GPU).unwrap_or(&presets::GPUS[0])),
+            util: None,
+            version: NEWEST,
+            ctx: DEFAULT_CTX,
+            seqs: None,
+            tp: 1,
+            pp: 1,
+            prompt: None,
+            trace: None,
+            overhead: None,
+            embed: Embed::Full,
+            kv_memory: None,
+        }
+    }
+}
+
+impl PageScenario {
+    /// Utilization in force.
+    pub fn util(&self) -> f64 {
+        self.util.unwrap_or_else(|| self.version.default_util())
+    }
+    /// `max_num_seqs` in force.
+    pub fn seqs(&self) -> u64 {
+        self.seqs
+            .unwrap_or_else(|| serve_defaults(self.gpu.arch(), Some(self.gpu.total())).0)
+    }
+    /// Tokens each sequence holds: prompt + trace when given, else `ctx`.
+    pub fn context(&self) -> u64 {
+        match (self.prompt, self.trace) {
+            (None, None) => self.ctx,
+            (p, t) => p.unwrap_or(0).saturating_add(t.unwrap_or(0)),
+        }
+    }
+    /// The overhead in force: the figure given, else kvbudget's estimate.
+    pub fn overhead_policy(&self) -> Overhead {
+        self.overhead
+            .map(Overhead::Fixed)
+            .unwrap_or(Overhead::ESTIMATE)
+    }
+    /// GPUs the model is spread over (`tp × pp`).
+    pub fn gpus(&self) -> u64 {
+        self.tp.max(1).saturating_mul(self.pp.max(1))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn embed_values_round_trip() {
+        for (e, k, also) in Embed::VALUES {
+            assert_eq!(e.key(), k);
+            assert_eq!(Embed::parse(k.unwrap_or("")), Some(e));
+            for a in also {
+                assert_eq!(Embed::parse(a), Some(e));
+            }
+        }
+        assert_eq!(Embed::parse("bogus"), None);
+    }
+
+    #[test]
+    fn defaults_are_presets() {
+        let s = PageScenario::default();
+        assert_eq!(s.model.name(), DEFAULT_MODEL);
+        assert_eq!(s.gpu.name(), "RTX 4090");
+        // RTX 4090 (23.55 GiB < 70 GiB): vLLM's small-GPU default of 256 sequences.
+        assert_eq!(s.seqs(), 256);
+    }
+}

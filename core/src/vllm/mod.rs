@@ -1,0 +1,15 @@
+//! vLLM: everything that is the engine's own. Its releases and defaults ([`version`]), its
+//! startup report ([`report`]), its non-KV memory ([`overhead`]) and its logs ([`logparse`]).
+//! Nothing here depends on the page; an emulation of another engine lands as a sibling folder.
+
+pub mod logparse;
+pub mod overhead;
+pub mod report;
+pub mod version;
+
+pub use report::{
+    gib_text, printed_tokens, report, Budget, Groups, KvMemory, Margin, Overhead, Report, Scenario,
+};
+pub use version::{
+    family, requested_bytes, serve_defaults, Engine, Family, Rounding, Version, NEWEST, OLDEST,
+};

@@ -1,0 +1,694 @@
+//! What vLLM prints at startup about its KV cache, per version (VLLM-ACCOUNTING §0–§4): the
+//! block layout of the layers, the memory left for the cache, the blocks, and the lines.
+
+use super::overhead::{self, Estimate};
+use super::version::{family, requested_bytes, serve_defaults, Engine, Family, Version};
+use crate::capacity;
+use crate::error::{check_range, KvError, Result};
+use crate::model::{Attention, KvDtype, ModelSpec};
+use crate::presets::Arch;
+use crate::units::{fixed2, py_float_repr, py_round, thousands, Bytes, GIB};
+
+/// The non-KV memory besides the weights: one figure (the seed lab's assumption), or kvbudget's
+/// estimate from its parts ([`super::overhead`]), at its point value or either end of its range.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Overhead {
+    /// One figure for activations, CUDA context and everything else.
+    Fixed(Bytes),
+    /// The estimate from the model and the settings.
+    Estimated(Margin),
+}
+
+/// Which value of the estimate's range.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Margin {
+    /// The estimate itself.
+    Point,
+    /// The smallest plausible overhead (the most KV memory).
+    Low,
+    /// The largest plausible overhead (the least KV memory).
+    High,
+}
+
+impl Overhead {
+    /// The seed lab's assumption: 1 GiB.
+    pub const SEED: Overhead = Overhead::Fixed(Bytes::gib(1));
+    /// kvbudget's estimate.
+    pub const ESTIMATE: Overhead = Overhead::Estimated(Margin::Point);
+}
+
+/// Where the bytes for the KV cache come from.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum KvMemory {
+    /// `total × util − weights − overhead`.
+    Budget {
+        /// GPU total as vLLM sees it.
+        gpu_total: Bytes,
+        /// `--gpu-memory-utilization`.
+        util: f64,
+        /// Weights as vLLM counts them.
+        weights: Bytes,
+        /// Everything else.
+        overhead: Overhead,
+    },
+    /// A printed `Available KV cache memory` (bytes = ⌊G × 2³⁰⌋).
+    Available(Bytes),
+    /// A known block count (e.g. from a V0 `# GPU blocks` line).
+    Blocks(u64),
+}
+
+/// A `vllm serve` scenario.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Scenario {
+    /// The model.
+    pub model: ModelSpec,
+    /// `--kv-cache-dtype`.
+    pub kv_dtype: KvDtype,
+    /// `--tensor-parallel-size`.
+    pub tp: u64,
+    /// `--pipeline-parallel-size`.
+    pub pp: u64,
+    /// `--block-size` (None: 16, or the MLA backend's size).
+    pub block_size: Option<u64>,
+    /// `--max-model-len` (None: the model's `max_position_embeddings`).
+    pub max_model_len: Option<u64>,
+    /// `--max-num-seqs` (None: vLLM's default for the GPU).
+    pub max_num_seqs: Option<u64>,
+    /// `--max-num-batched-tokens` (None: vLLM's default for the GPU).
+    pub max_num_batched_tokens: Option<u64>,
+    /// The release.
+    pub version: Version,
+    /// The engine (V0 only up to 0.9).
+    pub engine: Engine,
+    /// Where the KV bytes come from.
+    pub memory: KvMemory,
+    /// GPU family (MLA block size, defaults).
+    pub arch: Arch,
+    /// GPU total, when known (for the ≥ 70 GiB defaults).
+    pub gpu_total: Option<Bytes>,
+}
+
+/// One group of layers sharing a block table (the hybrid allocator, 0.10+).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Groups {
+    /// Layers per group (every group the same size).
+    pub group_size: u64,
+    /// Groups of full-attention layers.
+    pub full_groups: u64,
+    /// Groups of sliding-window layers.
+    pub sliding_groups: u64,
+    /// Layer slots added so the groups come out equal.
+    pub padding_layers: u64,
+    /// The padding as a share of the layers of the padded kinds, in percent (what vLLM warns).
+    pub padding_waste_pct: f64,
+}
+
+/// Everything vLLM would compute and print.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Report {
+    /// Bytes available for KV on one GPU (negative: the budget is exhausted). None when started from blocks.
+    pub available_kv_bytes: Option<i128>,
+    /// Tokens per block.
+    pub block_size: u64,
+    /// Bytes of one block on one layer (vLLM's `page_size_bytes`).
+    pub page_bytes: u64,
+    /// KV bytes per token on one GPU over the largest stage's layers.
+    pub bytes_per_token: Bytes,
+    /// Layers on the largest pipeline stage.
+    pub stage_layers: u64,
+    /// Hybrid groups, when layers of both kinds are grouped.
+    pub groups: Option<Groups>,
+    /// `max_model_len` in force.
+    pub max_model_len: u64,
+    /// `max_num_seqs` in force.
+    pub max_num_seqs: u64,
+    /// `max_num_batched_tokens` in force.
+    pub max_num_batched_tokens: u64,
+    /// Blocks one max-length request needs (over all groups).
+    pub blocks_per_request: u64,
+    /// `num_gpu_blocks` (None when vLLM stopped before computing it).
+    pub num_gpu_blocks: Option<u64>,
+    /// The token count vLLM prints (V0: blocks × block size).
+    pub gpu_kv_cache_tokens: Option<u64>,
+    /// The concurrency vLLM prints (unrounded).
+    pub max_concurrency: Option<f64>,
+    /// Whole max-length requests that fit at once, capped by `max_num_seqs`.
+    pub max_seqs_capped: Option<u64>,
+    /// The log lines, in order, without the logger prefix.
+    pub lines: Vec<String>,
+    /// vLLM's error text when it refuses to start.
+    pub error: Option<String>,
+    /// When one request does not fit: the longest `max_model_len` that would (vLLM's estimate).
+    pub estimated_max_len: Option<u64>,
+    /// The overhead estimate, when the budget used one.
+    pub overhead: Option<Estimate>,
+    /// How the KV memory was derived, when it came from the budget.
+    pub budget: Option<Budget>,
+    /// Bytes of one block over the layers that share it (`page_bytes × layers per group`):
+    /// the divisor of the KV memory.
+    pub block_bytes: u64,
+    /// KV cache groups (1 without the hybrid allocator's grouping).
+    pub num_groups: u64,
+}
+
+/// The budget's terms on the GPU that sets the cache size: `requested − weights − overhead`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Budget {
+    /// `total × util` as the version rounds it.
+    pub requested: u64,
+    /// The weights this GPU holds (split over tensor and pipeline parallelism).
+    pub weights_per_gpu: Bytes,
+    /// What is subtracted besides the weights (the fixed figure or the estimate's value).
+    pub overhead: Bytes,
+}
+
+impl Report {
+    /// Whole max-length requests the blocks hold at once, before any `max_num_seqs` cap
+    /// (0 when vLLM would not start).
+    pub fn whole_sequences(&self) -> u64 {
+        if self.error.is_some() {
+            0
+        } else {
+            self.num_gpu_blocks.unwrap_or(0) / self.blocks_per_request.max(1)
+        }
+    }
+}
+
+const NO_MEMORY: &str = "No available memory for the cache blocks. Try increasing `gpu_memory_utilization` when initializing the engine.";
+
+/// The text vLLM prints for a byte count in GiB: `%.2f` up to 0.29, `round(x, 2)` from 0.30.
+pub fn gib_text(bytes: i128, v: Version) -> String {
+    let g = bytes as f64 / GIB as f64;
+    if v >= Version::new(0, 30) {
+        py_float_repr(py_round(g, 2))
+    } else {
+        fixed2(g)
+    }
+}
+
+fn ceil_div(a: u64, b: u64) -> u64 {
+    a.div_ceil(b.max(1))
+}
+
+/// The settings in force once vLLM's defaults are applied.
+#[derive(Clone, Copy, Debug)]
+struct Resolved {
+    family: Family,
+    block_size: u64,
+    max_model_len: u64,
+    max_num_seqs: u64,
+    max_num_batched_tokens: u64,
+}
+
+/// Validates the scenario and applies vLLM's defaults.
+fn resolve(s: &Scenario) -> Result<Resolved> {
+    s.model.validate()?;
+    check_range(
+        "tensor-parallel size",
+        s.tp,
+        1,
+        1024,
+        "a whole number from 1 to 1,024",
+    )?;
+    check_range(
+        "pipeline-parallel size",
+        s.pp,
+        1,
+        1024,
+        "a whole number from 1 to 1,024",
+    )?;
+    if s.pp > s.model.layers {
+        return Err(KvError::Invalid {
+            field: "pipeline-parallel size",
+            message: format!("must not exceed the number of layers ({})", s.model.layers),
+        });
+    }
+    let fam = family(s.version, s.engine);
+    let is_mla = matches!(s.model.attention, Attention::Mla { .. });
+    let block_size = match s.block_size {
+        Some(b) => check_range(
+            "block size",
+            b,
+            1,
+            1 << 20,
+            "a whole number of tokens from 1 to 1,048,576",
+        )?,
+        None if is_mla && s.arch == Arch::Hopper && fam != Family::V0 => 64,
+        None => 16,
+    };
+    let max_model_len = match s.max_model_len {
+        Some(l) => check_range(
+            "max_model_len",
+            l,
+            1,
+            1 << 40,
+            "a whole number of tokens from 1 to 2^40",
+        )?,
+        None if s.model.max_position > 0 => s.model.max_position,
+        None => {
+            return Err(KvError::Invalid {
+                field: "max_model_len",
+                message: "is required when the model has no max_position_embeddings".into(),
+            })
+        }
+    };
+    let (def_seqs, def_mnbt) = serve_defaults(s.arch, s.gpu_total);
+    let max_num_seqs = match s.max_num_seqs {
+        Some(n) => check_range(
+            "max_num_seqs",
+            n,
+            1,
+            1 << 32,
+            "a whole number from 1 to 2^32",
+        )?,
+        None => def_seqs,
+    };
+    let max_num_batched_tokens = match s.max_num_batched_tokens {
+        Some(n) => check_range(
+            "max_num_batched_tokens",
+            n,
+            1,
+            1 << 40,
+            "a whole number from 1 to 2^40",
+        )?,
+        None => def_mnbt,
+    };
+    Ok(Resolved {
+        family: fam,
+        block_size,
+        max_model_len,
+        max_num_seqs,
+        max_num_batched_tokens,
+    })
+}
+
+/// How the layers of the largest stage share blocks, and what one request needs.
+#[derive(Clone, Copy, Debug)]
+struct Layout {
+    /// Bytes of one block on one layer.
+    page_bytes: u64,
+    stage_layers: u64,
+    bytes_per_token: Bytes,
+    /// Full-attention and sliding layers as the version treats them, and the window.
+    full: u64,
+    sliding: u64,
+    window: u64,
+    /// Scheduled tokens a sliding layer keeps beyond its window.
+    lookahead: u64,
+    groups: Option<Groups>,
+    /// Layers that share one block (the divisor of the pool).
+    slots_per_block: u64,
+    num_groups: u64,
+    blocks_per_request: u64,
+}
+
+impl Layout {
+    fn of(s: &Scenario, r: &Resolved) -> Result<Layout> {
+        let per_layer_token = capacity::bytes_per_token_per_layer(&s.model, s.kv_dtype, s.tp)?;
+        let page_bytes = per_layer_token
+            .checked_mul(r.block_size)
+            .ok_or(KvError::Overflow("block size in bytes"))?;
+        let stage_layers = capacity::max_stage_layers(s.model.layers, s.pp);
+        let bytes_per_token = capacity::bytes_per_token(&s.model, s.kv_dtype, s.tp, s.pp)?;
+
+        // Layer kinds on the largest stage. V0 and V1 before 0.10 turn a mix of sliding and full
+        // layers into full attention (no hybrid allocator); a model that only slides keeps its window.
+        let (mut full, mut sliding, window) = match s.model.attention {
+            Attention::SlidingWindow {
+                window,
+                sliding_layers,
+            } => {
+                let sl = (sliding_layers as u128 * stage_layers as u128)
+                    .div_ceil(s.model.layers as u128) as u64;
+                let sl = sl.min(stage_layers);
+                (stage_layers - sl, sl, window)
+            }
+            _ => (stage_layers, 0, 0),
+        };
+        let hybrid_allocator = !matches!(r.family, Family::V0 | Family::V1Early);
+        if (sliding > 0 && full > 0 && !hybrid_allocator) || r.family == Family::V0 {
+            // V0 sizes every layer for the whole context.
+            full += sliding;
+            sliding = 0;
+        }
+        // Scheduled tokens a sliding layer must keep beyond its window: max_num_batched_tokens,
+        // doubled from 0.26 (async scheduling keeps one step ahead).
+        let lookahead = if s.version >= Version::new(0, 26) {
+            r.max_num_batched_tokens.saturating_mul(2)
+        } else {
+            r.max_num_batched_tokens
+        };
+        let mut layout = Layout {
+            page_bytes,
+            stage_layers,
+            bytes_per_token,
+            full,
+            sliding,
+            window,
+            lookahead,
+            groups: groups(full, sliding),
+            slots_per_block: stage_layers,
+            num_groups: 1,
+            blocks_per_request: 0,
+        };
+        let full_blocks = ceil_div(r.max_model_len, r.block_size);
+        let sliding_blocks = layout.sliding_blocks(r.max_model_len, r.block_size);
+        (
+            layout.slots_per_block,
+            layout.num_groups,
+            layout.blocks_per_request,
+        ) = match layout.groups {
+            Some(g) => (
+                g.group_size,
+                g.full_groups + g.sliding_groups,
+                g.full_groups * full_blocks + g.sliding_groups * sliding_blocks,
+            ),
+            None if sliding > 0 => (stage_layers, 1, sliding_blocks),
+            None => (stage_layers, 1, full_blocks),
+        };
+        Ok(layout)
+    }
+
+    /// Blocks a sliding layer holds for a request of `len` tokens.
+    fn sliding_blocks(&self, len: u64, block_size: u64) -> u64 {
+        ceil_div(
+            self.window
+                .saturating_sub(1)
+                .saturating_add(self.lookahead)
+                .min(len),
+            block_size,
+        ) + 1
+    }
+
+    /// KV bytes one request of `len` tokens needs, as the fit check sums them over real layers.
+    fn needed_for(&self, len: u64, block_size: u64) -> u128 {
+        let fb = ceil_div(len, block_size) as u128;
+        let sb = self.sliding_blocks(len, block_size) as u128;
+        self.page_bytes as u128 * (self.full as u128 * fb + self.sliding as u128 * sb)
+    }
+
+    /// Bytes of one block over the layers that share it.
+    fn block_bytes(&self) -> u128 {
+        self.page_bytes as u128 * self.slots_per_block as u128
+    }
+}
+
+/// The hybrid allocator's groups when layers of both kinds are present: equal groups of
+/// `min(full, sliding)` layers, padded where a kind does not divide evenly.
+fn groups(full: u64, sliding: u64) -> Option<Groups> {
+    if full == 0 || sliding == 0 {
+        return None;
+    }
+    let g = full.min(sliding);
+    let fg = ceil_div(full, g);
+    let sg = ceil_div(sliding, g);
+    let pad_full = fg * g - full;
+    let pad_sliding = sg * g - sliding;
+    let padded_kinds =
+        (if pad_full > 0 { full } else { 0 }) + (if pad_sliding > 0 { sliding } else { 0 });
+    let padding = pad_full + pad_sliding;
+    Some(Groups {
+        group_size: g,
+        full_groups: fg,
+        sliding_groups: sg,
+        padding_layers: padding,
+        padding_waste_pct: if padded_kinds > 0 {
+            padding as f64 / padded_kinds as f64 * 100.0
+        } else {
+            0.0
+        },
+    })
+}
+
+/// The KV memory on the GPU that sets the cache size: the budget's terms and the estimate
+/// when the budget is used, the bytes when given, nothing when started from blocks.
+fn kv_memory(
+    s: &Scenario,
+    r: &Resolved,
+) -> Result<(Option<i128>, Option<Budget>, Option<Estimate>)> {
+    Ok(match s.memory {
+        KvMemory::Budget {
+            gpu_total,
+            util,
+            weights,
+            overhead,
+        } => {
+            let requested = requested_bytes(gpu_total, util, s.version.rounding())?;
+            let (overhead, estimate) = match overhead {
+                Overhead::Fixed(b) => (b, None),
+                Overhead::Estimated(margin) => {
+                    let e = overhead::estimate(
+                        &s.model,
+                        &overhead::Settings {
+                            tp: s.tp,
+                            pp: s.pp,
+                            version: s.version,
+                            engine: s.engine,
+                            max_model_len: r.max_model_len,
+                            max_num_seqs: r.max_num_seqs,
+                            max_num_batched_tokens: r.max_num_batched_tokens,
+                            requested,
+                        },
+                    );
+                    let b = match margin {
+                        Margin::Point => e.subtracted(),
+                        Margin::Low => e.low(),
+                        Margin::High => e.high(),
+                    };
+                    (b, Some(e))
+                }
+            };
+            let budget = Budget {
+                requested,
+                weights_per_gpu: capacity::weights_per_gpu(weights, s.tp, s.pp),
+                overhead,
+            };
+            (
+                Some(capacity::pool(
+                    requested,
+                    budget.weights_per_gpu,
+                    budget.overhead,
+                )),
+                Some(budget),
+                estimate,
+            )
+        }
+        KvMemory::Available(b) => (Some(b.0 as i128), None, None),
+        KvMemory::Blocks(_) => (None, None, None),
+    })
+}
+
+/// Computes what vLLM would print for `s`.
+pub fn report(s: &Scenario) -> Result<Report> {
+    let r = resolve(s)?;
+    let layout = Layout::of(s, &r)?;
+    let (available, budget, estimate) = kv_memory(s, &r)?;
+    let block_bytes = layout.block_bytes();
+    let num_blocks: u64 = match (s.memory, available) {
+        (KvMemory::Blocks(n), _) => n,
+        (_, Some(a)) if a > 0 => ((a as u128) / block_bytes).min(u64::MAX as u128) as u64,
+        _ => 0,
+    };
+    let mut out = Report {
+        available_kv_bytes: available,
+        block_size: r.block_size,
+        page_bytes: layout.page_bytes,
+        bytes_per_token: layout.bytes_per_token,
+        stage_layers: layout.stage_layers,
+        groups: layout.groups,
+        max_model_len: r.max_model_len,
+        max_num_seqs: r.max_num_seqs,
+        max_num_batched_tokens: r.max_num_batched_tokens,
+        blocks_per_request: layout.blocks_per_request,
+        num_gpu_blocks: None,
+        gpu_kv_cache_tokens: None,
+        max_concurrency: None,
+        max_seqs_capped: None,
+        lines: Vec::new(),
+        error: None,
+        estimated_max_len: None,
+        overhead: estimate,
+        budget,
+        block_bytes: block_bytes.min(u64::MAX as u128) as u64,
+        num_groups: layout.num_groups,
+    };
+
+    let max_model_len = r.max_model_len;
+    if s.model.max_position > 0 && max_model_len > s.model.max_position {
+        out.error = Some(format!(
+            "User-specified max_model_len ({max_model_len}) is greater than the derived max_model_len \
+             (max_position_embeddings={} or model_max_length=None in model's config.json). To allow overriding \
+             this maximum, set the env var VLLM_ALLOW_LONG_MAX_MODEL_LEN=1.",
+            py_float_repr(s.model.max_position as f64)
+        ));
+        return Ok(out);
+    }
+    if r.family == Family::V0 {
+        v0_report(&mut out, num_blocks);
+    } else {
+        v1_report(&mut out, s, &r, &layout, num_blocks);
+    }
+    Ok(out)
+}
+
+/// V0: `# GPU blocks` with the CPU blocks of a 4 GiB swap space, and the concurrency line.
+fn v0_report(out: &mut Report, num_blocks: u64) {
+    let (block_size, max_model_len) = (out.block_size, out.max_model_len);
+    let tokens = num_blocks.saturating_mul(block_size);
+    let cpu_blocks = (4 * GIB as u128 / out.block_bytes.max(1) as u128) as u64; // --swap-space 4 GiB
+    let conc = tokens as f64 / max_model_len as f64;
+    out.lines.push(format!(
+        "# GPU blocks: {num_blocks}, # CPU blocks: {cpu_blocks}"
+    ));
+    out.lines.push(format!(
+        "Maximum concurrency for {max_model_len} tokens per request: {}x",
+        fixed2(conc)
+    ));
+    out.num_gpu_blocks = Some(num_blocks);
+    out.gpu_kv_cache_tokens = Some(tokens);
+    out.max_concurrency = Some(conc);
+    out.max_seqs_capped = Some((tokens / max_model_len).min(out.max_num_seqs));
+    if num_blocks == 0 {
+        out.error = Some(NO_MEMORY.into());
+    } else if tokens < max_model_len {
+        out.error = Some(format!(
+            "The model's max seq len ({max_model_len}) is larger than the maximum number of tokens that can be \
+             stored in KV cache ({tokens}). Try increasing `gpu_memory_utilization` or decreasing `max_model_len` \
+             when initializing the engine."
+        ));
+    }
+}
+
+/// V1: the worker prints the available memory, then the fit check runs, then the report.
+fn v1_report(out: &mut Report, s: &Scenario, r: &Resolved, layout: &Layout, num_blocks: u64) {
+    let v = s.version;
+    let (block_size, max_model_len) = (r.block_size, r.max_model_len);
+    if let Some(a) = out.available_kv_bytes {
+        out.lines
+            .push(format!("Available KV cache memory: {} GiB", gib_text(a, v)));
+    }
+    if matches!(out.available_kv_bytes, Some(a) if a <= 0) {
+        out.error = Some(NO_MEMORY.into());
+        return;
+    }
+    let avail_bytes: u128 = match s.memory {
+        KvMemory::Blocks(n) => n as u128 * layout.block_bytes(),
+        _ => out
+            .available_kv_bytes
+            .map(|a| a.max(0) as u128)
+            .unwrap_or(0),
+    };
+    // From 0.29 the fit check also reserves the null block.
+    let null_block = if v >= Version::new(0, 29) {
+        layout.block_bytes()
+    } else {
+        0
+    };
+    let fits = |len: u64| layout.needed_for(len, block_size) + null_block <= avail_bytes;
+    if !fits(max_model_len) {
+        out.error = Some(too_long_error(out, v, layout, avail_bytes, fits));
+        return;
+    }
+    if let Some(g) = layout.groups.filter(|g| g.padding_layers > 0) {
+        out.lines.push(format!(
+            "Add {} padding layers, may waste at most {}% KV cache memory",
+            g.padding_layers,
+            fixed2(g.padding_waste_pct)
+        ));
+    }
+    let (tokens, conc) = printed_tokens(
+        r.family,
+        num_blocks,
+        layout.blocks_per_request,
+        layout.num_groups,
+        block_size,
+        max_model_len,
+    );
+    let size = format!("GPU KV cache size: {} tokens", thousands(tokens));
+    let concurrency = format!(
+        "Maximum concurrency for {} tokens per request: {}x",
+        thousands(max_model_len),
+        fixed2(conc)
+    );
+    if r.family == Family::V1OneLine {
+        out.lines.push(format!("{size}, {concurrency}"));
+    } else {
+        out.lines.push(size);
+        out.lines.push(concurrency);
+    }
+    out.num_gpu_blocks = Some(num_blocks);
+    out.gpu_kv_cache_tokens = Some(tokens);
+    out.max_concurrency = Some(conc);
+    out.max_seqs_capped = Some((num_blocks / layout.blocks_per_request.max(1)).min(r.max_num_seqs));
+}
+
+/// vLLM's "does not fit" error, with its binary search for the longest `max_model_len` that
+/// would fit (`estimate_max_model_len`), which it also records in `out`.
+fn too_long_error(
+    out: &mut Report,
+    v: Version,
+    layout: &Layout,
+    avail_bytes: u128,
+    fits: impl Fn(u64) -> bool,
+) -> String {
+    let max_model_len = out.max_model_len;
+    let (mut lo, mut hi) = (0u64, max_model_len);
+    while lo < hi {
+        let mid = lo + (hi - lo).div_ceil(2);
+        if fits(mid) {
+            lo = mid;
+        } else {
+            hi = mid - 1;
+        }
+    }
+    out.estimated_max_len = Some(lo);
+    let typo = if v <= Version::new(0, 22) {
+        "models's"
+    } else {
+        "model's"
+    };
+    let estimate = if lo > 0 {
+        format!(" Based on the available memory, the estimated maximum model length is {lo}.")
+    } else {
+        String::new()
+    };
+    format!(
+        "To serve at least one request with the {typo} max seq len ({max_model_len}), ({} GiB KV cache is needed, \
+         which is larger than the available KV cache memory ({} GiB).{estimate} Try increasing \
+         `gpu_memory_utilization` or decreasing `max_model_len` when initializing the engine.",
+        fixed2(layout.needed_for(max_model_len, out.block_size) as f64 / GIB as f64),
+        fixed2(avail_bytes as f64 / GIB as f64),
+    )
+}
+
+/// The token count and concurrency a V1 family prints for `num_blocks`:
+/// 0.8–0.9 `blocks × block_size` and `tokens / max_model_len`;
+/// 0.10–0.20 `(blocks // groups) × block_size` and `blocks / blocks_per_request`;
+/// 0.21+ `int(concurrency × max_model_len)`, a truncated float product that can be one lower.
+pub fn printed_tokens(
+    fam: Family,
+    num_blocks: u64,
+    blocks_per_request: u64,
+    num_groups: u64,
+    block_size: u64,
+    max_model_len: u64,
+) -> (u64, f64) {
+    match fam {
+        Family::V0 | Family::V1Early => {
+            let t = num_blocks.saturating_mul(block_size);
+            (t, t as f64 / max_model_len.max(1) as f64)
+        }
+        Family::V1Mid => {
+            let c = num_blocks as f64 / blocks_per_request.max(1) as f64;
+            (
+                (num_blocks / num_groups.max(1)).saturating_mul(block_size),
+                c,
+            )
+        }
+        Family::V1Late | Family::V1OneLine => {
+            let c = num_blocks as f64 / blocks_per_request.max(1) as f64;
+            // Python's int(float): truncation of the float product.
+            ((c * max_model_len as f64) as u64, c)
+        }
+    }
+}

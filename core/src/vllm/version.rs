@@ -1,0 +1,185 @@
+//! vLLM releases and what changes with them: the engine, the printed report's family, the
+//! defaults of `vllm serve`, and how `total × util` is rounded (VLLM-ACCOUNTING §0, §4).
+
+use crate::error::{truncate, KvError, Result};
+use crate::presets::Arch;
+use crate::units::{Bytes, GIB};
+
+/// A vLLM release, `major.minor` (the patch level does not change the accounting).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Version {
+    /// Major (0 for every release so far).
+    pub major: u32,
+    /// Minor.
+    pub minor: u32,
+}
+
+/// The oldest release kvbudget describes (its V0 engine).
+pub const OLDEST: Version = Version { major: 0, minor: 4 };
+/// The newest release whose accounting is known.
+pub const NEWEST: Version = Version {
+    major: 0,
+    minor: 33,
+};
+/// The oldest release the page's version picker offers.
+pub const OLDEST_OFFERED: Version = Version { major: 0, minor: 6 };
+
+impl Version {
+    /// `0.Y`.
+    pub const fn new(major: u32, minor: u32) -> Self {
+        Version { major, minor }
+    }
+
+    /// Parses `0.11`, `0.11.2`, `v0.19.0`, `0.8.5.post1` between 0.4 and 0.33.
+    pub fn parse(s: &str) -> Result<Self> {
+        let bad = || KvError::Invalid {
+            field: "vLLM version",
+            message: format!(
+                "{:?} is not a version kvbudget knows; give X.Y from 0.4 to {}",
+                truncate(s, 20),
+                NEWEST
+            ),
+        };
+        let t = s.trim();
+        let t = t.strip_prefix('v').unwrap_or(t);
+        let mut parts = t.split('.');
+        let major: u32 = parts.next().and_then(|p| p.parse().ok()).ok_or_else(bad)?;
+        let minor: u32 = parts.next().and_then(|p| p.parse().ok()).ok_or_else(bad)?;
+        let v = Version { major, minor };
+        if v < OLDEST || v > NEWEST {
+            return Err(bad());
+        }
+        Ok(v)
+    }
+
+    /// Which engine runs by default: V1 from 0.8.
+    pub fn default_engine(self) -> Engine {
+        if self < Version::new(0, 8) {
+            Engine::V0
+        } else {
+            Engine::V1
+        }
+    }
+
+    /// The default `--gpu-memory-utilization`: 0.90, and 0.92 from 0.20.
+    pub fn default_util(self) -> f64 {
+        if self >= Version::new(0, 20) {
+            0.92
+        } else {
+            0.90
+        }
+    }
+
+    /// `total × util`: a float up to 0.13, ceil from 0.14.
+    pub fn rounding(self) -> Rounding {
+        if self >= Version::new(0, 14) {
+            Rounding::Ceil
+        } else {
+            Rounding::Float
+        }
+    }
+}
+
+impl std::fmt::Display for Version {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}.{}", self.major, self.minor)
+    }
+}
+
+/// The versions a picker offers, oldest first.
+pub fn offered() -> Vec<Version> {
+    (OLDEST_OFFERED.minor..=NEWEST.minor)
+        .map(|m| Version::new(0, m))
+        .collect()
+}
+
+/// vLLM's engine generation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Engine {
+    /// The old engine (default before 0.8, selectable with `VLLM_USE_V1=0` up to 0.9).
+    V0,
+    /// The V1 engine.
+    V1,
+}
+
+/// The families whose printed report differs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Family {
+    /// `# GPU blocks: N, # CPU blocks: M` and a concurrency line.
+    V0,
+    /// 0.8–0.9: tokens = blocks × block size; concurrency = tokens / max_model_len; no hybrid groups.
+    V1Early,
+    /// 0.10–0.20: tokens = (blocks // groups) × block size.
+    V1Mid,
+    /// 0.21–0.27: tokens = int(concurrency × max_model_len).
+    V1Late,
+    /// 0.28+: the same numbers on one line.
+    V1OneLine,
+}
+
+/// The family for a version and engine (V0 only exists up to 0.9).
+pub fn family(v: Version, engine: Engine) -> Family {
+    if engine == Engine::V0 || v < Version::new(0, 8) {
+        Family::V0
+    } else if v < Version::new(0, 10) {
+        Family::V1Early
+    } else if v < Version::new(0, 21) {
+        Family::V1Mid
+    } else if v < Version::new(0, 28) {
+        Family::V1Late
+    } else {
+        Family::V1OneLine
+    }
+}
+
+/// vLLM's defaults for `vllm serve`: 1024 sequences / 8192 batched tokens on GPUs with
+/// ≥ 70 GiB that are not A100s, else 256 / 2048 (VLLM-ACCOUNTING §4).
+pub fn serve_defaults(arch: Arch, gpu_total: Option<Bytes>) -> (u64, u64) {
+    match gpu_total {
+        Some(t) if t.0 >= 70 * GIB && arch != Arch::A100 => (1024, 8192),
+        _ => (256, 2048),
+    }
+}
+
+/// How vLLM's requested memory is computed from the total and the utilization:
+/// a float product up to 0.13, `math.ceil` from 0.14 (VLLM-ACCOUNTING §0).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Rounding {
+    /// `total * util` as a float (its fraction never changes a whole-block count).
+    Float,
+    /// `math.ceil(total * util)`.
+    Ceil,
+}
+
+/// `total × util` in bytes, as vLLM computes it.
+pub fn requested_bytes(total: Bytes, util: f64, rounding: Rounding) -> Result<u64> {
+    if !util.is_finite() || util <= 0.0 || util > 1.0 {
+        return Err(KvError::OutOfRange {
+            field: "gpu_memory_utilization",
+            range: "a number greater than 0 and at most 1",
+            got: format!("{util}"),
+        });
+    }
+    let x = total.0 as f64 * util;
+    Ok(match rounding {
+        Rounding::Float => x.floor() as u64,
+        Rounding::Ceil => x.ceil() as u64,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn requested_rounding() {
+        // 23.55 GiB × 0.9 as a float, floored vs ceiled: differ by one byte at most.
+        let t = Bytes(25_286_604_390);
+        let f = requested_bytes(t, 0.9, Rounding::Float).unwrap();
+        let c = requested_bytes(t, 0.9, Rounding::Ceil).unwrap();
+        assert!(c - f <= 1);
+        assert!(requested_bytes(t, f64::NAN, Rounding::Ceil).is_err());
+        assert!(requested_bytes(t, 1.5, Rounding::Ceil).is_err());
+        assert!(requested_bytes(t, 0.0, Rounding::Ceil).is_err());
+    }
+}

@@ -1,0 +1,71 @@
+//! A collapsible panel that takes text pasted, a file chosen, or a file dropped anywhere on it:
+//! the config import and the log check both start from one.
+
+use super::browser;
+use leptos::prelude::*;
+
+/// Paste, choose or drop; `on_text` gets the text (or why a file could not be read).
+#[component]
+pub fn DropPanel(
+    /// The `<details>` class (`import`, `verify`).
+    class: &'static str,
+    /// The summary line.
+    summary: &'static str,
+    /// DOM id of the text area (and the base of its `data-testid`).
+    text_id: &'static str,
+    /// Label of the text area.
+    text_label: &'static str,
+    /// `data-testid` of the text area.
+    text_testid: &'static str,
+    /// The button that takes the pasted text, and its `data-testid`.
+    button: (&'static str, &'static str),
+    /// DOM id of the file input.
+    file_id: &'static str,
+    /// What the file input accepts.
+    accept: &'static str,
+    /// The largest file read, in bytes.
+    max_bytes: f64,
+    /// Called with a file's name when reading it starts.
+    on_reading: Callback<String>,
+    /// Called with the text, or with why the file could not be read.
+    on_text: Callback<Result<String, String>>,
+    /// What follows the two inputs.
+    children: Children,
+) -> impl IntoView {
+    let pasted = RwSignal::new(String::new());
+    let read = move |file: web_sys::File| {
+        on_reading.run(file.name());
+        browser::read_text(file, max_bytes, move |text| on_text.run(text));
+    };
+    let on_file = move |ev: leptos::ev::Event| {
+        if let Some(file) = browser::chosen_file(&ev) {
+            read(file);
+        }
+    };
+    let on_drop = move |ev: leptos::ev::DragEvent| {
+        if let Some(file) = browser::dropped_file(&ev) {
+            read(file);
+        }
+    };
+    let (button_label, button_testid) = button;
+    view! {
+        <details class=class on:dragover=|ev: leptos::ev::DragEvent| ev.prevent_default() on:drop=on_drop>
+            <summary>{summary}</summary>
+            <div class="field">
+                <label for=text_id>{text_label}</label>
+                <textarea id=text_id rows="4" spellcheck="false" data-testid=text_testid
+                    prop:value=move || pasted.get()
+                    on:input=move |ev| pasted.set(event_target_value(&ev))></textarea>
+                <button type="button" data-testid=button_testid
+                    on:click=move |_| on_text.run(Ok(pasted.get_untracked()))>
+                    {button_label}
+                </button>
+            </div>
+            <div class="field">
+                <label for=file_id>"or choose the file"</label>
+                <input id=file_id type="file" accept=accept on:change=on_file/>
+            </div>
+            {children()}
+        </details>
+    }
+}

@@ -1,0 +1,151 @@
+//! The scenario's inputs: pickers and text fields in four groups. Each text field is one entry of
+//! the page's input tables (`page::CUSTOM_MODEL`, `page::VLLM`, …).
+
+use super::field::Field;
+use super::{import::ImportConfig, State};
+use crate::page::{self, Input, Units};
+use kvbudget_core::model::KvDtype;
+use kvbudget_core::presets::{GPUS, MODELS};
+use kvbudget_core::scenario::{GpuChoice, ModelChoice, PageScenario};
+use kvbudget_core::units::Bytes;
+use kvbudget_core::vllm::{version, Version};
+use leptos::prelude::*;
+
+/// A text field for one input of the tables.
+fn text_field(state: State, input: &'static Input, units: RwSignal<Units>) -> impl IntoView {
+    let scenario = state.scenario;
+    let value = Signal::derive(move || scenario.with(|s| (input.show)(s, units.get())));
+    let placeholder = Signal::derive(move || {
+        scenario.with(|s| {
+            state
+                .shown
+                .with(|x| page::placeholder(input.id, s, x.as_ref().map(|x| &x.o)))
+        })
+    });
+    let commit = Callback::new(move |text: String| {
+        match scenario.with_untracked(|s| input.commit(s, &text, units.get_untracked())) {
+            Ok(t) => {
+                scenario.set(t);
+                None
+            }
+            Err(e) => Some(e),
+        }
+    });
+    view! {
+        <Field id=input.id label=input.label hint=input.hint inputmode=input.inputmode value placeholder commit/>
+    }
+}
+
+/// A `<select>` whose choice is applied to the scenario by `select`.
+fn picker(
+    state: State,
+    id: &'static str,
+    label: &'static str,
+    options: Vec<(String, String)>,
+    value: fn(&PageScenario) -> String,
+    select: fn(&mut PageScenario, &str),
+) -> impl IntoView {
+    let scenario = state.scenario;
+    let on_change = move |ev| {
+        let v = event_target_value(&ev);
+        scenario.update(|s| select(s, &v));
+    };
+    view! {
+        <div class="field">
+            <label for=id>{label}</label>
+            <select id=id on:change=on_change prop:value=move || scenario.with(value)>
+                {options.into_iter().map(|(v, l)| view! { <option value=v>{l}</option> }).collect_view()}
+            </select>
+        </div>
+    }
+}
+
+/// Every input, in four fieldsets.
+#[component]
+pub fn Inputs(state: State) -> impl IntoView {
+    let scenario = state.scenario;
+    let units = RwSignal::new(Units::default());
+    let is_custom_model = move || scenario.with(|s| matches!(s.model, ModelChoice::Custom(_)));
+    let is_custom_gpu = move || scenario.with(|s| matches!(s.gpu, GpuChoice::Custom { .. }));
+    let fields = move |inputs: &'static [Input]| {
+        inputs
+            .iter()
+            .map(|i| text_field(state, i, units))
+            .collect_view()
+    };
+    let mut models: Vec<(String, String)> = MODELS
+        .iter()
+        .map(|m| (m.id().to_string(), page::model_option(m)))
+        .collect();
+    models.push(("custom".into(), "Custom geometry…".into()));
+    let mut gpus: Vec<(String, String)> = GPUS
+        .iter()
+        .map(|g| (g.slug.to_string(), page::gpu_option(g)))
+        .collect();
+    gpus.push(("custom".into(), "Custom…".into()));
+    let kvs = KvDtype::ALL
+        .iter()
+        .filter(|k| **k != KvDtype::Float32)
+        .map(|k| (k.name().to_string(), k.name().to_string()))
+        .collect();
+    let versions = version::offered()
+        .into_iter()
+        .rev()
+        .map(|v| (v.to_string(), page::version_option(v)))
+        .collect();
+    view! {
+        <fieldset>
+            <legend>"Model"</legend>
+            {picker(state, "model", "Model", models, page::model_value, page::select_model)}
+            <ImportConfig scenario/>
+            <Show when=is_custom_model>
+                <div class="custom">
+                    {fields(&page::CUSTOM_MODEL)}
+                    <p class="hint" data-testid="custom-geometry">{move || scenario.with(page::custom_summary)}</p>
+                    <div class="field-row">
+                        {text_field(state, &page::WEIGHTS, units)}
+                        <div class="field">
+                            <label for="weights-unit">"Unit"</label>
+                            <select id="weights-unit" on:change=move |ev| units.set(Units { weights_in_gb: event_target_value(&ev) == "GB" })>
+                                <option value="GiB" selected=move || !units.get().weights_in_gb>"GiB (2³⁰ B)"</option>
+                                <option value="GB" selected=move || units.get().weights_in_gb>"GB (10⁹ B)"</option>
+                            </select>
+                        </div>
+                    </div>
+                </div>
+            </Show>
+            {picker(state, "kv", "KV cache dtype", kvs, |s| s.kv.name().into(), |s, v| if let Ok(k) = KvDtype::parse(v) { s.kv = k })}
+        </fieldset>
+        <fieldset>
+            <legend>"GPU"</legend>
+            {picker(state, "gpu", "GPU", gpus, page::gpu_value, page::select_gpu)}
+            <p class="hint" data-testid="gpu-seen">{move || scenario.with(page::gpu_seen)}</p>
+            <Show when=is_custom_gpu>
+                <div class="custom">{fields(&page::CUSTOM_GPU)}</div>
+            </Show>
+            {fields(&page::PARALLEL)}
+        </fieldset>
+        <fieldset>
+            <legend>"vLLM"</legend>
+            {picker(state, "vllm", "vLLM version", versions, |s| s.version.to_string(), |s, v| if let Ok(v) = Version::parse(v) { s.version = v })}
+            {fields(&page::VLLM)}
+            <p class="hint">
+                <button type="button" class="linkish" data-testid="overhead-seed"
+                    on:click=move |_| scenario.update(|s| s.overhead = Some(Bytes::gib(1)))>
+                    "Use the course lab's 1 GiB"
+                </button>
+                " · "
+                <button type="button" class="linkish" data-testid="overhead-estimate"
+                    on:click=move |_| scenario.update(|s| s.overhead = None)>
+                    "Use kvbudget's estimate"
+                </button>
+            </p>
+        </fieldset>
+        <fieldset>
+            <legend>"Requests"</legend>
+            <p class="hint">"Each sequence holds its prompt plus its reasoning trace; empty: max_model_len."</p>
+            {fields(&page::REQUESTS)}
+        </fieldset>
+        <button type="button" class="linkish" on:click=move |_| scenario.set(PageScenario::default())>"Reset to defaults"</button>
+    }
+}

@@ -1,0 +1,115 @@
+//! Check the scenario against a vLLM startup log: side by side, "use these numbers", and the
+//! course lab's kv_report.json to download.
+
+use super::drop_panel::DropPanel;
+use super::{browser, State};
+use crate::page;
+use kvbudget_core::verify::{adopt, compare};
+use kvbudget_core::vllm::logparse::{self, ParsedLog};
+use leptos::prelude::*;
+
+/// The largest log read (real startup logs are well under a megabyte).
+const MAX_LOG_BYTES: f64 = 64.0 * 1024.0 * 1024.0;
+
+/// Parses a log in chunks of lines, yielding between them, so a long log never freezes the page.
+async fn parse_in_chunks(text: String) -> ParsedLog {
+    let mut p = ParsedLog::default();
+    for (i, line) in text.lines().enumerate() {
+        logparse::scan_line(line, &mut p);
+        if i % 4000 == 3999 {
+            browser::yield_now().await;
+        }
+    }
+    p
+}
+
+fn load(text: String, parsed: RwSignal<Option<ParsedLog>>, message: RwSignal<String>) {
+    message.set("Reading the log…".into());
+    leptos::task::spawn_local(async move {
+        let p = parse_in_chunks(text).await;
+        message.set(page::log_status(&p));
+        parsed.set((p.kv.is_some() || p.error.is_some()).then_some(p));
+    });
+}
+
+/// The log panel.
+#[component]
+pub fn LogCheck(state: State) -> impl IntoView {
+    let State {
+        scenario, shown, ..
+    } = state;
+    let parsed = RwSignal::new(None::<ParsedLog>);
+    let message = RwSignal::new(String::new());
+    let adopted = RwSignal::new(Vec::<String>::new());
+    let on_reading = Callback::new(move |name: String| message.set(format!("Reading {name}…")));
+    let on_text = Callback::new(move |text: Result<String, String>| match text {
+        Ok(text) => load(text, parsed, message),
+        Err(e) => message.set(format!("{e}; trim it to the startup part (64 MiB at most)")),
+    });
+    let rows = move || {
+        let log = parsed.get()?;
+        shown.with(|x| x.as_ref().map(|x| compare(&x.o, &log)))
+    };
+    let table = move || {
+        rows().map(|rows| {
+            view! {
+                <div class="table-wrap">
+                    <table class="rep compare" data-testid="log-compare">
+                        <caption>"This scenario beside the log (differences: log − scenario)"</caption>
+                        <thead><tr>
+                            <th scope="col">""</th><th scope="col">"scenario"</th><th scope="col">"log"</th>
+                            <th scope="col">"difference"</th><th scope="col">"what explains it"</th>
+                        </tr></thead>
+                        <tbody>
+                            {rows.into_iter().map(|r| view! {
+                                <tr data-row=r.key data-diff=r.difference.map(|d| d.to_string()).unwrap_or_default()>
+                                    <th scope="row">{r.what}</th>
+                                    <td class="num" data-label="scenario">{r.predicted}</td>
+                                    <td class="num" data-label="log">{r.printed}</td>
+                                    <td class="num" data-label="difference">{r.difference_text}</td>
+                                    <td data-label="why">{r.why}</td>
+                                </tr>
+                            }).collect_view()}
+                        </tbody>
+                    </table>
+                </div>
+            }
+        })
+    };
+    let use_numbers = move |_| {
+        if let Some(log) = parsed.get_untracked() {
+            let (s, notes) = adopt(&scenario.get_untracked(), &log);
+            scenario.set(s);
+            adopted.set(if notes.is_empty() {
+                vec!["Adopted the log's numbers.".into()]
+            } else {
+                notes
+            });
+        }
+    };
+    let download = move |_| {
+        let (Some(log), Some(x)) = (parsed.get_untracked(), shown.get_untracked()) else {
+            return;
+        };
+        if let Some(text) = page::lab_report(&x.s, &x.o, &log) {
+            browser::download("kv_report.json", &text, "application/json");
+        }
+    };
+    view! {
+        <DropPanel class="verify" summary="Check against a vLLM log"
+            text_id="log-text" text_label="serve.log (paste or drop; any vLLM version)" text_testid="log-text"
+            button=("Compare", "log-read")
+            file_id="log-file" accept=".log,.txt,text/plain" max_bytes=MAX_LOG_BYTES
+            on_reading on_text>
+            <p role="status" data-testid="log-status">{move || message.get()}</p>
+            {table}
+            <Show when=move || parsed.with(|p| p.is_some())>
+                <div class="actions">
+                    <button type="button" data-testid="log-adopt" on:click=use_numbers>"Use these numbers"</button>
+                    <button type="button" data-testid="log-download" on:click=download>"Download kv_report.json"</button>
+                </div>
+            </Show>
+            <ul class="hint" data-testid="log-adopted">{move || adopted.get().into_iter().map(|n| view! { <li>{n}</li> }).collect_view()}</ul>
+        </DropPanel>
+    }
+}

@@ -1,0 +1,136 @@
+//! The answer: notices about the URL, the one-line answer bar, and the results panel with its
+//! figures, vLLM's lines, the derivations and the serve command.
+
+use super::{browser, embed::EmbedBox, State};
+use crate::page;
+use kvbudget_core::query::{encode, Notice};
+use leptos::prelude::*;
+
+/// URL parameters that were refused, and a scenario that does not evaluate.
+#[component]
+pub fn Notices(notices: RwSignal<Vec<Notice>>, state: State) -> impl IntoView {
+    let items = move || {
+        let mut v: Vec<String> = notices
+            .get()
+            .into_iter()
+            .map(|n| format!("URL parameter “{}”: {}", n.param, n.message))
+            .collect();
+        if let Some(e) = state.error.get() {
+            v.push(format!("{e} — the last valid scenario is still shown."));
+        }
+        v
+    };
+    let params = move || {
+        notices
+            .get()
+            .iter()
+            .map(|n| n.param.clone())
+            .collect::<Vec<_>>()
+            .join(",")
+    };
+    view! {
+        <div class="notices" data-testid="notice" data-value=params role="status" hidden=move || items().is_empty()>
+            <ul>{move || items().into_iter().map(|t| view! { <li>{t}</li> }).collect_view()}</ul>
+            <button type="button" class="linkish" on:click=move |_| notices.set(Vec::new())>"Dismiss"</button>
+        </div>
+    }
+}
+
+/// The answer in one line, pinned to the bottom of narrow screens where the results sit below the inputs.
+#[component]
+pub fn AnswerBar(state: State) -> impl IntoView {
+    let text = move || {
+        state.shown.with(|x| {
+            x.as_ref()
+                .map(|x| page::answer(&x.s, &x.o))
+                .unwrap_or_default()
+        })
+    };
+    view! {
+        <p class="answer">
+            <a href="#results-title">{text}</a>
+        </p>
+    }
+}
+
+/// The results panel.
+#[component]
+pub fn Results(state: State) -> impl IntoView {
+    let copied = RwSignal::new(String::new());
+    let embed_open = RwSignal::new(false);
+    let scenario = state.scenario;
+    let link = move || browser::url_for(&scenario.with(encode));
+    move || {
+        let (Some(x), Some(words)) = (state.shown.get(), state.words.get()) else {
+            return view! { <section class="results"><p>"Enter a valid scenario."</p></section> }
+                .into_any();
+        };
+        let (s, o) = (&x.s, &x.o);
+        let r = &o.chosen.report;
+        let lines = page::log_lines(r);
+        let lines_value = lines.clone();
+        let serve = words.serve_command.clone();
+        let (serve_value, serve_copy) = (serve.clone(), serve.clone());
+        let error_box = r.error.clone().map(|e| {
+            view! {
+                <div class="refusal" role="alert">
+                    <p><strong>"vLLM would refuse to start: "</strong>{e}</p>
+                    <ul>{words.instead.iter().map(|t| view! { <li>{t.clone()}</li> }).collect_view()}</ul>
+                </div>
+            }
+        });
+        let spread_note = o.range.map(|_| view! {
+            <p class="hint" data-testid="range-note">
+                "Ranges come from the overhead estimate's uncertainty (activation ±10 %, NCCL and CUDA-graph buffers) and about 1 % "
+                "boot-to-boot variation; two boots of the same configuration can differ by several percent."
+            </p>
+        });
+        let stats = page::stats(s, o).map(|st| {
+            view! {
+                <div class="stat">
+                    <p class="stat__label">{st.label}</p>
+                    <p class="stat__value" data-testid=st.testid data-value=st.value>{st.text}</p>
+                    <p class="stat__sub">{st.sub}</p>
+                </div>
+            }
+        });
+        let formula_vs_vllm = format!(
+            "the formula gives {} sequences; vLLM's whole {}-token blocks give {}",
+            o.chosen.seed_max, r.block_size, o.chosen.vllm_max
+        );
+        view! {
+            <section class="results" aria-labelledby="results-title">
+                <h2 id="results-title">{page::results_title(s, o)}</h2>
+                {error_box}
+                <div class="stats">{stats.into_iter().collect_view()}</div>
+                {spread_note}
+                <ul class="warnings">{words.warnings.iter().map(|w| view! { <li>{w.clone()}</li> }).collect_view()}</ul>
+                <h3>"What vLLM " {s.version.to_string()} " prints at startup"</h3>
+                <pre class="log" data-testid="vllm-lines" data-value=lines_value>{lines}</pre>
+                <h3>"How"</h3>
+                <dl class="derivation">
+                    {words.derivations.iter().map(|(k, v)| view! { <dt>{*k}</dt><dd>{v.clone()}</dd> }).collect_view()}
+                    <dt>"formula vs vLLM"</dt>
+                    <dd>{formula_vs_vllm}</dd>
+                </dl>
+                <h3>"Serve it"</h3>
+                <pre class="cmd" data-testid="serve-command" data-value=serve_value>{serve}</pre>
+                <div class="actions">
+                    <button type="button" on:click=move |_| browser::copy_reporting("command", serve_copy.clone(), copied)>"Copy command"</button>
+                    <button type="button" data-testid="copy-link" on:click=move |_| browser::copy_reporting("link", link(), copied)>"Copy link"</button>
+                    <button type="button" aria-expanded=move || embed_open.get().to_string() on:click=move |_| embed_open.update(|v| *v = !*v)>"Embed…"</button>
+                    <Show when=move || scenario.with(|s| s.kv_memory.is_some())>
+                        <button type="button" data-testid="use-budget" on:click=move |_| scenario.update(|s| s.kv_memory = None)>
+                            "Use the budget, not the log's KV memory"
+                        </button>
+                    </Show>
+                    <span class="copied" role="status" data-testid="copy-status">{move || copied.get()}</span>
+                </div>
+                <Show when=move || embed_open.get()>
+                    <EmbedBox scenario copied/>
+                </Show>
+            </section>
+        }
+        .into_any()
+    }
+}
