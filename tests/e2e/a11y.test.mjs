@@ -4,13 +4,14 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { suite, openPage, ROOT } from './harness.mjs';
+import { fill, openEmbed, ANY_CHART_SVG } from './page.mjs';
 
 const AXE = fs.readFileSync(path.join(ROOT, 'node_modules/axe-core/axe.min.js'), 'utf8');
 const env = suite();
 
 async function axe(query, options = {}) {
   const { context, page, problems } = await openPage(env.b, env.srv.base + query, options);
-  await page.waitForSelector('[data-testid^="chart-"] svg');
+  await page.waitForSelector(ANY_CHART_SVG);
   await page.addScriptTag({ content: AXE });
   const result = await page.evaluate(async () => {
     const r = await window.axe.run(document, { resultTypes: ['violations'] });
@@ -40,9 +41,9 @@ for (const scheme of ['light', 'dark']) {
 
 test('axe: a 360 px phone, with a custom model and an open embed box', async () => {
   const { context, page } = await openPage(env.b, env.srv.base + '?model=custom&name=x&layers=32&heads=32&kv_heads=8&head_dim=128&weights_gib=14&gpu=custom&gpu_gib=22&bw_gbs=900', { viewport: { width: 360, height: 740 } });
-  await page.waitForSelector('[data-testid^="chart-"] svg');
-  await page.click('text=Embed…');
-  await page.fill('#ctx', 'oops');
+  await page.waitForSelector(ANY_CHART_SVG);
+  await openEmbed(page);
+  await fill(page, 'ctx', 'oops');
   await page.addScriptTag({ content: AXE });
   const violations = await page.evaluate(async () => (await window.axe.run(document, { resultTypes: ['violations'] })).violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(' | ')}`));
   assert.deepEqual(violations, []);

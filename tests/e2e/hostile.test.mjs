@@ -1,74 +1,73 @@
 // Hostile and broken input in a real Chromium: clear messages at the field, nothing lost, nothing run.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { suite, openPage, urlParam } from './harness.mjs';
+import { suite, urlParam } from './harness.mjs';
+import {
+  field, value, text, count, ready, openReady, fill, fieldValue, fieldInvalid, fieldError, waitField, openEmbed, embedSnippet,
+  pwned, repertoireButton, CHARTS, chartBox, RESULTS, RESULTS_TITLE, INJECTED_IMG,
+} from './page.mjs';
 
 const env = suite();
 
 const CUSTOM = '?model=custom&name=mine&layers=32&heads=32&kv_heads=8&head_dim=128&weights_gib=14&gpu=custom&gpu_gib=22&bw_gbs=900&overhead_gib=1';
-const value = (page, id) => page.getAttribute(`[data-testid="${id}"]`, 'data-value');
 
 test('absurd numbers get a message at their field and change nothing else', async () => {
-  const { context, page, problems } = await openPage(env.b, env.srv.base + CUSTOM);
-  await page.waitForSelector('[data-testid="max-seqs"]');
+  const { context, page, problems } = await openReady(env, CUSTOM);
   const before = await value(page, 'kv-pool-bytes');
   const cases = [
-    ['#layers', '1000000000000', /layers must be a whole number from 1 to 1,048,576/],
-    ['#ctx', '9223372036854775808', /max_model_len must be a whole number of tokens from 16 to 10,485,760 \(got 9223372036854775808\)/],
-    ['#util', 'NaN', /gpu_memory_utilization: "NaN" is not a finite number/],
-    ['#gpu_gib', '-24', /GPU memory must be a number of GiB from 1 to 4,096/],
-    ['#weights', '', /weights: empty; enter a number/],
-    ['#name', '   ', /name: empty; give the model a name/],
-    ['#bw_gbs', '1e400', /bandwidth: "1e400" is not a finite number/],
-    ['#tp', '0', /tensor-parallel size must be a whole number from 1 to 64/],
+    ['layers', '1000000000000', /layers must be a whole number from 1 to 1,048,576/],
+    ['ctx', '9223372036854775808', /max_model_len must be a whole number of tokens from 16 to 10,485,760 \(got 9223372036854775808\)/],
+    ['util', 'NaN', /gpu_memory_utilization: "NaN" is not a finite number/],
+    ['gpu_gib', '-24', /GPU memory must be a number of GiB from 1 to 4,096/],
+    ['weights', '', /weights: empty; enter a number/],
+    ['name', '   ', /name: empty; give the model a name/],
+    ['bw_gbs', '1e400', /bandwidth: "1e400" is not a finite number/],
+    ['tp', '0', /tensor-parallel size must be a whole number from 1 to 64/],
   ];
-  for (const [sel, text, message] of cases) {
-    await page.fill(sel, text);
-    const id = sel.slice(1);
-    const shown = await page.textContent(`[data-testid="error-${id}"]`);
-    assert.match(shown, message, `${sel} = ${JSON.stringify(text)}`);
-    assert.equal(await page.getAttribute(sel, 'aria-invalid'), 'true');
-    assert.equal(await page.inputValue(sel), text, 'the typed text stays');
-    assert.equal(await value(page, 'kv-pool-bytes'), before, `${sel}: the last good numbers stay`);
+  for (const [id, typed, message] of cases) {
+    await fill(page, id, typed);
+    const shown = await fieldError(page, id);
+    assert.match(shown, message, `${field(id)} = ${JSON.stringify(typed)}`);
+    assert.equal(await fieldInvalid(page, id), 'true');
+    assert.equal(await fieldValue(page, id), typed, 'the typed text stays');
+    assert.equal(await value(page, 'kv-pool-bytes'), before, `${field(id)}: the last good numbers stay`);
   }
-  const shownNumbers = await page.textContent('.results');
+  const shownNumbers = await page.textContent(RESULTS);
   assert.ok(!/NaN|Infinity|inf\b/.test(shownNumbers), 'no NaN or infinity on screen');
   // Reload restores the last good state from the URL.
   await urlParam(page, 'layers', '32');
   await page.reload();
-  await page.waitForSelector('[data-testid="max-seqs"]');
+  await ready(page);
   assert.equal(await value(page, 'kv-pool-bytes'), before);
-  assert.equal(await page.inputValue('#layers'), '32');
+  assert.equal(await fieldValue(page, 'layers'), '32');
   assert.deepEqual(problems, []);
   await context.close();
 });
 
 test('markup in a shared link stays text: page, charts, embed snippet', async () => {
   const evil = '"><img src=x onerror=window.__pwned=1></svg><script>window.__pwned=2</script>';
-  const url = env.srv.base + '?model=custom&name=' + encodeURIComponent(evil) + '&layers=32&heads=32&kv_heads=8&head_dim=128&weights_gib=14&' + encodeURIComponent(evil) + '=1&gpu=' + encodeURIComponent(evil);
-  const { context, page, problems } = await openPage(env.b, url);
-  await page.waitForSelector('[data-testid="max-seqs"]');
-  assert.equal(await page.evaluate(() => window.__pwned), undefined);
-  assert.equal(await page.locator('img[src="x"]').count(), 0);
-  assert.equal(await page.locator('script:not([type])').count(), 0);
+  const query = '?model=custom&name=' + encodeURIComponent(evil) + '&layers=32&heads=32&kv_heads=8&head_dim=128&weights_gib=14&' + encodeURIComponent(evil) + '=1&gpu=' + encodeURIComponent(evil);
+  const { context, page, problems } = await openReady(env, query);
+  assert.equal(await pwned(page), undefined);
+  assert.equal(await count(page, INJECTED_IMG), 0);
+  assert.equal(await count(page, 'script:not([type])'), 0);
   // The name is shown as text, the bad key and GPU are named in the notice.
-  assert.ok((await page.textContent('#results-title')).includes('<img src=x onerror='));
-  assert.match(await page.textContent('[data-testid="notice"]'), /is not a known GPU slug/);
-  for (const id of ['chart-memory', 'chart-concurrency', 'chart-roofline']) {
-    assert.ok(!(await page.innerHTML(`[data-testid="${id}"] .chart__svg`)).includes('<img'), id);
+  assert.ok((await page.textContent(RESULTS_TITLE)).includes('<img src=x onerror='));
+  assert.match(await text(page, 'notice'), /is not a known GPU slug/);
+  for (const id of CHARTS) {
+    assert.ok(!(await page.innerHTML(chartBox(id))).includes('<img'), id);
   }
-  await page.click('text=Embed…');
-  const snippet = await page.inputValue('[data-testid="embed-snippet"]');
+  await openEmbed(page);
+  const snippet = await embedSnippet(page);
   assert.ok(!snippet.includes('<img') && !snippet.includes('<script'), snippet);
   assert.equal((snippet.match(/<iframe /g) || []).length, 1);
-  assert.equal(await page.evaluate(() => window.__pwned), undefined);
+  assert.equal(await pwned(page), undefined);
   assert.deepEqual(problems, []);
   await context.close();
 });
 
 test('every control is reachable and usable from the keyboard', async () => {
-  const { context, page, problems } = await openPage(env.b, env.srv.base + '?model=Qwen/Qwen3-8B&gpu=rtx-4090&overhead_gib=1', { viewport: { width: 1280, height: 900 } });
-  await page.waitForSelector('[data-testid="max-seqs"]');
+  const { context, page, problems } = await openReady(env, '?model=Qwen/Qwen3-8B&gpu=rtx-4090&overhead_gib=1', { viewport: { width: 1280, height: 900 } });
   const seen = new Set();
   for (let i = 0; i < 60; i++) {
     await page.keyboard.press('Tab');
@@ -82,14 +81,14 @@ test('every control is reachable and usable from the keyboard', async () => {
     assert.ok(seen.has(id), `Tab never reached ${id}; reached ${[...seen].join(', ')}`);
   }
   // Operate the KV dtype picker and a repertoire row without the mouse.
-  await page.focus('#kv');
+  await page.focus(field('kv'));
   await page.keyboard.press('ArrowDown');
-  await page.waitForFunction(() => document.querySelector('#kv').value !== 'auto');
-  await page.focus('tr[data-row="Qwen2.5-7B-Instruct-auto"] button');
+  await page.waitForFunction((s) => document.querySelector(s).value !== 'auto', field('kv'));
+  await page.focus(repertoireButton('Qwen2.5-7B-Instruct-auto'));
   await page.keyboard.press('Enter');
-  await page.waitForFunction(() => document.querySelector('#model').value === 'Qwen/Qwen2.5-7B-Instruct');
+  await waitField(page, 'model', 'Qwen/Qwen2.5-7B-Instruct');
   // A visible focus ring.
-  await page.focus('#ctx');
+  await page.focus(field('ctx'));
   const outline = await page.evaluate(() => getComputedStyle(document.activeElement).outlineStyle);
   assert.equal(outline, 'solid');
   assert.deepEqual(problems, []);

@@ -3,36 +3,36 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { suite, openPage, urlParam, ROOT } from './harness.mjs';
+import { suite, urlParam, ROOT } from './harness.mjs';
+import {
+  field, sel, value, text, ready, openReady, fill, fieldValue, click, waitValue, waitText, IMPORT_SUMMARY, IMPORT_DROP,
+} from './page.mjs';
 
 const CONFIGS = path.join(ROOT, 'tests/fixtures/configs');
 const read = (name) => fs.readFileSync(path.join(CONFIGS, name + '.json'), 'utf8');
 const env = suite();
 
-const value = (page, id) => page.getAttribute(`[data-testid="${id}"]`, 'data-value');
-
 async function open(query = '?model=Qwen/Qwen3-8B&gpu=h100-sxm&ctx=8192') {
-  const o = await openPage(env.b, env.srv.base + query, { viewport: { width: 1280, height: 900 } });
-  await o.page.waitForSelector('[data-testid="max-seqs"]');
-  await o.page.click('details.import summary');
+  const o = await openReady(env, query, { viewport: { width: 1280, height: 900 } });
+  await o.page.click(IMPORT_SUMMARY);
   return o;
 }
 
 test('pasting Qwen3-32B gives 262,144 B per token, and the geometry goes into the URL', async () => {
   const { context, page, problems } = await open();
-  await page.fill('[data-testid="config-text"]', read('Qwen3-32B'));
-  await page.click('[data-testid="config-import"]');
+  await page.fill(sel('config-text'), read('Qwen3-32B'));
+  await click(page, 'config-import');
   // head_dim 128 from the config, not 5120 / 64 = 80: 2 × 64 × 8 × 128 × 2 = 262,144 B.
-  await page.waitForFunction(() => document.querySelector('[data-testid="bytes-per-token"]').dataset.value === '262144');
-  assert.match(await page.textContent('[data-testid="import-status"]'), /Imported imported model: 64 layers, 8 KV heads × 128/);
-  assert.equal(await page.inputValue('#model'), 'custom');
+  await waitValue(page, 'bytes-per-token', '262144');
+  assert.match(await text(page, 'import-status'), /Imported imported model: 64 layers, 8 KV heads × 128/);
+  assert.equal(await fieldValue(page, 'model'), 'custom');
   await urlParam(page, 'head_dim', '128');
   const url = new URL(page.url());
   assert.equal(url.searchParams.get('head_dim'), '128');
   assert.equal(url.searchParams.get('vocab'), '151936');
   assert.equal(url.searchParams.get('config'), null);
   await page.reload();
-  await page.waitForSelector('[data-testid="max-seqs"]');
+  await ready(page);
   assert.equal(await value(page, 'bytes-per-token'), '262144');
   assert.deepEqual(problems, []);
   await context.close();
@@ -40,15 +40,14 @@ test('pasting Qwen3-32B gives 262,144 B per token, and the geometry goes into th
 
 test('choosing gemma-2-9b gives vLLM\'s sliding-window figures', async () => {
   const { context, page, problems } = await open('?model=Qwen/Qwen3-8B&gpu=h100-sxm&ctx=8192&vllm=0.11&overhead_gib=1');
-  await page.setInputFiles('#config-file', path.join(CONFIGS, 'gemma-2-9b-it.json'));
-  await page.waitForFunction(() => /window 4,096 on 21 layers/.test(document.querySelector('[data-testid="import-status"]').textContent));
-  assert.match(await page.textContent('[data-testid="custom-geometry"]'), /sliding window 4,096 on 21 of 42 layers/);
+  await page.setInputFiles(field('config-file'), path.join(CONFIGS, 'gemma-2-9b-it.json'));
+  await waitText(page, 'import-status', /window 4,096 on 21 layers/);
+  assert.match(await text(page, 'custom-geometry'), /sliding window 4,096 on 21 of 42 layers/);
   // The same startup lines as the gemma-2-9b preset with the same weights.
   const imported = await value(page, 'vllm-lines');
   await urlParam(page, 'attn', 'sliding');
   const weights = new URL(page.url()).searchParams.get('weights_gib');
-  const preset = await openPage(env.b, env.srv.base + `?model=google/gemma-2-9b-it&gpu=h100-sxm&ctx=8192&vllm=0.11&overhead_gib=1`);
-  await preset.page.waitForSelector('[data-testid="max-seqs"]');
+  const preset = await openReady(env, `?model=google/gemma-2-9b-it&gpu=h100-sxm&ctx=8192&vllm=0.11&overhead_gib=1`);
   const presetWeights = Number(weights);
   assert.ok(Math.abs(presetWeights - 17.21) < 0.05, `weights estimate ${weights} GiB vs the checkpoint's 17.21 GiB`);
   assert.match(imported, /^Available KV cache memory: [\d.]+ GiB\nGPU KV cache size: [\d,]+ tokens\nMaximum concurrency for 8,192 tokens per request: [\d.]+x$/);
@@ -66,17 +65,17 @@ test('dropping a file imports it; broken JSON and a Mamba hybrid say what is wro
       d.items.add(new File([t], 'config.json', { type: 'application/json' }));
       return d;
     }, text);
-    await page.dispatchEvent('details.import', 'drop', { dataTransfer: dt });
+    await page.dispatchEvent(IMPORT_DROP, 'drop', { dataTransfer: dt });
   };
   await drop(read('broken'));
-  await page.waitForFunction(() => /is not valid JSON/.test(document.querySelector('[data-testid="import-status"]').textContent));
+  await waitText(page, 'import-status', /is not valid JSON/);
   assert.equal(await value(page, 'bytes-per-token'), before);
   await drop(read('Jamba-v0.1'));
-  await page.waitForFunction(() => /not supported/.test(document.querySelector('[data-testid="import-status"]').textContent));
+  await waitText(page, 'import-status', /not supported/);
   assert.equal(await value(page, 'bytes-per-token'), before);
   await drop(read('DeepSeek-V2-Lite'));
   // 27 × 576 × 2 = 31,104 B per token.
-  await page.waitForFunction(() => document.querySelector('[data-testid="bytes-per-token"]').dataset.value === '31104');
+  await waitValue(page, 'bytes-per-token', '31104');
   assert.deepEqual(problems, []);
   await context.close();
 });
@@ -94,9 +93,9 @@ test('fetching by id: found, not found, gated and unreachable each get their own
     return (routes[id] ?? ((r) => r.abort()))(route);
   });
   const fetchId = async (id, pattern) => {
-    await page.fill('#hf-id', id);
-    await page.click('[data-testid="config-fetch"]');
-    await page.waitForFunction((p) => new RegExp(p).test(document.querySelector('[data-testid="import-status"]').textContent), pattern.source);
+    await fill(page, 'hf-id', id);
+    await click(page, 'config-fetch');
+    await waitText(page, 'import-status', pattern);
   };
   await fetchId('Qwen/Qwen3-8B', /Imported Qwen\/Qwen3-8B: 36 layers/);
   assert.equal(await value(page, 'bytes-per-token'), '147456');

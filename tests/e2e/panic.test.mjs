@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { suite, openPage, DIST, ROOT } from './harness.mjs';
+import { ready, count, PANIC_BANNER, PANIC_RESET } from './page.mjs';
 
 const PANIC_DIST = path.join(ROOT, 'target/dist-panic');
 const env = suite(PANIC_DIST);
@@ -20,12 +21,12 @@ test('the release build does not contain the test trigger', () => {
 
 test('a panic shows the banner, and its link resets to a working page', async () => {
   const { context, page } = await openPage(env.b, env.srv.base + '?model=Qwen/Qwen3-8B&panic_test=1');
-  await page.waitForSelector('[data-testid="panic-banner"]');
-  assert.match(await page.textContent('[data-testid="panic-banner"]'), /stopped responding\. Reset to defaults/);
-  const href = await page.getAttribute('[data-testid="panic-banner"] a', 'href');
+  await page.waitForSelector(PANIC_BANNER);
+  assert.match(await page.textContent(PANIC_BANNER), /stopped responding\. Reset to defaults/);
+  const href = await page.getAttribute(PANIC_RESET, 'href');
   assert.equal(new URL(href).search, '');
-  await page.click('[data-testid="panic-banner"] a');
-  await page.waitForSelector('[data-testid="max-seqs"]');
-  assert.equal(await page.locator('[data-testid="panic-banner"]').count(), 0);
+  await page.click(PANIC_RESET);
+  await ready(page);
+  assert.equal(await count(page, PANIC_BANNER), 0);
   await context.close();
 });

@@ -3,48 +3,49 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { suite, openPage, urlParam, ROOT } from './harness.mjs';
+import { suite, urlParam, ROOT } from './harness.mjs';
+import {
+  sel, field, value, text, count, openReady, click, compareDiff, waitDiff, waitText, pwned, LOG_COMPARE, VERIFY_SUMMARY, INJECTED_IMG,
+  compareRow,
+} from './page.mjs';
 
 const LOGS = path.join(ROOT, 'tests/fixtures/logs');
 const SHARED = path.join(ROOT, '../shared/calibration/raw');
 const env = suite();
 
-const diff = (page, key) => page.getAttribute(`[data-testid="log-compare"] tr[data-row="${key}"]`, 'data-diff');
-
 async function open(query = '?model=Qwen/Qwen3-8B&gpu=rtx-4090') {
-  const o = await openPage(env.b, env.srv.base + query, { viewport: { width: 1280, height: 900 }, acceptDownloads: true });
-  await o.page.waitForSelector('[data-testid="max-seqs"]');
-  await o.page.click('details.verify summary');
+  const o = await openReady(env, query, { viewport: { width: 1280, height: 900 }, acceptDownloads: true });
+  await o.page.click(VERIFY_SUMMARY);
   return o;
 }
 
 test('paste a log, see the differences, adopt its numbers: zero differences in blocks and tokens', async () => {
   const { context, page, problems } = await open();
-  await page.fill('[data-testid="log-text"]', fs.readFileSync(path.join(LOGS, 'v1_0.11_two_line.log'), 'utf8'));
-  await page.click('[data-testid="log-read"]');
-  await page.waitForSelector('[data-testid="log-compare"]');
-  assert.match(await page.textContent('[data-testid="log-status"]'), /vLLM 0\.11\.0, Qwen\/Qwen3-14B\./);
-  assert.notEqual(await diff(page, 'tokens'), '0');
-  await page.click('[data-testid="log-adopt"]');
-  await page.waitForFunction(() => document.querySelector('[data-testid="log-compare"] tr[data-row="tokens"]').dataset.diff === '0');
-  assert.equal(await diff(page, 'blocks'), '0');
-  assert.equal(await diff(page, 'concurrency'), '0');
+  await page.fill(sel('log-text'), fs.readFileSync(path.join(LOGS, 'v1_0.11_two_line.log'), 'utf8'));
+  await click(page, 'log-read');
+  await page.waitForSelector(LOG_COMPARE);
+  assert.match(await text(page, 'log-status'), /vLLM 0\.11\.0, Qwen\/Qwen3-14B\./);
+  assert.notEqual(await compareDiff(page, 'tokens'), '0');
+  await click(page, 'log-adopt');
+  await waitDiff(page, 'tokens', '0');
+  assert.equal(await compareDiff(page, 'blocks'), '0');
+  assert.equal(await compareDiff(page, 'concurrency'), '0');
   // The vLLM lines are the log's: 42,656 tokens at 32,768.
-  assert.equal(await page.getAttribute('[data-testid="kv-tokens"]', 'data-value'), '42656');
+  assert.equal(await value(page, 'kv-tokens'), '42656');
   assert.ok(await urlParam(page, 'kv_bytes', '*'));
   // Back to the budget with one click.
-  await page.click('[data-testid="use-budget"]');
+  await click(page, 'use-budget');
   assert.equal(await urlParam(page, 'kv_bytes', null), null);
-  assert.equal(await page.locator('[data-testid="use-budget"]').count(), 0);
+  assert.equal(await count(page, sel('use-budget')), 0);
   assert.deepEqual(problems, []);
   await context.close();
 });
 
 test('download kv_report.json with the lab\'s keys and what was parsed', async () => {
   const { context, page } = await open('?model=Qwen/Qwen3-14B-AWQ&gpu=rtx-5080&ctx=8192&overhead_gib=1');
-  await page.setInputFiles('#log-file', path.join(LOGS, 'v0_gpu_blocks.log'));
-  await page.waitForSelector('[data-testid="log-compare"]');
-  const [download] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid="log-download"]')]);
+  await page.setInputFiles(field('log-file'), path.join(LOGS, 'v0_gpu_blocks.log'));
+  await page.waitForSelector(LOG_COMPARE);
+  const [download] = await Promise.all([page.waitForEvent('download'), click(page, 'log-download')]);
   assert.equal(download.suggestedFilename(), 'kv_report.json');
   const report = JSON.parse(fs.readFileSync(await download.path(), 'utf8'));
   assert.deepEqual(Object.keys(report), ['prediction', 'vllm_total_cached_tokens', 'vllm_implied_max_seqs_at_ctx', 'agreement', 'vllm_log']);
@@ -58,14 +59,14 @@ test('download kv_report.json with the lab\'s keys and what was parsed', async (
 
 test('a log without KV figures says what was looked for; a 10 MB log parses', async () => {
   const { context, page, problems } = await open();
-  await page.setInputFiles('#log-file', path.join(LOGS, 'no_kv_line.log'));
-  await page.waitForFunction(() => /No KV cache figures in this log: looked for a KV capacity line/.test(document.querySelector('[data-testid="log-status"]').textContent));
-  assert.equal(await page.locator('[data-testid="log-compare"]').count(), 0);
+  await page.setInputFiles(field('log-file'), path.join(LOGS, 'no_kv_line.log'));
+  await waitText(page, 'log-status', /No KV cache figures in this log: looked for a KV capacity line/);
+  assert.equal(await count(page, LOG_COMPARE), 0);
   const line = 'INFO 01-01 00:00:00 [core.py:1] some engine chatter that is not about the KV cache at all, repeated\n';
   const big = line.repeat(Math.ceil(10_000_000 / line.length)) + fs.readFileSync(path.join(LOGS, 'v1_0.33_one_line.log'), 'utf8');
-  await page.setInputFiles('#log-file', { name: 'big.log', mimeType: 'text/plain', buffer: Buffer.from(big) });
-  await page.waitForSelector('[data-testid="log-compare"]', { timeout: 30000 });
-  assert.match(await page.textContent('[data-testid="log-compare"] tr[data-row="tokens"]'), /72,496/);
+  await page.setInputFiles(field('log-file'), { name: 'big.log', mimeType: 'text/plain', buffer: Buffer.from(big) });
+  await page.waitForSelector(LOG_COMPARE, { timeout: 30000 });
+  assert.match(await page.textContent(compareRow('tokens')), /72,496/);
   assert.deepEqual(problems, []);
   await context.close();
 });
@@ -73,14 +74,14 @@ test('a log without KV figures says what was looked for; a 10 MB log parses', as
 test('markup in a log stays text, on the page and in the report', async () => {
   const { context, page, problems } = await open();
   const evil = "INFO non-default args: {'model': '<img src=x onerror=window.__pwned=1>', 'max_model_len': 4096}\nINFO GPU KV cache size: 10,000 tokens\n";
-  await page.fill('[data-testid="log-text"]', evil);
-  await page.click('[data-testid="log-read"]');
-  await page.waitForSelector('[data-testid="log-compare"]');
-  await page.click('[data-testid="log-adopt"]');
-  await page.waitForFunction(() => /not a preset/.test(document.querySelector('[data-testid="log-adopted"]').textContent));
-  assert.ok((await page.textContent('[data-testid="log-adopted"]')).includes('<img src=x onerror='));
-  assert.equal(await page.evaluate(() => window.__pwned), undefined);
-  assert.equal(await page.locator('img[src="x"]').count(), 0);
+  await page.fill(sel('log-text'), evil);
+  await click(page, 'log-read');
+  await page.waitForSelector(LOG_COMPARE);
+  await click(page, 'log-adopt');
+  await waitText(page, 'log-adopted', /not a preset/);
+  assert.ok((await text(page, 'log-adopted')).includes('<img src=x onerror='));
+  assert.equal(await pwned(page), undefined);
+  assert.equal(await count(page, INJECTED_IMG), 0);
   assert.deepEqual(problems, []);
   await context.close();
 });
@@ -94,11 +95,11 @@ test('real vLLM 0.19 logs of preset models adopt with zero differences (when ../
   assert.ok(files.length >= 3, files.join(', '));
   for (const f of files) {
     const { context, page } = await open('?model=Qwen/Qwen3-8B&gpu=h100-sxm');
-    await page.setInputFiles('#log-file', path.join(SHARED, f));
-    await page.waitForSelector('[data-testid="log-compare"]');
-    await page.click('[data-testid="log-adopt"]');
-    await page.waitForFunction(() => document.querySelector('[data-testid="log-compare"] tr[data-row="tokens"]').dataset.diff === '0');
-    assert.equal(await diff(page, 'blocks'), '0', f);
+    await page.setInputFiles(field('log-file'), path.join(SHARED, f));
+    await page.waitForSelector(LOG_COMPARE);
+    await click(page, 'log-adopt');
+    await waitDiff(page, 'tokens', '0');
+    assert.equal(await compareDiff(page, 'blocks'), '0', f);
     await context.close();
   }
 });
