@@ -105,29 +105,7 @@ pub fn import(text: &str, name: &str) -> Result<Imported> {
         .or_else(|| s(top, "model_type"))
         .unwrap_or("unknown")
         .to_string();
-    refuse_hybrid_state(&model_type)?;
-    for key in ["layer_types", "layers_block_type"] {
-        if let Some(Value::Array(kinds)) = m.get(key) {
-            if kinds.iter().any(|k| {
-                k.as_str()
-                    .is_some_and(|k| k.contains("mamba") || k.contains("linear"))
-            }) {
-                return Err(KvError::Unsupported(format!(
-                    "{} mixes Mamba / linear-attention layers with attention: vLLM keeps a fixed per-request state for them and inflates the attention block size; kvbudget does not model that: not supported",
-                    truncate(&model_type, 40)
-                )));
-            }
-        }
-    }
-    if m.contains_key("hybrid_override_pattern")
-        || m.contains_key("mamba_d_state")
-        || m.contains_key("linear_attn_config")
-    {
-        return Err(KvError::Unsupported(format!(
-            "{} is a Mamba / linear-attention hybrid: not supported",
-            truncate(&model_type, 40)
-        )));
-    }
+    refuse_state_layers(m, &model_type)?;
 
     let layers = need(
         m,
@@ -184,54 +162,13 @@ pub fn import(text: &str, name: &str) -> Result<Imported> {
         sliding(m, &model_type, layers, &mut notes)
     };
 
-    // Dtype: vLLM runs float32 checkpoints in bfloat16 by default.
-    let dtype_name = s(m, "torch_dtype")
-        .or_else(|| s(m, "dtype"))
-        .or_else(|| s(top, "torch_dtype"))
-        .or_else(|| s(top, "dtype"))
-        .unwrap_or("bfloat16");
-    let dtype = match ModelDtype::parse(dtype_name) {
-        Ok(ModelDtype::F32) => {
-            notes.push("float32 checkpoint: vLLM runs it in bfloat16 by default".into());
-            ModelDtype::Bf16
-        }
-        Ok(d) => d,
-        Err(_) => ModelDtype::Bf16,
-    };
+    let dtype = dtype(m, top, &mut notes);
     let quant = top
         .get("quantization_config")
         .or_else(|| m.get("quantization_config"))
         .and_then(Value::as_object);
 
-    // Default max_model_len: max_position_embeddings, scaled by rope scaling as vLLM does.
-    let max_pos = u(
-        m,
-        &[
-            "max_position_embeddings",
-            "n_positions",
-            "max_sequence_length",
-            "seq_length",
-        ],
-    )
-    .unwrap_or(0);
-    let mut default_len = max_pos;
-    if let Some(rs) = m.get("rope_scaling").and_then(Value::as_object) {
-        let kind = s(rs, "rope_type").or_else(|| s(rs, "type")).unwrap_or("");
-        if let Some(factor) = f(rs, "factor") {
-            if !matches!(kind, "su" | "longrope" | "llama3") && factor.is_finite() && factor > 0.0 {
-                let base = if kind == "yarn" {
-                    u(rs, &["original_max_position_embeddings"]).unwrap_or(max_pos)
-                } else {
-                    max_pos
-                };
-                default_len = (base as f64 * factor) as u64;
-                notes.push(format!(
-                    "rope scaling {kind} × {factor}: default max_model_len {}",
-                    thousands(default_len)
-                ));
-            }
-        }
-    }
+    let default_len = default_max_model_len(m, &mut notes);
 
     let experts_per_token = u(
         m,
@@ -292,6 +229,84 @@ pub fn import(text: &str, name: &str) -> Result<Imported> {
         weights,
         notes,
     })
+}
+
+/// Refuses models whose layers keep a fixed Mamba / linear-attention state beside the KV cache.
+fn refuse_state_layers(m: &Map<String, Value>, model_type: &str) -> Result<()> {
+    refuse_hybrid_state(model_type)?;
+    for key in ["layer_types", "layers_block_type"] {
+        if let Some(Value::Array(kinds)) = m.get(key) {
+            if kinds.iter().any(|k| {
+                k.as_str()
+                    .is_some_and(|k| k.contains("mamba") || k.contains("linear"))
+            }) {
+                return Err(KvError::Unsupported(format!(
+                    "{} mixes Mamba / linear-attention layers with attention: vLLM keeps a fixed per-request state for them and inflates the attention block size; kvbudget does not model that: not supported",
+                    truncate(model_type, 40)
+                )));
+            }
+        }
+    }
+    if m.contains_key("hybrid_override_pattern")
+        || m.contains_key("mamba_d_state")
+        || m.contains_key("linear_attn_config")
+    {
+        return Err(KvError::Unsupported(format!(
+            "{} is a Mamba / linear-attention hybrid: not supported",
+            truncate(model_type, 40)
+        )));
+    }
+    Ok(())
+}
+
+/// The dtype the model runs in: vLLM runs float32 checkpoints in bfloat16 by default.
+fn dtype(m: &Map<String, Value>, top: &Map<String, Value>, notes: &mut Vec<String>) -> ModelDtype {
+    let dtype_name = s(m, "torch_dtype")
+        .or_else(|| s(m, "dtype"))
+        .or_else(|| s(top, "torch_dtype"))
+        .or_else(|| s(top, "dtype"))
+        .unwrap_or("bfloat16");
+    match ModelDtype::parse(dtype_name) {
+        Ok(ModelDtype::F32) => {
+            notes.push("float32 checkpoint: vLLM runs it in bfloat16 by default".into());
+            ModelDtype::Bf16
+        }
+        Ok(d) => d,
+        Err(_) => ModelDtype::Bf16,
+    }
+}
+
+/// vLLM's default `max_model_len`: `max_position_embeddings`, scaled by rope scaling as vLLM does.
+fn default_max_model_len(m: &Map<String, Value>, notes: &mut Vec<String>) -> u64 {
+    let max_pos = u(
+        m,
+        &[
+            "max_position_embeddings",
+            "n_positions",
+            "max_sequence_length",
+            "seq_length",
+        ],
+    )
+    .unwrap_or(0);
+    let mut default_len = max_pos;
+    if let Some(rs) = m.get("rope_scaling").and_then(Value::as_object) {
+        let kind = s(rs, "rope_type").or_else(|| s(rs, "type")).unwrap_or("");
+        if let Some(factor) = f(rs, "factor") {
+            if !matches!(kind, "su" | "longrope" | "llama3") && factor.is_finite() && factor > 0.0 {
+                let base = if kind == "yarn" {
+                    u(rs, &["original_max_position_embeddings"]).unwrap_or(max_pos)
+                } else {
+                    max_pos
+                };
+                default_len = (base as f64 * factor) as u64;
+                notes.push(format!(
+                    "rope scaling {kind} × {factor}: default max_model_len {}",
+                    thousands(default_len)
+                ));
+            }
+        }
+    }
+    default_len
 }
 
 /// Sliding-window layers, from `layer_types`, `sliding_window_pattern`, gemma2's alternation, or

@@ -4,7 +4,7 @@
 
 use crate::error::{check_range, truncate, KvError, Result};
 use crate::model::MAX_DIM;
-use crate::units::{Bytes, GIB};
+use crate::units::Bytes;
 
 /// The longest `max_model_len` (and prompt or trace) the page accepts: 10 × 2²⁰ tokens.
 pub const MAX_CTX: u64 = 10 * 1024 * 1024;
@@ -191,70 +191,85 @@ pub fn parse_flag(field: &'static str, s: &str) -> Result<bool> {
     }
 }
 
-/// A GiB figure within `0 ..= max_gib` (inclusive), as bytes ⌊g × 2³⁰⌋.
-pub fn parse_gib(field: &'static str, s: &str, max_gib: f64, range: &'static str) -> Result<Bytes> {
+/// A decimal number within `lo ..= hi`.
+fn decimal_in(field: &'static str, s: &str, lo: f64, hi: f64, range: &'static str) -> Result<f64> {
     let v = decimal(field, s)?;
-    if !(0.0..=max_gib).contains(&v) {
+    if !(lo..=hi).contains(&v) {
         return Err(KvError::OutOfRange {
             field,
             range,
             got: s.trim().into(),
         });
     }
-    Bytes::from_gib_f64(v).ok_or(KvError::OutOfRange {
+    Ok(v)
+}
+
+/// A figure in `unit` bytes (2³⁰ for GiB, 10⁹ for GB) within `lo ..= hi`, as whole bytes
+/// ⌊g × unit⌋.
+fn bytes_in(
+    field: &'static str,
+    s: &str,
+    (lo, hi): (f64, f64),
+    unit: fn(f64) -> Option<Bytes>,
+    range: &'static str,
+) -> Result<Bytes> {
+    let v = decimal_in(field, s, lo, hi, range)?;
+    unit(v).ok_or(KvError::OutOfRange {
         field,
         range,
         got: s.trim().into(),
     })
 }
+
 /// Overhead: 0 … 1,024 GiB.
 pub fn parse_overhead(s: &str) -> Result<Bytes> {
-    parse_gib("overhead", s, 1024.0, "a number of GiB from 0 to 1,024")
+    bytes_in(
+        "overhead",
+        s,
+        (0.0, 1024.0),
+        Bytes::from_gib_f64,
+        "a number of GiB from 0 to 1,024",
+    )
 }
 /// Weights: 0 … 4,096 GiB.
 pub fn parse_weights_gib(s: &str) -> Result<Bytes> {
-    parse_gib("weights", s, 4096.0, "a number of GiB from 0 to 4,096")
+    bytes_in(
+        "weights",
+        s,
+        (0.0, 4096.0),
+        Bytes::from_gib_f64,
+        "a number of GiB from 0 to 4,096",
+    )
 }
 /// Weights in decimal GB: 0 … 4,398 GB (the same ceiling as 4,096 GiB).
 pub fn parse_weights_gb(s: &str) -> Result<Bytes> {
-    let range = "a number of GB from 0 to 4,398";
-    let v = decimal("weights", s)?;
-    if !(0.0..=4398.0).contains(&v) {
-        return Err(KvError::OutOfRange {
-            field: "weights",
-            range,
-            got: s.trim().into(),
-        });
-    }
-    Bytes::from_gb_f64(v).ok_or(KvError::OutOfRange {
-        field: "weights",
-        range,
-        got: s.trim().into(),
-    })
+    bytes_in(
+        "weights",
+        s,
+        (0.0, 4398.0),
+        Bytes::from_gb_f64,
+        "a number of GB from 0 to 4,398",
+    )
 }
 /// GPU memory as vLLM sees it: 1 … 4,096 GiB.
 pub fn parse_gpu_gib(s: &str) -> Result<Bytes> {
-    let b = parse_gib("GPU memory", s, 4096.0, "a number of GiB from 1 to 4,096")?;
-    if b.0 < GIB {
-        return Err(KvError::OutOfRange {
-            field: "GPU memory",
-            range: "a number of GiB from 1 to 4,096",
-            got: s.trim().into(),
-        });
-    }
-    Ok(b)
+    bytes_in(
+        "GPU memory",
+        s,
+        (1.0, 4096.0),
+        Bytes::from_gib_f64,
+        "a number of GiB from 1 to 4,096",
+    )
 }
 /// Bandwidth: 1 … 100,000 GB/s.
 pub fn parse_bw(s: &str) -> Result<f64> {
-    let v = decimal("bandwidth", s)?;
-    if !(1.0..=100_000.0).contains(&v) {
-        return Err(KvError::OutOfRange {
-            field: "bandwidth",
-            range: "a number of GB/s from 1 to 100,000",
-            got: s.trim().into(),
-        });
-    }
-    Ok(v)
+    decimal_in(
+        "bandwidth",
+        s,
+        1.0,
+        100_000.0,
+        "a number of GB/s from 1 to 100,000",
+    )
 }
 /// A model name for a custom model: at most 120 characters of any text.
 pub fn parse_name(s: &str) -> Result<String> {

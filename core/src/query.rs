@@ -10,7 +10,7 @@ use crate::fields::*;
 use crate::model::{Attention, KvDtype, ModelDtype, ModelSpec};
 use crate::presets;
 use crate::scenario::{
-    Embed, GpuChoice, ModelChoice, PageScenario, CUSTOM_GPU_BW_GBS, CUSTOM_GPU_TOTAL, CUSTOM_START,
+    custom_start, Embed, GpuChoice, ModelChoice, PageScenario, CUSTOM_GPU_BW_GBS, CUSTOM_GPU_TOTAL,
     DEFAULT_CTX, DEFAULT_GPU, DEFAULT_MODEL,
 };
 use crate::units::{fixed2, py_float_repr, Bytes};
@@ -46,10 +46,7 @@ pub struct Param {
 }
 
 fn custom(s: &PageScenario) -> Option<&ModelSpec> {
-    match &s.model {
-        ModelChoice::Custom(c) => Some(c),
-        ModelChoice::Preset(_) => None,
-    }
+    s.model.custom()
 }
 
 /// Applies `f` to the custom model, when there is one (custom keys beside a preset are ignored).
@@ -84,7 +81,7 @@ pub const PARAMS: &[Param] = &[
         write: Some(|s, v, _| {
             let m = v.trim();
             if m.eq_ignore_ascii_case("custom") {
-                s.model = ModelChoice::Custom(CUSTOM_START);
+                s.model = ModelChoice::Custom(custom_start());
                 return Ok(());
             }
             let p = presets::model(m).ok_or_else(|| KvError::Invalid {
@@ -117,7 +114,7 @@ pub const PARAMS: &[Param] = &[
             set_custom(s, |c| c.layers = n);
             Ok(())
         }),
-        default: |_| CUSTOM_START.layers.to_string(),
+        default: |_| custom_start().layers.to_string(),
     },
     Param {
         key: "heads",
@@ -127,7 +124,7 @@ pub const PARAMS: &[Param] = &[
             set_custom(s, |c| c.attention_heads = n);
             Ok(())
         }),
-        default: |_| CUSTOM_START.attention_heads.to_string(),
+        default: |_| custom_start().attention_heads.to_string(),
     },
     Param {
         key: "kv_heads",
@@ -137,7 +134,7 @@ pub const PARAMS: &[Param] = &[
             set_custom(s, |c| c.kv_heads = n);
             Ok(())
         }),
-        default: |_| CUSTOM_START.kv_heads.to_string(),
+        default: |_| custom_start().kv_heads.to_string(),
     },
     Param {
         key: "head_dim",
@@ -147,7 +144,7 @@ pub const PARAMS: &[Param] = &[
             set_custom(s, |c| c.head_dim = n);
             Ok(())
         }),
-        default: |_| CUSTOM_START.head_dim.to_string(),
+        default: |_| custom_start().head_dim.to_string(),
     },
     Param {
         key: "weights_gib",
@@ -157,7 +154,7 @@ pub const PARAMS: &[Param] = &[
             set_custom(s, |c| c.weights = b);
             Ok(())
         }),
-        default: |_| format!("{} GiB", fixed2(CUSTOM_START.weights.as_gib())),
+        default: |_| format!("{} GiB", fixed2(custom_start().weights.as_gib())),
     },
     Param {
         key: "attn",
@@ -607,7 +604,7 @@ mod tests {
                     moe_intermediate: 100,
                     multimodal: true,
                 },
-                ..CUSTOM_START
+                ..custom_start()
             }),
             gpu: GpuChoice::Custom {
                 total: Bytes(17_000_000_000),

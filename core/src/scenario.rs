@@ -3,7 +3,7 @@
 //! The URL codec ([`crate::query`]) and the page's inputs read and write this type; the
 //! evaluation ([`crate::calc`]) computes from it.
 
-use crate::model::{Attention, Extras, KvDtype, ModelDtype, ModelSpec};
+use crate::model::{Extras, KvDtype, ModelSpec};
 use crate::presets::{self, Arch, GpuPreset, ModelPreset};
 use crate::units::{Bytes, GIB};
 use crate::vllm::{serve_defaults, Overhead, Version, NEWEST};
@@ -15,27 +15,22 @@ pub const DEFAULT_MODEL: &str = "Qwen/Qwen3-8B";
 pub const DEFAULT_GPU: &str = "rtx-4090";
 /// The `--max-model-len` a fresh page shows.
 pub const DEFAULT_CTX: u64 = 8192;
-/// Where custom geometry starts: Qwen3-8B's, named `my-model`, with unknown vocabulary and
-/// default length.
-pub const CUSTOM_START: ModelSpec = ModelSpec {
-    id: Cow::Borrowed("my-model"),
-    layers: 36,
-    attention_heads: 32,
-    kv_heads: 8,
-    head_dim: 128,
-    attention: Attention::Full,
-    dtype: ModelDtype::Bf16,
-    max_position: 0,
-    vocab: 0,
-    weights: Bytes(1527 * GIB / 100),
-    extras: Extras {
-        hidden: 0,
-        intermediate: 0,
-        experts_per_token: 0,
-        moe_intermediate: 0,
-        multimodal: false,
-    },
-};
+/// Where custom geometry starts: the default model's geometry and weights, named `my-model`,
+/// with its vocabulary, default length and MLP sizes left unknown.
+pub fn custom_start() -> ModelSpec {
+    ModelSpec {
+        id: Cow::Borrowed("my-model"),
+        max_position: 0,
+        vocab: 0,
+        extras: Extras::default(),
+        ..default_model().spec()
+    }
+}
+
+fn default_model() -> &'static ModelPreset {
+    presets::model(DEFAULT_MODEL).unwrap_or(&presets::MODELS[0])
+}
+
 /// A custom GPU's memory until one is given.
 pub const CUSTOM_GPU_TOTAL: Bytes = Bytes(24 * GIB);
 /// A custom GPU's bandwidth in GB/s until one is given.
@@ -66,6 +61,13 @@ impl ModelChoice {
         }
     }
     /// The custom geometry, when the model is custom.
+    pub fn custom(&self) -> Option<&ModelSpec> {
+        match self {
+            ModelChoice::Custom(c) => Some(c),
+            ModelChoice::Preset(_) => None,
+        }
+    }
+    /// The custom geometry to edit, when the model is custom.
     pub fn custom_mut(&mut self) -> Option<&mut ModelSpec> {
         match self {
             ModelChoice::Custom(c) => Some(c),

@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { suite, openPage, urlParam, SHOTS, ROOT } from './harness.mjs';
 import {
   sel, field, value, text, count, ready, openReady, fill, select, click, fieldValue, fieldInvalid, fieldError,
-  waitValue, waitNonEmpty, waitField, openEmbed, embedSnippet, pwned, repertoireButton, CHARTS, ANY_CHART, INPUTS_FORM,
+  waitValue, waitNonEmpty, waitField, openEmbed, embedSnippet, pwned, repertoire, repertoireButton, CHARTS, ANY_CHART, INPUTS_FORM,
   chartSvg, chartBox, REFUSAL, RESULTS_READY, RESULTS_TITLE, EMBED_FULL_LINK, INJECTED_IMG,
 } from './page.mjs';
 
@@ -182,6 +182,21 @@ test('choosing a repertoire row loads it', async () => {
   // 2 × 28 × 4 × 128 × 2 = 57,344 B per token.
   assert.equal(await value(page, 'bytes-per-token'), '57344');
   assert.equal(await fieldValue(page, 'model'), 'Qwen/Qwen2.5-7B-Instruct');
+  await context.close();
+});
+
+test('with prompt and trace tokens, the repertoire row of the current model shows the results panel\'s count', async () => {
+  // The repertoire used to evaluate at max_model_len while the results used prompt + trace.
+  // Qwen3-8B BF16 on an RTX 4090 with the lab's 1 GiB: 2,455 blocks (tests/repertoire.rs);
+  // 1,000 + 4,000 = 5,000 tokens need ⌈5,000 / 16⌉ = 313 blocks → 7 sequences (at 8,192: 4).
+  const { context, page, problems } = await openReady(env, '?model=Qwen/Qwen3-8B&gpu=rtx-4090&ctx=8192&prompt=1000&trace=4000&overhead_gib=1');
+  assert.equal(await value(page, 'max-seqs'), '7');
+  assert.equal((await repertoire(page, 'Qwen3-8B-auto'))['Sequences that fit'], '7');
+  // Editing the trace moves both together: 1,000 + 2,000 = 3,000 tokens → ⌈3,000 / 16⌉ = 188 blocks → 13.
+  await fill(page, 'trace', '2000');
+  await waitValue(page, 'max-seqs', '13');
+  assert.equal((await repertoire(page, 'Qwen3-8B-auto'))['Sequences that fit'], '13');
+  assert.deepEqual(problems, []);
   await context.close();
 });
 

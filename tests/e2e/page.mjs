@@ -43,7 +43,7 @@ export const PANIC_BANNER = sel('panic-banner');
 export const PANIC_RESET = `${PANIC_BANNER} a`;
 
 /** The repertoire table: a row by its key (`<model short name>-<auto|fp8>`) and the button that loads it. */
-export const repertoireRow = (key) => `tr[data-row="${key}"]`;
+export const repertoireRow = (key) => `.repertoire tr[data-row="${key}"]`;
 export const repertoireButton = (key) => `${repertoireRow(key)} button`;
 
 /** The collapsible import and verify panels, opened by their summaries. */

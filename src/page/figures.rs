@@ -1,0 +1,107 @@
+//! The three charts as one table: title, drawing, exact value and screen-reader summary.
+
+use super::embed::html_escape;
+use crate::charts;
+use kvbudget_core::calc::Outcome;
+use kvbudget_core::chart_data::ChartData;
+use kvbudget_core::scenario::Embed;
+use kvbudget_core::units::{thousands, Bytes};
+
+/// One of the three charts.
+pub struct Chart {
+    /// `data-testid` of its figure.
+    pub testid: &'static str,
+    /// The view that shows it alone.
+    pub embed: Embed,
+    /// Its title.
+    pub title: &'static str,
+    /// What it shows, after the title.
+    pub subtitle: &'static str,
+    /// Draws it.
+    pub draw: fn(&ChartData) -> Result<String, charts::ChartError>,
+    /// The exact value for automation (`data-value`).
+    pub value: fn(&Outcome) -> String,
+    /// What it shows, in words, for screen readers.
+    pub summary: fn(&Outcome, &ChartData) -> String,
+}
+
+/// The three charts, in page order.
+pub const CHARTS: [Chart; 3] = [
+    Chart {
+        testid: "chart-memory",
+        embed: Embed::Memory,
+        title: "Memory split on one GPU",
+        subtitle: " — 16-bit and FP8 KV side by side",
+        draw: charts::memory,
+        value: |o| o.chosen.pool.to_string(),
+        summary: |_, d| {
+            d.memory
+                .iter()
+                .map(|bar| {
+                    let parts: Vec<String> = bar
+                        .segments
+                        .iter()
+                        .filter(|s| s.bytes > 0)
+                        .map(|s| format!("{} {}", s.label, Bytes(s.bytes)))
+                        .collect();
+                    format!("{} KV: {}.", bar.label, parts.join(", "))
+                })
+                .collect::<Vec<_>>()
+                .join(" ")
+        },
+    },
+    Chart {
+        testid: "chart-concurrency",
+        embed: Embed::Concurrency,
+        title: "Concurrency vs context",
+        subtitle: " — the hyperbola, vLLM's whole blocks",
+        draw: charts::concurrency,
+        value: |o| o.chosen.capped.to_string(),
+        summary: |o, d| {
+            let per: Vec<String> = o
+                .pair
+                .iter()
+                .map(|p| {
+                    format!(
+                        "{} sequences with {} KV",
+                        thousands(p.vllm_max),
+                        p.kv.name()
+                    )
+                })
+                .collect();
+            format!(
+                "At {} tokens: {}; max_num_seqs caps at {}.",
+                thousands(o.context),
+                per.join(", "),
+                thousands(d.cap)
+            )
+        },
+    },
+    Chart {
+        testid: "chart-roofline",
+        embed: Embed::Roofline,
+        title: "Decode roofline",
+        subtitle: " — bandwidth ÷ (weights + KV read per step)",
+        draw: charts::roofline,
+        value: |o| format!("{}", o.decode.aggregate.round() as u64),
+        summary: |o, _| {
+            format!(
+                "At {} tokens: {:.1} tokens/s for one sequence alone, {:.1} tokens/s for {} sequences together.",
+                thousands(o.context),
+                o.decode.per_sequence,
+                o.decode.aggregate,
+                o.chosen.capped.max(1)
+            )
+        },
+    },
+];
+
+/// Whether `chart` shows in view `embed`: every chart on the full page and in `embed=1`, one alone.
+pub fn chart_shown(chart: &Chart, embed: Embed) -> bool {
+    matches!(embed, Embed::Full | Embed::Compact) || chart.embed == embed
+}
+
+/// A chart's SVG, or its error as escaped text.
+pub fn chart_svg(chart: &Chart, d: &ChartData) -> String {
+    (chart.draw)(d).unwrap_or_else(|e| format!("<p>chart error: {}</p>", html_escape(&e)))
+}

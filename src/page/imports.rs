@@ -1,0 +1,97 @@
+//! What the config import and the log check decide: ids, adopting an import, their messages,
+//! and the course lab's report.
+
+use kvbudget_core::calc::Outcome;
+use kvbudget_core::config::Imported;
+use kvbudget_core::model::Attention;
+use kvbudget_core::report_json::kv_report;
+use kvbudget_core::scenario::{ModelChoice, PageScenario};
+use kvbudget_core::units::{fixed2, thousands, GIB};
+use kvbudget_core::vllm::logparse::{self, ParsedLog};
+use kvbudget_core::{pyjson, seed};
+
+/// A Hugging Face id: `owner/name` of letters, digits, `.`, `_` and `-`.
+pub fn valid_hf_id(id: &str) -> bool {
+    let mut parts = id.split('/');
+    let ok = |p: Option<&str>| {
+        p.is_some_and(|p| {
+            !p.is_empty()
+                && p.len() <= 96
+                && p.chars()
+                    .all(|c| c.is_ascii_alphanumeric() || "._-".contains(c))
+        })
+    };
+    ok(parts.next()) && ok(parts.next()) && parts.next().is_none()
+}
+
+/// An imported config becomes the custom model; `max_model_len` is lowered to the model's
+/// default length when it exceeds it.
+pub fn adopt_import(s: &mut PageScenario, m: &Imported) {
+    s.model = ModelChoice::Custom(m.spec.clone());
+    let default_len = m.default_max_model_len;
+    if default_len > 0 && s.ctx > default_len {
+        s.ctx = default_len;
+    }
+}
+
+/// What an import read, in one sentence.
+pub fn import_summary(m: &Imported) -> String {
+    let s = &m.spec;
+    let attention = match s.attention {
+        Attention::Full => format!("{} KV heads × {}", s.kv_heads, s.head_dim),
+        Attention::SlidingWindow {
+            window,
+            sliding_layers,
+        } => format!(
+            "{} KV heads × {}, window {} on {sliding_layers} layers",
+            s.kv_heads,
+            s.head_dim,
+            thousands(window)
+        ),
+        Attention::Mla { latent } => format!("MLA latent {latent}"),
+    };
+    format!(
+        "Imported {}: {} layers, {attention}; weights ≈ {} GiB ({}).",
+        s.id,
+        s.layers,
+        fixed2(s.weights.as_gib()),
+        m.weights.explain
+    )
+}
+
+/// What the log check says after reading a log.
+pub fn log_status(p: &ParsedLog) -> String {
+    if p.kv.is_none() && p.error.is_none() {
+        return format!(
+            "No KV cache figures in this log: looked for {}.",
+            logparse::LOOKED_FOR
+        );
+    }
+    match (&p.version, &p.model) {
+        (Some(v), Some(m)) => format!("vLLM {v}, {m}."),
+        (Some(v), None) => format!("vLLM {v}."),
+        _ => "Read.".into(),
+    }
+}
+
+/// The course lab's kv_report.json for the scenario's geometry and pool beside a log.
+pub fn lab_report(s: &PageScenario, o: &Outcome, log: &ParsedLog) -> Option<String> {
+    let m = &o.model;
+    let pred = seed::predict(
+        m.layers as i64,
+        m.kv_heads as i64,
+        m.head_dim as i64,
+        s.kv.bytes(m.dtype) as f64,
+        o.chosen.pool.max(0) as f64 / GIB as f64,
+        o.context as i64,
+    )
+    .ok()?;
+    Some(
+        pyjson::dumps(&kv_report(
+            &pred,
+            log,
+            o.chosen.report.block_size,
+            o.context,
+        )) + "\n",
+    )
+}

@@ -1,0 +1,436 @@
+//! What each input shows and how typed text is committed, what the pickers offer and select,
+//! and the hints beside them.
+
+use kvbudget_core::calc::Outcome;
+use kvbudget_core::error::KvError;
+use kvbudget_core::fields;
+use kvbudget_core::model::{Attention, ModelSpec};
+use kvbudget_core::presets::{self, GpuPreset, ModelPreset};
+use kvbudget_core::scenario::{GpuChoice, ModelChoice, PageScenario};
+use kvbudget_core::units::{fixed2, thousands};
+use kvbudget_core::vllm::{Version, NEWEST};
+
+/// How the user wants weights entered.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Units {
+    /// Decimal GB (10⁹ B) instead of GiB (2³⁰ B).
+    pub weights_in_gb: bool,
+}
+
+/// A text input bound to one value of the scenario.
+pub struct Input {
+    /// DOM id (the error message is `error-<id>`).
+    pub id: &'static str,
+    /// Visible label.
+    pub label: &'static str,
+    /// Units or defaults, after the label (empty: none).
+    pub hint: &'static str,
+    /// `inputmode` for phone keyboards.
+    pub inputmode: &'static str,
+    /// The committed value as text (empty for a value left to its default).
+    pub show: fn(&PageScenario, Units) -> String,
+    /// Parses typed text into the scenario (empty text: the default, where there is one).
+    apply: fn(&mut PageScenario, &str, Units) -> Result<(), KvError>,
+}
+
+impl Input {
+    /// The scenario with `text` committed, or the message to show under the field; the scenario
+    /// passed in is left as it was either way.
+    pub fn commit(
+        &self,
+        s: &PageScenario,
+        text: &str,
+        units: Units,
+    ) -> Result<PageScenario, String> {
+        let mut t = s.clone();
+        (self.apply)(&mut t, text, units).map_err(|e| e.to_string())?;
+        Ok(t)
+    }
+}
+
+/// `None` for empty text (the field's default), else the parsed value.
+fn optional<T>(text: &str, parse: fn(&str) -> Result<T, KvError>) -> Result<Option<T>, KvError> {
+    if text.trim().is_empty() {
+        Ok(None)
+    } else {
+        parse(text).map(Some)
+    }
+}
+
+fn custom(s: &PageScenario) -> Option<&ModelSpec> {
+    s.model.custom()
+}
+
+/// A custom model's geometry, in the order the form shows it.
+pub const CUSTOM_MODEL: [Input; 5] = [
+    Input {
+        id: "name",
+        label: "Name",
+        hint: "",
+        inputmode: "text",
+        show: |s, _| custom(s).map(|c| c.id.to_string()).unwrap_or_default(),
+        apply: |s, t, _| {
+            let n = fields::parse_name(t)?;
+            if let Some(c) = s.model.custom_mut() {
+                c.id = n.into();
+            }
+            Ok(())
+        },
+    },
+    Input {
+        id: "layers",
+        label: "Layers",
+        hint: "",
+        inputmode: "numeric",
+        show: |s, _| custom(s).map(|c| c.layers.to_string()).unwrap_or_default(),
+        apply: |s, t, _| {
+            let n = fields::parse_dim("layers", t)?;
+            if let Some(c) = s.model.custom_mut() {
+                c.layers = n;
+            }
+            Ok(())
+        },
+    },
+    Input {
+        id: "heads",
+        label: "Attention heads",
+        hint: "",
+        inputmode: "numeric",
+        show: |s, _| {
+            custom(s)
+                .map(|c| c.attention_heads.to_string())
+                .unwrap_or_default()
+        },
+        apply: |s, t, _| {
+            let n = fields::parse_dim("attention heads", t)?;
+            if let Some(c) = s.model.custom_mut() {
+                c.attention_heads = n;
+            }
+            Ok(())
+        },
+    },
+    Input {
+        id: "kv_heads",
+        label: "KV heads",
+        hint: "",
+        inputmode: "numeric",
+        show: |s, _| {
+            custom(s)
+                .map(|c| c.kv_heads.to_string())
+                .unwrap_or_default()
+        },
+        apply: |s, t, _| {
+            let n = fields::parse_dim("KV heads", t)?;
+            if let Some(c) = s.model.custom_mut() {
+                c.kv_heads = n;
+            }
+            Ok(())
+        },
+    },
+    Input {
+        id: "head_dim",
+        label: "head_dim",
+        hint: "",
+        inputmode: "numeric",
+        show: |s, _| {
+            custom(s)
+                .map(|c| c.head_dim.to_string())
+                .unwrap_or_default()
+        },
+        apply: |s, t, _| {
+            let n = fields::parse_dim("head_dim", t)?;
+            if let Some(c) = s.model.custom_mut() {
+                c.head_dim = n;
+            }
+            Ok(())
+        },
+    },
+];
+
+/// A custom model's weights, in GiB or GB.
+pub const WEIGHTS: Input = Input {
+    id: "weights",
+    label: "Weights",
+    hint: "",
+    inputmode: "decimal",
+    show: |s, u| match custom(s) {
+        Some(c) if u.weights_in_gb => format!("{:.2}", c.weights.as_gb()),
+        Some(c) => fixed2(c.weights.as_gib()),
+        None => String::new(),
+    },
+    apply: |s, t, u| {
+        let b = if u.weights_in_gb {
+            fields::parse_weights_gb(t)?
+        } else {
+            fields::parse_weights_gib(t)?
+        };
+        if let Some(c) = s.model.custom_mut() {
+            c.weights = b;
+        }
+        Ok(())
+    },
+};
+
+/// A custom GPU's memory and bandwidth.
+pub const CUSTOM_GPU: [Input; 2] = [
+    Input {
+        id: "gpu_gib",
+        label: "Memory as vLLM sees it",
+        hint: "GiB",
+        inputmode: "decimal",
+        show: |s, _| fixed2(s.gpu.total().as_gib()),
+        apply: |s, t, _| {
+            let b = fields::parse_gpu_gib(t)?;
+            if let GpuChoice::Custom { total, .. } = &mut s.gpu {
+                *total = b;
+            }
+            Ok(())
+        },
+    },
+    Input {
+        id: "bw_gbs",
+        label: "Bandwidth",
+        hint: "GB/s",
+        inputmode: "decimal",
+        show: |s, _| format!("{}", s.gpu.bandwidth_gbs()),
+        apply: |s, t, _| {
+            let b = fields::parse_bw(t)?;
+            if let GpuChoice::Custom { bw_gbs, .. } = &mut s.gpu {
+                *bw_gbs = b;
+            }
+            Ok(())
+        },
+    },
+];
+
+/// How many GPUs the model is split over.
+pub const PARALLEL: [Input; 2] = [
+    Input {
+        id: "tp",
+        label: "Tensor-parallel size",
+        hint: "",
+        inputmode: "numeric",
+        show: |s, _| s.tp.to_string(),
+        apply: |s, t, _| {
+            s.tp = fields::parse_tp(t)?;
+            Ok(())
+        },
+    },
+    Input {
+        id: "pp",
+        label: "Pipeline-parallel size",
+        hint: "",
+        inputmode: "numeric",
+        show: |s, _| s.pp.to_string(),
+        apply: |s, t, _| {
+            s.pp = fields::parse_pp(t)?;
+            Ok(())
+        },
+    },
+];
+
+/// vLLM's memory and scheduling settings (the version is a picker).
+pub const VLLM: [Input; 4] = [
+    Input {
+        id: "util",
+        label: "gpu_memory_utilization",
+        hint: "0–1; empty: the version's default",
+        inputmode: "decimal",
+        show: |s, _| s.util.map(|u| u.to_string()).unwrap_or_default(),
+        apply: |s, t, _| {
+            s.util = optional(t, fields::parse_util)?;
+            Ok(())
+        },
+    },
+    Input {
+        id: "ctx",
+        label: "max_model_len",
+        hint: "tokens",
+        inputmode: "numeric",
+        show: |s, _| s.ctx.to_string(),
+        apply: |s, t, _| {
+            s.ctx = fields::parse_ctx(t)?;
+            Ok(())
+        },
+    },
+    Input {
+        id: "seqs",
+        label: "max_num_seqs",
+        hint: "empty: vLLM's default",
+        inputmode: "numeric",
+        show: |s, _| s.seqs.map(|n| n.to_string()).unwrap_or_default(),
+        apply: |s, t, _| {
+            s.seqs = optional(t, fields::parse_seqs)?;
+            Ok(())
+        },
+    },
+    Input {
+        id: "overhead",
+        label: "Overhead besides weights",
+        hint: "GiB; empty: kvbudget's estimate",
+        inputmode: "decimal",
+        show: |s, _| s.overhead.map(|o| fixed2(o.as_gib())).unwrap_or_default(),
+        apply: |s, t, _| {
+            s.overhead = optional(t, fields::parse_overhead)?;
+            Ok(())
+        },
+    },
+];
+
+/// What each request holds.
+pub const REQUESTS: [Input; 2] = [
+    Input {
+        id: "prompt",
+        label: "Prompt tokens",
+        hint: "",
+        inputmode: "numeric",
+        show: |s, _| s.prompt.map(|n| n.to_string()).unwrap_or_default(),
+        apply: |s, t, _| {
+            s.prompt = optional(t, fields::parse_prompt)?;
+            Ok(())
+        },
+    },
+    Input {
+        id: "trace",
+        label: "Reasoning-trace tokens",
+        hint: "",
+        inputmode: "numeric",
+        show: |s, _| s.trace.map(|n| n.to_string()).unwrap_or_default(),
+        apply: |s, t, _| {
+            s.trace = optional(t, fields::parse_trace)?;
+            Ok(())
+        },
+    },
+];
+
+/// The text shown in an empty input whose value follows a default.
+pub fn placeholder(id: &str, s: &PageScenario, o: Option<&Outcome>) -> String {
+    match id {
+        "util" => format!("{} (vLLM {} default)", s.version.default_util(), s.version),
+        "seqs" => format!("{} (vLLM default here)", s.seqs()),
+        "overhead" => match o.and_then(|o| o.chosen.report.overhead) {
+            Some(e) => format!(
+                "estimate: {} GiB ± {}",
+                fixed2(e.subtracted().as_gib()),
+                fixed2(e.spread.as_gib())
+            ),
+            None => "estimate".into(),
+        },
+        _ => String::new(),
+    }
+}
+
+/// The model picker's value for the scenario (`custom` for custom geometry).
+pub fn model_value(s: &PageScenario) -> String {
+    match &s.model {
+        ModelChoice::Preset(p) => p.id().to_string(),
+        ModelChoice::Custom(_) => "custom".into(),
+    }
+}
+
+/// Picking `value` in the model picker: a preset, or the current model as editable geometry.
+pub fn select_model(s: &mut PageScenario, value: &str) {
+    s.model = match presets::model(value) {
+        Some(p) => ModelChoice::Preset(p),
+        None => ModelChoice::Custom(s.model.to_custom()),
+    }
+}
+
+/// The GPU picker's value for the scenario (`custom` for a custom GPU).
+pub fn gpu_value(s: &PageScenario) -> String {
+    match &s.gpu {
+        GpuChoice::Preset(g) => g.slug.to_string(),
+        GpuChoice::Custom { .. } => "custom".into(),
+    }
+}
+
+/// Picking `value` in the GPU picker: a preset, or the current GPU's figures as a custom one.
+pub fn select_gpu(s: &mut PageScenario, value: &str) {
+    s.gpu = match presets::gpu(value) {
+        Some(g) => GpuChoice::Preset(g),
+        None => s.gpu.to_custom(),
+    }
+}
+
+/// A model preset as the picker lists it.
+pub fn model_option(m: &ModelPreset) -> String {
+    let attn = match m.spec.attention {
+        Attention::Mla { latent } => format!("MLA {latent}"),
+        _ => format!("{} KV heads × {}", m.spec.kv_heads, m.spec.head_dim),
+    };
+    format!(
+        "{} — {attn}, {} GiB weights",
+        m.id(),
+        fixed2(m.spec.weights.as_gib())
+    )
+}
+
+/// A GPU preset as the picker lists it.
+pub fn gpu_option(g: &GpuPreset) -> String {
+    format!(
+        "{} — {} GB ({} GiB to vLLM), {} GB/s",
+        g.name,
+        g.marketed_gb,
+        fixed2(g.total.as_gib()),
+        thousands(g.bandwidth_gbs)
+    )
+}
+
+/// A vLLM release as the picker lists it.
+pub fn version_option(v: Version) -> String {
+    if v == NEWEST {
+        format!("{v} (newest known)")
+    } else if v < Version::new(0, 8) {
+        format!("{v} (V0 engine)")
+    } else {
+        v.to_string()
+    }
+}
+
+/// What vLLM sees of the GPU.
+pub fn gpu_seen(s: &PageScenario) -> String {
+    match &s.gpu {
+        GpuChoice::Preset(g) => format!(
+            "Marketed {} GB; vLLM sees {} GiB ({} B); {} GB/s.",
+            g.marketed_gb,
+            fixed2(g.total.as_gib()),
+            thousands(g.total.0),
+            thousands(g.bandwidth_gbs)
+        ),
+        GpuChoice::Custom { total, bw_gbs } => format!(
+            "vLLM sees {} GiB ({} B); {bw_gbs} GB/s.",
+            fixed2(total.as_gib()),
+            thousands(total.0)
+        ),
+    }
+}
+
+/// What a custom model's geometry holds beyond the fields shown.
+pub fn custom_summary(s: &PageScenario) -> String {
+    let Some(c) = custom(s) else {
+        return String::new();
+    };
+    let attention = match c.attention {
+        Attention::Full => "full attention".to_string(),
+        Attention::SlidingWindow {
+            window,
+            sliding_layers,
+        } => format!(
+            "sliding window {} on {sliding_layers} of {} layers",
+            thousands(window),
+            c.layers
+        ),
+        Attention::Mla { latent } => format!("MLA latent {latent}"),
+    };
+    let vocab = if c.vocab > 0 {
+        format!("vocab {}", thousands(c.vocab))
+    } else {
+        "vocab unknown".into()
+    };
+    let len = if c.max_position > 0 {
+        format!("; default max_model_len {}", thousands(c.max_position))
+    } else {
+        String::new()
+    };
+    format!("{attention}; {}; {vocab}{len}", c.dtype.name())
+}

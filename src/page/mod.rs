@@ -1,0 +1,16 @@
+//! The page's decisions as pure functions, compiled for every target and tested natively
+//! (`tests/page.rs`): what each input shows and how typed text is committed, what the pickers
+//! offer and select, the texts the panels show, the three charts as one table, and the embed
+//! snippet. The Leptos components in `app/` only wire these to the DOM.
+
+mod embed;
+mod figures;
+mod imports;
+mod inputs;
+mod results;
+
+pub use embed::*;
+pub use figures::*;
+pub use imports::*;
+pub use inputs::*;
+pub use results::*;

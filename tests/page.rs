@@ -1,0 +1,128 @@
+//! The page's decisions, natively: committing typed text, the pickers, what a repertoire row
+//! loads, the charts' table and the embed snippet.
+
+use kvbudget::core::query::{decode, encode};
+use kvbudget::core::repertoire::rows;
+use kvbudget::core::scenario::{Embed, ModelChoice, PageScenario};
+use kvbudget::core::units::Bytes;
+use kvbudget::page::{self, Units, CHARTS};
+
+fn input(id: &str) -> &'static page::Input {
+    page::CUSTOM_MODEL
+        .iter()
+        .chain([&page::WEIGHTS])
+        .chain(&page::CUSTOM_GPU)
+        .chain(&page::PARALLEL)
+        .chain(&page::VLLM)
+        .chain(&page::REQUESTS)
+        .find(|i| i.id == id)
+        .unwrap_or_else(|| panic!("no input {id}"))
+}
+
+#[test]
+fn typed_text_commits_or_names_the_field_and_range() {
+    let s = PageScenario::default();
+    let t = input("ctx").commit(&s, "32,768", Units::default()).unwrap();
+    assert_eq!(t.ctx, 32_768);
+    // Refused text leaves the scenario as it was and says what the field accepts.
+    let e = input("ctx")
+        .commit(&s, "12x", Units::default())
+        .unwrap_err();
+    assert_eq!(
+        e,
+        "max_model_len: \"12x\" is not a whole number of tokens from 16 to 10,485,760"
+    );
+    let e = input("tp").commit(&s, "65", Units::default()).unwrap_err();
+    assert_eq!(
+        e,
+        "tensor-parallel size must be a whole number from 1 to 64 (got 65)"
+    );
+    // An empty optional field returns to its default.
+    let t = input("util").commit(&s, "0.5", Units::default()).unwrap();
+    assert_eq!(t.util, Some(0.5));
+    let t = input("util").commit(&t, " ", Units::default()).unwrap();
+    assert_eq!(t.util, None);
+    // ...but an empty required one is refused.
+    assert!(input("ctx")
+        .commit(&s, "", Units::default())
+        .unwrap_err()
+        .contains("empty"));
+}
+
+#[test]
+fn weights_follow_the_chosen_unit() {
+    let mut s = PageScenario::default();
+    page::select_model(&mut s, "custom");
+    // Picking "custom" from a preset keeps its geometry under a new name.
+    assert_eq!(s.model.name(), "Qwen/Qwen3-8B (edited)");
+    let gb = Units {
+        weights_in_gb: true,
+    };
+    // 16 GB = 16 × 10⁹ B; shown back as "16.00" GB and as 16 × 10⁹ / 2³⁰ = 14.90 GiB.
+    let t = page::WEIGHTS.commit(&s, "16", gb).unwrap();
+    assert_eq!(t.model.spec().weights, Bytes(16_000_000_000));
+    assert_eq!((page::WEIGHTS.show)(&t, gb), "16.00");
+    assert_eq!((page::WEIGHTS.show)(&t, Units::default()), "14.90");
+    let e = page::WEIGHTS.commit(&s, "5000", gb).unwrap_err();
+    assert!(e.contains("weights") && e.contains("4,398"), "{e}");
+    // A preset has no weights field to write: the scenario stays the preset.
+    let p = PageScenario::default();
+    let t = page::WEIGHTS.commit(&p, "3", Units::default()).unwrap();
+    assert!(matches!(t.model, ModelChoice::Preset(_)));
+}
+
+#[test]
+fn a_repertoire_row_loads_its_model_and_dtype_only() {
+    let (s, _) = decode("?model=Qwen/Qwen3-8B&gpu=l40s&ctx=4096&kv=auto&tp=2&util=0.8");
+    let row = rows(&s)
+        .into_iter()
+        .find(|r| r.key() == "Qwen3-14B-AWQ-fp8")
+        .unwrap();
+    let mut t = s.clone();
+    row.load_into(&mut t);
+    assert_eq!(t.model.name(), "Qwen/Qwen3-14B-AWQ");
+    assert_eq!(t.kv.name(), "fp8");
+    // Everything else stays.
+    assert_eq!((t.ctx, t.tp, t.util, &t.gpu), (4096, 2, Some(0.8), &s.gpu));
+}
+
+#[test]
+fn the_embed_snippet_escapes_the_url() {
+    let (s, _) = decode("?model=custom&name=a%22b%3Cc%3E&layers=2&heads=2&kv_heads=2&head_dim=2");
+    let url = format!("https://example.org/k/?{}", encode(&page::embedded(&s)));
+    let snippet = page::embed_snippet(&url);
+    assert!(snippet.starts_with(
+        "<iframe src=\"https://example.org/k/?model=custom&amp;name=a%22b%3Cc%3E&amp;"
+    ));
+    assert!(snippet.contains("embed=1\""), "{snippet}");
+    assert_eq!(snippet.matches('<').count(), 2, "{snippet}");
+    assert_eq!(
+        page::html_escape("<a href=\"x\">&</a>"),
+        "&lt;a href=&quot;x&quot;&gt;&amp;&lt;/a&gt;"
+    );
+    assert_eq!(page::full_page(&page::embedded(&s)).embed, Embed::Full);
+}
+
+#[test]
+fn one_chart_per_view_or_all_three() {
+    let shown = |e: Embed| {
+        CHARTS
+            .iter()
+            .filter(|c| page::chart_shown(c, e))
+            .map(|c| c.testid)
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(shown(Embed::Full).len(), 3);
+    assert_eq!(shown(Embed::Compact).len(), 3);
+    assert_eq!(shown(Embed::Memory), ["chart-memory"]);
+    assert_eq!(shown(Embed::Concurrency), ["chart-concurrency"]);
+    assert_eq!(shown(Embed::Roofline), ["chart-roofline"]);
+}
+
+#[test]
+fn hugging_face_ids() {
+    assert!(page::valid_hf_id("Qwen/Qwen3-8B"));
+    assert!(!page::valid_hf_id("Qwen"));
+    assert!(!page::valid_hf_id("a/b/c"));
+    assert!(!page::valid_hf_id("a/<script>"));
+}
