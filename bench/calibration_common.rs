@@ -80,10 +80,13 @@ fn model_of(r: &Value) -> Option<ModelSpec> {
     let kv_heads = a["kv_heads"].as_u64()?;
     let head_dim = a["head_dim"].as_u64()?;
     let mla = a["attention"].as_str().unwrap_or("").starts_with("MLA");
+    // The records carry no query-head count. Each log started, so its TP split the heads: a
+    // multiple of TP stands in (it only enters vLLM's TP check; hidden sizes come from FACTS).
+    let tp = r["tp"].as_u64().unwrap_or(1).max(1);
     Some(ModelSpec {
         id: id.into(),
         layers,
-        attention_heads: kv_heads,
+        attention_heads: kv_heads.max(1) * tp,
         kv_heads,
         head_dim,
         attention: if mla {

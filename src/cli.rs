@@ -559,6 +559,7 @@ fn vllm_cmd(a: &VllmArgs) -> Result<i32, String> {
             "max_seqs_capped": r.max_seqs_capped,
             "lines": r.lines,
             "error": r.error,
+            "refusal": r.refusal.map(|x| x.kind.key()),
             "budget": r.budget.map(|b| json!({
                 "requested_bytes": b.requested,
                 "weights_per_gpu_bytes": b.weights_per_gpu.0,
@@ -594,8 +595,8 @@ fn vllm_cmd(a: &VllmArgs) -> Result<i32, String> {
         for l in &r.lines {
             say!("{l}");
         }
-        if let Some(e) = &r.error {
-            say!("ValueError: {e}");
+        if let Some(e) = r.error_line() {
+            say!("{e}");
         }
     }
     Ok(if r.error.is_some() { EXIT_REFUSED } else { 0 })

@@ -5,6 +5,7 @@ use kvbudget::core::calc::evaluate;
 use kvbudget::core::chart_data;
 use kvbudget::core::explain::explain;
 use kvbudget::core::query::decode;
+use kvbudget::core::vllm::RefusalKind;
 
 #[test]
 fn the_issue_scenario_matches_the_cli_figures() {
@@ -65,18 +66,40 @@ fn a_reasoning_trace_sets_the_context() {
 
 #[test]
 fn weights_larger_than_the_card() {
-    // Qwen3-8B BF16 (15.27 GiB) on a 16 GB RTX 5080 (15.5 GiB × 0.92 = 14.26 GiB): nothing left.
+    // Qwen3-8B BF16 (15.27 GiB) on a 16 GB RTX 5080 (15.50 GiB as vLLM sees it): the weights and
+    // the ~0.5 GiB CUDA holds before loading do not fit, so vLLM runs out of memory while loading
+    // and never prints a KV line (it used to print a negative "Available KV cache memory").
     let (s, _) = decode("?model=Qwen/Qwen3-8B&gpu=rtx-5080&kv=fp8");
     let o = evaluate(&s).unwrap();
     assert!(o.chosen.pool < 0);
     assert_eq!(o.chosen.capped, 0);
-    assert!(o
-        .chosen
-        .report
+    let r = &o.chosen.report;
+    assert_eq!(r.refusal.unwrap().kind, RefusalKind::WeightsDoNotFit);
+    assert!(r.lines.is_empty(), "{:?}", r.lines);
+    assert!(r
+        .error_line()
+        .unwrap()
+        .starts_with("torch.OutOfMemoryError: CUDA out of memory while loading the weights"));
+}
+
+#[test]
+fn weights_that_load_but_leave_no_kv_memory() {
+    // Qwen3-8B on an RTX 4090 at utilization 0.6: ⌈25,286,619,955 × 0.6⌉ = 15,171,971,973 B
+    // requested < 16,396,037,652 B of weights, which still load (23.55 GiB card): vLLM's own error.
+    let (s, _) = decode("?model=Qwen/Qwen3-8B&gpu=rtx-4090&util=0.6&overhead_gib=1");
+    let o = evaluate(&s).unwrap();
+    let r = &o.chosen.report;
+    assert_eq!(r.refusal.unwrap().kind, RefusalKind::NoKvMemory);
+    assert!(r
         .error
         .as_deref()
         .unwrap()
         .starts_with("No available memory"));
+    assert_eq!(
+        r.lines.len(),
+        1,
+        "the worker prints the (negative) available memory first"
+    );
 }
 
 #[test]
@@ -184,4 +207,35 @@ fn the_estimate_gives_a_range_and_its_parts() {
         .warnings
         .iter()
         .any(|w| w.contains("outside gpu_memory_utilization")));
+}
+
+#[test]
+fn tensor_parallel_sizes_vllm_refuses() {
+    // Qwen3-8B has 32 attention heads: TP 3 does not divide them (vLLM's ValueError).
+    let (s, _) = decode("?model=Qwen/Qwen3-8B&gpu=h100-sxm&tp=3");
+    let o = evaluate(&s).unwrap();
+    let r = &o.chosen.report;
+    assert_eq!(r.refusal.unwrap().kind, RefusalKind::InvalidTp);
+    assert_eq!(
+        r.error_line().unwrap(),
+        "ValueError: Total number of attention heads (32) must be divisible by tensor parallel size (3)."
+    );
+    assert_eq!(o.chosen.capped, 0);
+    // 24 heads split by TP 4, but 6 KV heads neither divide by 4 nor divide 4.
+    let (s, _) = decode(
+        "?model=custom&layers=32&heads=24&kv_heads=6&head_dim=128&weights_gib=14&gpu=h100-sxm&tp=4",
+    );
+    let r = evaluate(&s).unwrap().chosen.report;
+    assert_eq!(
+        r.error_line().unwrap(),
+        "AssertionError: 6 is not divisible by 4"
+    );
+    // TP 8 with 8 KV heads, and TP 16 (each KV head replicated on two ranks) are fine.
+    for tp in [8, 16] {
+        let (s, _) = decode(&format!("?model=Qwen/Qwen3-8B&gpu=h100-sxm&tp={tp}"));
+        assert!(
+            evaluate(&s).unwrap().chosen.report.refusal.is_none(),
+            "tp {tp}"
+        );
+    }
 }

@@ -58,10 +58,13 @@ fn model_of(r: &Value) -> ModelSpec {
         Attention::Full
     };
     let kv_heads = a["kv_heads"].as_u64().unwrap();
+    // The records carry no query-head count. Each log started, so its TP split the heads: a
+    // multiple of TP stands in (it only enters vLLM's TP check).
+    let tp = r["tp"].as_u64().unwrap_or(1).max(1);
     ModelSpec {
         id: r["model"].as_str().unwrap().to_string().into(),
         layers,
-        attention_heads: kv_heads,
+        attention_heads: kv_heads.max(1) * tp,
         kv_heads,
         head_dim: a["head_dim"].as_u64().unwrap(),
         attention,

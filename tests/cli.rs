@@ -173,6 +173,59 @@ fn vllm_json_fields() {
 }
 
 #[test]
+fn vllm_says_what_vllm_would_really_do_when_weights_do_not_load() {
+    // Qwen3-14B (27.52 GiB) on an RTX 4090 (23.55 GiB): out of memory while loading the weights,
+    // so no "Available KV cache memory" line at all (never a negative one), and exit status 3.
+    let o = kvbudget(
+        &[
+            "vllm",
+            "--model",
+            "Qwen/Qwen3-14B",
+            "--gpu",
+            "rtx-4090",
+            "--max-model-len",
+            "8192",
+            "--json",
+        ],
+        None,
+    );
+    assert_eq!(o.status.code(), Some(3));
+    let v = json(&o);
+    assert_eq!(v["refusal"], "weights-do-not-fit");
+    assert_eq!(v["lines"].as_array().unwrap().len(), 0);
+    let o = kvbudget(
+        &[
+            "vllm",
+            "--model",
+            "Qwen/Qwen3-14B",
+            "--gpu",
+            "rtx-4090",
+            "--max-model-len",
+            "8192",
+        ],
+        None,
+    );
+    let text = stdout(&o);
+    assert!(!text.contains("Available KV cache memory"), "{text}");
+    assert!(text.starts_with("torch.OutOfMemoryError: CUDA out of memory while loading the weights (27.52 GiB per GPU on a GPU of 23.55 GiB)."), "{text}");
+    // A model that starts has "refusal": null.
+    let o = kvbudget(
+        &[
+            "vllm",
+            "--model",
+            "Qwen/Qwen3-8B",
+            "--gpu",
+            "h100-sxm",
+            "--max-model-len",
+            "8192",
+            "--json",
+        ],
+        None,
+    );
+    assert!(json(&o)["refusal"].is_null());
+}
+
+#[test]
 fn vllm_json_budget_splits_weights_over_pipeline_stages() {
     // Qwen3-14B: ⌊27.52 × 2³⁰⌋ = 29,549,374,996 B over PP 2 → 14,774,687,498 B per GPU, the
     // figure the page and the log check use (tests/verify.rs).
@@ -228,10 +281,13 @@ fn vllm_refusal_exits_3_with_the_error() {
         None,
     );
     assert_eq!(o.status.code(), Some(3));
-    assert!(json(&o)["error"]
+    // Qwen3-32B's weights (61 GB) do not even load on a 24 GB card.
+    let v = json(&o);
+    assert_eq!(v["refusal"], "weights-do-not-fit");
+    assert!(v["error"]
         .as_str()
         .unwrap()
-        .starts_with("No available memory"));
+        .starts_with("CUDA out of memory while loading the weights"));
 }
 
 #[test]

@@ -5,7 +5,7 @@ use kvbudget::core::presets::{self, Arch};
 use kvbudget::core::units::{fixed2, Bytes, GIB};
 use kvbudget::core::vllm::Overhead;
 use kvbudget::core::vllm::{
-    printed_tokens, report, Engine, Family, KvMemory, Report, Scenario, Version,
+    printed_tokens, report, Engine, Family, KvMemory, RefusalKind, Report, Scenario, Version,
 };
 
 fn scenario(id: &str, memory: KvMemory, len: u64, v: (u32, u32)) -> Scenario {
@@ -252,19 +252,26 @@ fn budget_path_on_an_rtx_4090() {
 
 #[test]
 fn no_memory_left() {
-    // Weights larger than the card: nothing left → vLLM's "No available memory" error.
-    let s = scenario(
+    // Weights larger than the card (61.02 GiB on 23.55 GiB) never load: out of memory while
+    // loading, not vLLM's "No available memory" error (which needs the weights loaded first).
+    let budget = |weights: u64| KvMemory::Budget {
+        gpu_total: presets::gpu("rtx-4090").unwrap().total,
+        util: 0.9,
+        weights: Bytes(weights),
+        overhead: Overhead::SEED,
+    };
+    let r = run(&scenario(
         "Qwen/Qwen3-32B",
-        KvMemory::Budget {
-            gpu_total: presets::gpu("rtx-4090").unwrap().total,
-            util: 0.9,
-            weights: Bytes(65_524_246_528),
-            overhead: Overhead::SEED,
-        },
+        budget(65_524_246_528),
         8192,
         (0, 11),
-    );
-    let r = run(&s);
+    ));
+    assert_eq!(r.refusal.unwrap().kind, RefusalKind::WeightsDoNotFit);
+    assert!(r.lines.is_empty());
+    // 22 GiB of weights load (22 + 0.5 ≤ 23.55 GiB) but exceed ⌊25,286,619,955 × 0.9⌋ =
+    // 22,757,957,959 B requested: vLLM's own error.
+    let r = run(&scenario("Qwen/Qwen3-32B", budget(22 << 30), 8192, (0, 11)));
+    assert_eq!(r.refusal.unwrap().kind, RefusalKind::NoKvMemory);
     assert_eq!(
         r.error.as_deref(),
         Some("No available memory for the cache blocks. Try increasing `gpu_memory_utilization` when initializing the engine.")

@@ -53,7 +53,7 @@ pub fn log_lines(r: &Report) -> String {
     r.lines
         .iter()
         .cloned()
-        .chain(r.error.iter().map(|e| format!("ValueError: {e}")))
+        .chain(r.error_line())
         .collect::<Vec<_>>()
         .join("\n")
 }

@@ -2,13 +2,15 @@
 //! startup report ([`report`]), its non-KV memory ([`overhead`]) and its logs ([`logparse`]).
 //! Nothing here depends on the page; an emulation of another engine lands as a sibling folder.
 
+pub mod layout;
 pub mod logparse;
 pub mod overhead;
 pub mod report;
 pub mod version;
 
 pub use report::{
-    gib_text, printed_tokens, report, Budget, Groups, KvMemory, Margin, Overhead, Report, Scenario,
+    gib_text, printed_tokens, report, tp_refusal, Budget, Groups, KvMemory, Margin, Overhead,
+    Refusal, RefusalKind, Report, Scenario, LOAD_RESERVE,
 };
 pub use version::{
     family, requested_bytes, serve_defaults, Engine, Family, Rounding, Version, NEWEST, OLDEST,

@@ -1,10 +1,11 @@
 //! What vLLM prints at startup about its KV cache, per version (VLLM-ACCOUNTING §0–§4): the
 //! block layout of the layers, the memory left for the cache, the blocks, and the lines.
 
+use super::layout::{resolve, Layout, Resolved};
 use super::overhead::{self, Estimate};
-use super::version::{family, requested_bytes, serve_defaults, Engine, Family, Version};
+use super::version::{requested_bytes, Engine, Family, Version};
 use crate::capacity;
-use crate::error::{check_range, KvError, Result};
+use crate::error::Result;
 use crate::model::{Attention, KvDtype, ModelSpec};
 use crate::presets::Arch;
 use crate::units::{fixed2, py_float_repr, py_round, thousands, Bytes, GIB};
@@ -149,6 +150,8 @@ pub struct Report {
     pub block_bytes: u64,
     /// KV cache groups (1 without the hybrid allocator's grouping).
     pub num_groups: u64,
+    /// Why vLLM would not start (with `error` as its message).
+    pub refusal: Option<Refusal>,
 }
 
 /// The budget's terms on the GPU that sets the cache size: `requested − weights − overhead`.
@@ -163,6 +166,19 @@ pub struct Budget {
 }
 
 impl Report {
+    /// Records a refusal and its message.
+    fn refuse(&mut self, kind: RefusalKind, exception: &'static str, message: String) {
+        self.refusal = Some(Refusal { kind, exception });
+        self.error = Some(message);
+    }
+
+    /// The refusal as Python prints it: `ValueError: …`.
+    pub fn error_line(&self) -> Option<String> {
+        let e = self.error.as_ref()?;
+        let exception = self.refusal.map(|r| r.exception).unwrap_or("ValueError");
+        Some(format!("{exception}: {e}"))
+    }
+
     /// Whole max-length requests the blocks hold at once, before any `max_num_seqs` cap
     /// (0 when vLLM would not start).
     pub fn whole_sequences(&self) -> u64 {
@@ -174,6 +190,44 @@ impl Report {
     }
 }
 
+/// Why vLLM would not start, by the check that stops it (in the order vLLM runs them).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RefusalKind {
+    /// `max_model_len` longer than the model allows, or than one request's KV fits in.
+    MaxModelLen,
+    /// A tensor-parallel size that does not split the heads.
+    InvalidTp,
+    /// The weights do not fit on the GPU: out of memory while loading, before any KV line.
+    WeightsDoNotFit,
+    /// Nothing left for the KV cache after the weights and the profile run.
+    NoKvMemory,
+}
+
+impl RefusalKind {
+    /// A stable key (`data-value` on the page, `refusal` in the CLI's JSON).
+    pub const fn key(self) -> &'static str {
+        match self {
+            RefusalKind::MaxModelLen => "max-model-len",
+            RefusalKind::InvalidTp => "invalid-tp",
+            RefusalKind::WeightsDoNotFit => "weights-do-not-fit",
+            RefusalKind::NoKvMemory => "no-kv-memory",
+        }
+    }
+}
+
+/// vLLM's refusal: its kind and the exception it raises (the message is `Report::error`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Refusal {
+    /// Which check stopped it.
+    pub kind: RefusalKind,
+    /// `ValueError`, `AssertionError`, `torch.OutOfMemoryError`.
+    pub exception: &'static str,
+}
+
+/// What CUDA and PyTorch hold before the weights load (context, allocator): the weights must fit
+/// in the rest. An assumption (0.5 GiB; published startups show 0.3–0.6 GiB in use before loading).
+pub const LOAD_RESERVE: Bytes = Bytes(GIB / 2);
+
 const NO_MEMORY: &str = "No available memory for the cache blocks. Try increasing `gpu_memory_utilization` when initializing the engine.";
 
 /// The text vLLM prints for a byte count in GiB: `%.2f` up to 0.29, `round(x, 2)` from 0.30.
@@ -184,240 +238,6 @@ pub fn gib_text(bytes: i128, v: Version) -> String {
     } else {
         fixed2(g)
     }
-}
-
-fn ceil_div(a: u64, b: u64) -> u64 {
-    a.div_ceil(b.max(1))
-}
-
-/// The settings in force once vLLM's defaults are applied.
-#[derive(Clone, Copy, Debug)]
-struct Resolved {
-    family: Family,
-    block_size: u64,
-    max_model_len: u64,
-    max_num_seqs: u64,
-    max_num_batched_tokens: u64,
-}
-
-/// Validates the scenario and applies vLLM's defaults.
-fn resolve(s: &Scenario) -> Result<Resolved> {
-    s.model.validate()?;
-    check_range(
-        "tensor-parallel size",
-        s.tp,
-        1,
-        1024,
-        "a whole number from 1 to 1,024",
-    )?;
-    check_range(
-        "pipeline-parallel size",
-        s.pp,
-        1,
-        1024,
-        "a whole number from 1 to 1,024",
-    )?;
-    if s.pp > s.model.layers {
-        return Err(KvError::Invalid {
-            field: "pipeline-parallel size",
-            message: format!("must not exceed the number of layers ({})", s.model.layers),
-        });
-    }
-    let fam = family(s.version, s.engine);
-    let is_mla = matches!(s.model.attention, Attention::Mla { .. });
-    let block_size = match s.block_size {
-        Some(b) => check_range(
-            "block size",
-            b,
-            1,
-            1 << 20,
-            "a whole number of tokens from 1 to 1,048,576",
-        )?,
-        None if is_mla && s.arch == Arch::Hopper && fam != Family::V0 => 64,
-        None => 16,
-    };
-    let max_model_len = match s.max_model_len {
-        Some(l) => check_range(
-            "max_model_len",
-            l,
-            1,
-            1 << 40,
-            "a whole number of tokens from 1 to 2^40",
-        )?,
-        None if s.model.max_position > 0 => s.model.max_position,
-        None => {
-            return Err(KvError::Invalid {
-                field: "max_model_len",
-                message: "is required when the model has no max_position_embeddings".into(),
-            })
-        }
-    };
-    let (def_seqs, def_mnbt) = serve_defaults(s.arch, s.gpu_total);
-    let max_num_seqs = match s.max_num_seqs {
-        Some(n) => check_range(
-            "max_num_seqs",
-            n,
-            1,
-            1 << 32,
-            "a whole number from 1 to 2^32",
-        )?,
-        None => def_seqs,
-    };
-    let max_num_batched_tokens = match s.max_num_batched_tokens {
-        Some(n) => check_range(
-            "max_num_batched_tokens",
-            n,
-            1,
-            1 << 40,
-            "a whole number from 1 to 2^40",
-        )?,
-        None => def_mnbt,
-    };
-    Ok(Resolved {
-        family: fam,
-        block_size,
-        max_model_len,
-        max_num_seqs,
-        max_num_batched_tokens,
-    })
-}
-
-/// How the layers of the largest stage share blocks, and what one request needs.
-#[derive(Clone, Copy, Debug)]
-struct Layout {
-    /// Bytes of one block on one layer.
-    page_bytes: u64,
-    stage_layers: u64,
-    bytes_per_token: Bytes,
-    /// Full-attention and sliding layers as the version treats them, and the window.
-    full: u64,
-    sliding: u64,
-    window: u64,
-    /// Scheduled tokens a sliding layer keeps beyond its window.
-    lookahead: u64,
-    groups: Option<Groups>,
-    /// Layers that share one block (the divisor of the pool).
-    slots_per_block: u64,
-    num_groups: u64,
-    blocks_per_request: u64,
-}
-
-impl Layout {
-    fn of(s: &Scenario, r: &Resolved) -> Result<Layout> {
-        let per_layer_token = capacity::bytes_per_token_per_layer(&s.model, s.kv_dtype, s.tp)?;
-        let page_bytes = per_layer_token
-            .checked_mul(r.block_size)
-            .ok_or(KvError::Overflow("block size in bytes"))?;
-        let stage_layers = capacity::max_stage_layers(s.model.layers, s.pp);
-        let bytes_per_token = capacity::bytes_per_token(&s.model, s.kv_dtype, s.tp, s.pp)?;
-
-        // Layer kinds on the largest stage. V0 and V1 before 0.10 turn a mix of sliding and full
-        // layers into full attention (no hybrid allocator); a model that only slides keeps its window.
-        let (mut full, mut sliding, window) = match s.model.attention {
-            Attention::SlidingWindow {
-                window,
-                sliding_layers,
-            } => {
-                let sl = (sliding_layers as u128 * stage_layers as u128)
-                    .div_ceil(s.model.layers as u128) as u64;
-                let sl = sl.min(stage_layers);
-                (stage_layers - sl, sl, window)
-            }
-            _ => (stage_layers, 0, 0),
-        };
-        let hybrid_allocator = !matches!(r.family, Family::V0 | Family::V1Early);
-        if (sliding > 0 && full > 0 && !hybrid_allocator) || r.family == Family::V0 {
-            // V0 sizes every layer for the whole context.
-            full += sliding;
-            sliding = 0;
-        }
-        // Scheduled tokens a sliding layer must keep beyond its window: max_num_batched_tokens,
-        // doubled from 0.26 (async scheduling keeps one step ahead).
-        let lookahead = if s.version >= Version::new(0, 26) {
-            r.max_num_batched_tokens.saturating_mul(2)
-        } else {
-            r.max_num_batched_tokens
-        };
-        let mut layout = Layout {
-            page_bytes,
-            stage_layers,
-            bytes_per_token,
-            full,
-            sliding,
-            window,
-            lookahead,
-            groups: groups(full, sliding),
-            slots_per_block: stage_layers,
-            num_groups: 1,
-            blocks_per_request: 0,
-        };
-        let full_blocks = ceil_div(r.max_model_len, r.block_size);
-        let sliding_blocks = layout.sliding_blocks(r.max_model_len, r.block_size);
-        (
-            layout.slots_per_block,
-            layout.num_groups,
-            layout.blocks_per_request,
-        ) = match layout.groups {
-            Some(g) => (
-                g.group_size,
-                g.full_groups + g.sliding_groups,
-                g.full_groups * full_blocks + g.sliding_groups * sliding_blocks,
-            ),
-            None if sliding > 0 => (stage_layers, 1, sliding_blocks),
-            None => (stage_layers, 1, full_blocks),
-        };
-        Ok(layout)
-    }
-
-    /// Blocks a sliding layer holds for a request of `len` tokens.
-    fn sliding_blocks(&self, len: u64, block_size: u64) -> u64 {
-        ceil_div(
-            self.window
-                .saturating_sub(1)
-                .saturating_add(self.lookahead)
-                .min(len),
-            block_size,
-        ) + 1
-    }
-
-    /// KV bytes one request of `len` tokens needs, as the fit check sums them over real layers.
-    fn needed_for(&self, len: u64, block_size: u64) -> u128 {
-        let fb = ceil_div(len, block_size) as u128;
-        let sb = self.sliding_blocks(len, block_size) as u128;
-        self.page_bytes as u128 * (self.full as u128 * fb + self.sliding as u128 * sb)
-    }
-
-    /// Bytes of one block over the layers that share it.
-    fn block_bytes(&self) -> u128 {
-        self.page_bytes as u128 * self.slots_per_block as u128
-    }
-}
-
-/// The hybrid allocator's groups when layers of both kinds are present: equal groups of
-/// `min(full, sliding)` layers, padded where a kind does not divide evenly.
-fn groups(full: u64, sliding: u64) -> Option<Groups> {
-    if full == 0 || sliding == 0 {
-        return None;
-    }
-    let g = full.min(sliding);
-    let fg = ceil_div(full, g);
-    let sg = ceil_div(sliding, g);
-    let pad_full = fg * g - full;
-    let pad_sliding = sg * g - sliding;
-    let padded_kinds =
-        (if pad_full > 0 { full } else { 0 }) + (if pad_sliding > 0 { sliding } else { 0 });
-    let padding = pad_full + pad_sliding;
-    Some(Groups {
-        group_size: g,
-        full_groups: fg,
-        sliding_groups: sg,
-        padding_layers: padding,
-        padding_waste_pct: if padded_kinds > 0 {
-            padding as f64 / padded_kinds as f64 * 100.0
-        } else {
-            0.0
-        },
-    })
 }
 
 /// The KV memory on the GPU that sets the cache size: the budget's terms and the estimate
@@ -478,6 +298,30 @@ fn kv_memory(
     })
 }
 
+/// vLLM's check of the tensor-parallel size: the attention heads must divide evenly
+/// (`ModelConfig.verify_with_parallel_config`, vllm/config.py, 0.6–0.33), and the KV heads must
+/// divide by TP or TP by them (`QKVParallelLinear` → `divide` → `ensure_divisibility`,
+/// vllm/model_executor/layers/linear.py and vllm/distributed/utils.py). MLA caches one latent, so
+/// only the attention heads count.
+pub fn tp_refusal(model: &ModelSpec, tp: u64) -> Option<(&'static str, String)> {
+    let tp = tp.max(1);
+    if model.attention_heads % tp != 0 {
+        return Some((
+            "ValueError",
+            format!(
+                "Total number of attention heads ({}) must be divisible by tensor parallel size ({tp}).",
+                model.attention_heads
+            ),
+        ));
+    }
+    if matches!(model.attention, Attention::Mla { .. }) {
+        return None;
+    }
+    let kv = model.kv_heads.max(1);
+    let (a, b) = if tp >= kv { (tp, kv) } else { (kv, tp) };
+    (a % b != 0).then(|| ("AssertionError", format!("{a} is not divisible by {b}")))
+}
+
 /// Computes what vLLM would print for `s`.
 pub fn report(s: &Scenario) -> Result<Report> {
     let r = resolve(s)?;
@@ -511,17 +355,36 @@ pub fn report(s: &Scenario) -> Result<Report> {
         budget,
         block_bytes: block_bytes.min(u64::MAX as u128) as u64,
         num_groups: layout.num_groups,
+        refusal: None,
     };
 
     let max_model_len = r.max_model_len;
     if s.model.max_position > 0 && max_model_len > s.model.max_position {
-        out.error = Some(format!(
+        out.refuse(RefusalKind::MaxModelLen, "ValueError", format!(
             "User-specified max_model_len ({max_model_len}) is greater than the derived max_model_len \
              (max_position_embeddings={} or model_max_length=None in model's config.json). To allow overriding \
              this maximum, set the env var VLLM_ALLOW_LONG_MAX_MODEL_LEN=1.",
             py_float_repr(s.model.max_position as f64)
         ));
         return Ok(out);
+    }
+    if let Some((exception, message)) = tp_refusal(&s.model, s.tp) {
+        out.refuse(RefusalKind::InvalidTp, exception, message);
+        return Ok(out);
+    }
+    if let (KvMemory::Budget { gpu_total, .. }, Some(b)) = (s.memory, budget) {
+        if b.weights_per_gpu.0.saturating_add(LOAD_RESERVE.0) > gpu_total.0 {
+            out.refuse(
+                RefusalKind::WeightsDoNotFit,
+                "torch.OutOfMemoryError",
+                format!(
+                    "CUDA out of memory while loading the weights ({} GiB per GPU on a GPU of {} GiB).",
+                    fixed2(b.weights_per_gpu.as_gib()),
+                    fixed2(gpu_total.as_gib())
+                ),
+            );
+            return Ok(out);
+        }
     }
     if r.family == Family::V0 {
         v0_report(&mut out, num_blocks);
@@ -549,9 +412,9 @@ fn v0_report(out: &mut Report, num_blocks: u64) {
     out.max_concurrency = Some(conc);
     out.max_seqs_capped = Some((tokens / max_model_len).min(out.max_num_seqs));
     if num_blocks == 0 {
-        out.error = Some(NO_MEMORY.into());
+        out.refuse(RefusalKind::NoKvMemory, "ValueError", NO_MEMORY.into());
     } else if tokens < max_model_len {
-        out.error = Some(format!(
+        out.refuse(RefusalKind::MaxModelLen, "ValueError", format!(
             "The model's max seq len ({max_model_len}) is larger than the maximum number of tokens that can be \
              stored in KV cache ({tokens}). Try increasing `gpu_memory_utilization` or decreasing `max_model_len` \
              when initializing the engine."
@@ -568,7 +431,7 @@ fn v1_report(out: &mut Report, s: &Scenario, r: &Resolved, layout: &Layout, num_
             .push(format!("Available KV cache memory: {} GiB", gib_text(a, v)));
     }
     if matches!(out.available_kv_bytes, Some(a) if a <= 0) {
-        out.error = Some(NO_MEMORY.into());
+        out.refuse(RefusalKind::NoKvMemory, "ValueError", NO_MEMORY.into());
         return;
     }
     let avail_bytes: u128 = match s.memory {
@@ -586,7 +449,8 @@ fn v1_report(out: &mut Report, s: &Scenario, r: &Resolved, layout: &Layout, num_
     };
     let fits = |len: u64| layout.needed_for(len, block_size) + null_block <= avail_bytes;
     if !fits(max_model_len) {
-        out.error = Some(too_long_error(out, v, layout, avail_bytes, fits));
+        let message = too_long_error(out, v, layout, avail_bytes, fits);
+        out.refuse(RefusalKind::MaxModelLen, "ValueError", message);
         return;
     }
     if let Some(g) = layout.groups.filter(|g| g.padding_layers > 0) {
