@@ -36,9 +36,9 @@ fn main() {
             eval.push(t.elapsed().as_secs_f64() * 1e3);
             let t = Instant::now();
             bytes = [
-                charts::memory(&data),
-                charts::concurrency(&data),
-                charts::roofline(&data),
+                charts::memory(&data, charts::DEFAULT_WIDTH),
+                charts::concurrency(&data, charts::DEFAULT_WIDTH),
+                charts::roofline(&data, charts::DEFAULT_WIDTH),
             ]
             .into_iter()
             .map(|c| c.map(|c| c.len()).unwrap_or(0))

@@ -4,6 +4,7 @@ use kvbudget::charts;
 use kvbudget::core::calc::evaluate;
 use kvbudget::core::chart_data;
 use kvbudget::core::explain::explain;
+use kvbudget::core::fixes::fixes;
 use kvbudget::core::query::decode;
 use kvbudget::core::vllm::RefusalKind;
 
@@ -107,9 +108,9 @@ fn charts_render_as_svg() {
     let (s, _) = decode("?model=google/gemma-2-9b-it&gpu=l40s&kv=fp8");
     let o = evaluate(&s).unwrap();
     for svg in [
-        charts::memory(&chart_data::build(&s, &o).unwrap()),
-        charts::concurrency(&chart_data::build(&s, &o).unwrap()),
-        charts::roofline(&chart_data::build(&s, &o).unwrap()),
+        charts::memory(&chart_data::build(&s, &o).unwrap(), charts::DEFAULT_WIDTH),
+        charts::concurrency(&chart_data::build(&s, &o).unwrap(), charts::DEFAULT_WIDTH),
+        charts::roofline(&chart_data::build(&s, &o).unwrap(), charts::DEFAULT_WIDTH),
     ] {
         let svg = svg.unwrap();
         assert!(svg.starts_with("<svg"), "{}", &svg[..80]);
@@ -117,7 +118,8 @@ fn charts_render_as_svg() {
         assert!(!svg.contains("NaN") && !svg.contains("inf"));
     }
     // Both KV dtypes are drawn: the concurrency chart has two curves and the cap's legend.
-    let c = charts::concurrency(&chart_data::build(&s, &o).unwrap()).unwrap();
+    let c =
+        charts::concurrency(&chart_data::build(&s, &o).unwrap(), charts::DEFAULT_WIDTH).unwrap();
     assert!(
         c.contains("BF16 (auto) KV") && c.contains("FP8 KV"),
         "legend missing: {}",
@@ -136,9 +138,9 @@ fn custom_names_stay_text() {
         "vllm serve '<img src=x onerror=alert(1)>'"
     );
     for svg in [
-        charts::memory(&chart_data::build(&s, &o).unwrap()),
-        charts::concurrency(&chart_data::build(&s, &o).unwrap()),
-        charts::roofline(&chart_data::build(&s, &o).unwrap()),
+        charts::memory(&chart_data::build(&s, &o).unwrap(), charts::DEFAULT_WIDTH),
+        charts::concurrency(&chart_data::build(&s, &o).unwrap(), charts::DEFAULT_WIDTH),
+        charts::roofline(&chart_data::build(&s, &o).unwrap(), charts::DEFAULT_WIDTH),
     ] {
         assert!(!svg.unwrap().contains("<img"));
     }
@@ -159,23 +161,47 @@ fn what_fits_instead() {
         .as_deref()
         .unwrap()
         .starts_with("To serve at least one request"));
+    let f = fixes(&s, &o);
     assert_eq!(
-        explain(&s, &o).instead[0],
-        "--max-model-len 39264: one sequence of 39,264 tokens fits in this pool"
+        f[0].label,
+        "--max-model-len 39264: 1 sequence of 39,264 tokens fits"
     );
     assert_eq!(
-        explain(&s, &o).instead[1],
-        "--kv-cache-dtype fp8: 1 sequence of 40,960 tokens fit"
+        f[1].label,
+        "--kv-cache-dtype fp8: 1 sequence of 40,960 tokens fits"
     );
-    // No memory at all: GPUs where it fits are listed.
-    let (s, _) = decode("?model=Qwen/Qwen3-8B&gpu=rtx-5080");
+    // Each fix, applied, starts vLLM.
+    for x in &f {
+        let mut t = s.clone();
+        x.change.apply(&mut t);
+        assert!(
+            evaluate(&t).unwrap().chosen.report.refusal.is_none(),
+            "{}",
+            x.label
+        );
+    }
+    // Weights that do not load: the AWQ checkpoint of the same model, more GPUs, larger GPUs;
+    // never a higher utilization or FP8 KV (neither loads the weights).
+    let (s, _) = decode("?model=Qwen/Qwen3-14B&gpu=rtx-4090");
     let o = evaluate(&s).unwrap();
-    assert!(explain(&s, &o)
-        .instead
-        .iter()
-        .any(|l| l.starts_with("GPUs where at least one sequence fits")
-            && l.contains("RTX 4090")
-            && !l.contains("RTX 5080")));
+    let f = fixes(&s, &o);
+    let keys: Vec<&str> = f.iter().map(|x| x.change.key()).collect();
+    assert_eq!(keys[0], "model");
+    assert!(
+        f[0].label.starts_with("the preset Qwen/Qwen3-14B-AWQ: "),
+        "{}",
+        f[0].label
+    );
+    assert!(keys.contains(&"tp") && keys.contains(&"gpu"), "{keys:?}");
+    assert!(!keys.contains(&"util") && !keys.contains(&"kv"), "{keys:?}");
+    // TP 3 with 32 heads: the valid sizes around it, 2 and 4.
+    let (s, _) = decode("?model=Qwen/Qwen3-8B&gpu=h100-sxm&tp=3");
+    let o = evaluate(&s).unwrap();
+    let tps: Vec<String> = fixes(&s, &o).iter().map(|x| x.change.flag()).collect();
+    assert_eq!(
+        tps,
+        ["--tensor-parallel-size 2", "--tensor-parallel-size 4"]
+    );
 }
 
 #[test]

@@ -41,6 +41,9 @@ pub struct Range {
     pub tokens: (u64, u64),
     /// Sequences that fit at the context, capped: (least, most).
     pub seqs: (u64, u64),
+    /// At the low end (the most overhead) vLLM refuses to start although the estimate starts:
+    /// a boot may fail.
+    pub low_refuses: bool,
 }
 
 /// Everything the page shows as a number.
@@ -68,8 +71,11 @@ pub struct Outcome {
     pub weights_per_gpu: Bytes,
     /// The non-KV overhead besides the weights that the scenario uses (0 when unknown).
     pub overhead: Bytes,
-    /// Decode ceilings at the context with the capped sequences.
+    /// Decode ceilings at the context with the capped sequences, bandwidth- and compute-bound.
     pub decode: DecodeCeiling,
+    /// The compute roof at the context: tokens/s all GPUs can compute at most (None when the
+    /// GPU's TFLOPS are unknown).
+    pub compute_roof: Option<f64>,
 }
 
 /// The vLLM scenario behind the page's scenario, for `model` and `kv` at `len` tokens.
@@ -172,9 +178,10 @@ pub fn checked_context(s: &PageScenario) -> Result<u64> {
 
 /// The pool, printed tokens and capped sequences at both ends of the estimate's range.
 fn range(s: &PageScenario, model: &ModelSpec, context: u64) -> Range {
-    let at = |m: Margin| -> (i128, u64, u64) {
+    let at = |m: Margin| -> (i128, u64, u64, bool) {
         let t = vllm_scenario_with(s, model, s.kv, s.ctx, Overhead::Estimated(m));
         let rep = vllm::report(&t).ok();
+        let refuses = rep.as_ref().is_none_or(|r| r.refusal.is_some());
         let pool = rep.as_ref().and_then(|r| r.available_kv_bytes).unwrap_or(0);
         let tokens = rep
             .as_ref()
@@ -182,13 +189,14 @@ fn range(s: &PageScenario, model: &ModelSpec, context: u64) -> Range {
             .unwrap_or(0);
         let c = vllm_scenario_with(s, model, s.kv, context, Overhead::Estimated(m));
         let fit = vllm::report(&c).map(|r| r.whole_sequences()).unwrap_or(0);
-        (pool, tokens, fit.min(s.seqs()))
+        (pool, tokens, fit.min(s.seqs()), refuses || fit == 0)
     };
     let (lo, hi) = (at(Margin::High), at(Margin::Low));
     Range {
         pool: (lo.0, hi.0),
         tokens: (lo.1, hi.1),
         seqs: (lo.2, hi.2),
+        low_refuses: lo.3,
     }
 }
 
@@ -224,12 +232,16 @@ pub fn evaluate(s: &PageScenario) -> Result<Outcome> {
         (None, None) => Bytes(0),
     };
     let (decode_weights, decode_bpt) = decode_terms(s, &model, s.kv)?;
-    let decode = capacity::decode_ceiling(
-        s.gpu.bandwidth_gbs(),
-        decode_weights,
-        context,
-        decode_bpt,
-        chosen.capped.max(1),
+    let compute_roof = compute_roof(s, &model, context);
+    let decode = roofed(
+        capacity::decode_ceiling(
+            s.gpu.bandwidth_gbs(),
+            decode_weights,
+            context,
+            decode_bpt,
+            chosen.capped.max(1),
+        ),
+        compute_roof,
     );
     let range = match (s.overhead, r.overhead) {
         (None, Some(_)) if s.kv_memory.is_none() => Some(range(s, &model, context)),
@@ -248,7 +260,31 @@ pub fn evaluate(s: &PageScenario) -> Result<Outcome> {
         weights_per_gpu,
         overhead,
         decode,
+        compute_roof,
     })
+}
+
+/// Tokens/s the GPUs can compute at most at context `t`: `TP × peak FLOPS / FLOPs per token`
+/// (dense 16-bit peak; the activations of every model here are 16-bit).
+pub fn compute_roof(s: &PageScenario, model: &ModelSpec, t: u64) -> Option<f64> {
+    let tflops = s.gpu.bf16_tflops()?;
+    Some(s.tp as f64 * tflops * 1e12 / capacity::decode_flops_per_token(model, t))
+}
+
+/// The bandwidth ceiling under the compute roof: no rate can exceed what the GPUs compute.
+pub fn roofed(d: DecodeCeiling, roof: Option<f64>) -> DecodeCeiling {
+    let Some(r) = roof else { return d };
+    let aggregate = d.aggregate.min(r);
+    let scale = if d.aggregate > 0.0 {
+        aggregate / d.aggregate
+    } else {
+        1.0
+    };
+    DecodeCeiling {
+        per_sequence: d.per_sequence.min(r),
+        per_sequence_in_batch: d.per_sequence_in_batch * scale,
+        aggregate,
+    }
 }
 
 /// What one decode step of one sequence reads per GPU: the weights over tensor parallelism and

@@ -166,6 +166,50 @@ pub fn decode_ceiling(
     }
 }
 
+/// Multiply–adds of one decode step per token, excluding attention over the context: the
+/// projections and MLP of every layer (the routed experts' share for an MoE) and the LM head.
+/// From the geometry: `hidden` defaults to `heads × head_dim`, a dense MLP of unknown width to
+/// 3.5 × hidden (three gated matrices each). An estimate for the compute roof, not a weights count.
+pub fn active_params(model: &ModelSpec) -> u64 {
+    let e = model.extras;
+    let hidden = if e.hidden > 0 {
+        e.hidden
+    } else {
+        model.attention_heads * model.head_dim
+    };
+    let q = model.attention_heads * model.head_dim;
+    let kv = match model.attention {
+        Attention::Mla { latent } => latent,
+        _ => 2 * model.kv_heads * model.head_dim,
+    };
+    let attention = hidden * (2 * q + kv);
+    let dense = if e.intermediate > 0 || e.experts_per_token > 0 {
+        e.intermediate
+    } else {
+        hidden * 7 / 2
+    };
+    let mlp = 3 * hidden * (dense + e.experts_per_token * e.moe_intermediate);
+    model
+        .layers
+        .saturating_mul(attention.saturating_add(mlp))
+        .saturating_add(hidden.saturating_mul(model.vocab.max(1)))
+}
+
+/// FLOPs to decode one token of a sequence at context `t`: 2 per multiply–add of the weights
+/// ([`active_params`]) plus attention over the cached tokens, `2 × 2 × heads × head_dim × t` per
+/// layer (QKᵀ and AV), sliding layers attending to at most their window.
+pub fn decode_flops_per_token(model: &ModelSpec, t: u64) -> f64 {
+    let per_layer = 4.0 * (model.attention_heads * model.head_dim) as f64;
+    let attended = match model.attention {
+        Attention::SlidingWindow { window, .. } => {
+            model.full_layers() as f64 * t as f64
+                + model.sliding_layers() as f64 * t.min(window) as f64
+        }
+        _ => model.layers as f64 * t as f64,
+    };
+    2.0 * active_params(model) as f64 + per_layer * attended
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -178,6 +222,18 @@ mod tests {
         assert_eq!(layers_per_stage(40, 2), vec![20, 20]);
         // 27 layers over 2: 13 each, one extra to stage [-2] → [14, 13].
         assert_eq!(layers_per_stage(27, 2), vec![14, 13]);
+    }
+
+    #[test]
+    fn qwen3_8b_decodes_with_about_eight_billion_multiply_adds() {
+        // Qwen3-8B: hidden 4,096, 32 q heads × 128, 8 KV heads × 128, MLP 12,288, vocab 151,936.
+        // Per layer: 4,096 × (2 × 4,096 + 2,048) + 3 × 4,096 × 12,288 = 41,943,040 + 150,994,944
+        // = 192,937,984; × 36 = 6,945,767,424; + LM head 4,096 × 151,936 = 622,329,856
+        // → 7,568,097,280 (the checkpoint's 8.2 B less the embedding table and norms).
+        let m = crate::presets::model("Qwen/Qwen3-8B").unwrap().spec();
+        assert_eq!(active_params(&m), 7_568_097_280);
+        // At 8,192 tokens: 2 × 7,568,097,280 + 4 × 4,096 × 36 × 8,192 = 15,136,194,560 + 4,831,838,208.
+        assert_eq!(decode_flops_per_token(&m, 8192), 19_968_032_768.0);
     }
 
     #[test]

@@ -1,11 +1,12 @@
 //! The data behind the three charts, typed: the memory split, sequences vs context, and the
 //! decode roofline. The drawing (plotters) reads these and never parses a label.
 
-use crate::calc::{decode_terms, vllm_fit, Outcome};
+use crate::calc::{compute_roof, decode_terms, roofed, vllm_fit, Outcome};
 use crate::capacity;
 use crate::error::Result;
 use crate::scenario::PageScenario;
 use crate::units::{thousands, Bytes};
+use crate::vllm::RefusalKind;
 
 /// What a band of the memory split is, which decides its colour.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -23,6 +24,31 @@ pub enum SegmentKind {
     KvFree,
     /// `(1 − util) × total`, which vLLM leaves alone.
     Unclaimed,
+    /// Weights beyond the GPU's memory: they do not load.
+    Overflow,
+}
+
+impl SegmentKind {
+    /// Every kind, in legend order.
+    pub const ALL: [SegmentKind; 6] = [
+        SegmentKind::Weights,
+        SegmentKind::Overhead,
+        SegmentKind::Sequences { count: 0 },
+        SegmentKind::KvFree,
+        SegmentKind::Unclaimed,
+        SegmentKind::Overflow,
+    ];
+    /// What the kind is, for a legend.
+    pub fn legend(self) -> &'static str {
+        match self {
+            SegmentKind::Weights => "weights",
+            SegmentKind::Overhead => "overhead (activations, CUDA, graphs)",
+            SegmentKind::Sequences { .. } => "one band per sequence",
+            SegmentKind::KvFree => "KV cache left over",
+            SegmentKind::Unclaimed => "not claimed: (1 − util) × total",
+            SegmentKind::Overflow => "weights beyond the GPU",
+        }
+    }
 }
 
 /// One band of the memory-split chart.
@@ -71,8 +97,15 @@ pub struct ChartData {
     pub point: (u64, u64),
     /// Decode ceiling per sequence alone at each context, tokens/s.
     pub roofline_single: Vec<f64>,
-    /// Aggregate decode ceiling with the sequences that fit (capped), tokens/s.
+    /// Aggregate decode ceiling with the sequences that fit (capped), tokens/s, under the
+    /// compute roof (0 where nothing fits).
     pub roofline_aggregate: Vec<f64>,
+    /// The compute roof at each context, tokens/s (empty when the GPU's TFLOPS are unknown).
+    pub roofline_compute: Vec<f64>,
+    /// The operating point on the roofline: (context, aggregate tokens/s).
+    pub roofline_point: (u64, f64),
+    /// Why vLLM would not start at the scenario, if it would not.
+    pub refusal: Option<RefusalKind>,
 }
 
 /// Context values for the curves: log-spaced from 512 to `max`, plus `extra` points, sorted.
@@ -98,18 +131,33 @@ fn memory(o: &Outcome, total: Bytes) -> Vec<Bar> {
     o.pair
         .iter()
         .map(|p| {
-            let mut segments = vec![
-                Segment {
-                    label: "weights".into(),
-                    bytes: o.weights_per_gpu.0.min(total.0),
-                    kind: SegmentKind::Weights,
+            let overflow = o.weights_per_gpu > total;
+            let mut segments = vec![Segment {
+                // Past the GPU's total the band is cut: its label says the whole size.
+                label: if overflow {
+                    format!("weights {:.1} GiB", o.weights_per_gpu.as_gib())
+                } else {
+                    "weights".into()
                 },
-                Segment {
-                    label: "overhead".into(),
-                    bytes: o.overhead.0,
-                    kind: SegmentKind::Overhead,
-                },
-            ];
+                bytes: o.weights_per_gpu.0.min(total.0),
+                kind: SegmentKind::Weights,
+            }];
+            if overflow {
+                segments.push(Segment {
+                    label: "does not load".into(),
+                    bytes: o.weights_per_gpu.0 - total.0,
+                    kind: SegmentKind::Overflow,
+                });
+                return Bar {
+                    label: p.kv.label(o.model.dtype),
+                    segments,
+                };
+            }
+            segments.extend([Segment {
+                label: "overhead".into(),
+                bytes: o.overhead.0,
+                kind: SegmentKind::Overhead,
+            }]);
             let n = p.seed_max.min(p.vllm_max.max(p.seed_max));
             let used =
                 (n as u128 * p.bytes_per_sequence.0 as u128).min(p.pool.max(0) as u128) as u64;
@@ -163,22 +211,31 @@ pub fn build(s: &PageScenario, o: &Outcome) -> Result<ChartData> {
     };
     let bw = s.gpu.bandwidth_gbs();
     let (weights, bpt) = decode_terms(s, model, s.kv)?;
+    let roof = |t: u64| compute_roof(s, model, t);
+    // One sequence alone, where one fits (none fits where the curve is 0).
     let roofline_single = xs
         .iter()
-        .map(|&t| capacity::decode_ceiling(bw, weights, t, bpt, 1).per_sequence)
+        .zip(&chosen_curve)
+        .map(|(&t, &n)| match n {
+            0 => 0.0,
+            _ => roofed(capacity::decode_ceiling(bw, weights, t, bpt, 1), roof(t)).per_sequence,
+        })
         .collect();
     let roofline_aggregate = xs
         .iter()
         .zip(&chosen_curve)
-        .map(|(&t, &n)| {
-            let n = n.min(seqs);
-            if n == 0 {
-                0.0
-            } else {
-                capacity::decode_ceiling(bw, weights, t, bpt, n).aggregate
-            }
+        .map(|(&t, &n)| match n.min(seqs) {
+            0 => 0.0,
+            n => roofed(capacity::decode_ceiling(bw, weights, t, bpt, n), roof(t)).aggregate,
         })
         .collect();
+    let roofline_compute = xs.iter().filter_map(|&t| roof(t)).collect();
+    let refusal = o.chosen.report.refusal.map(|r| r.kind);
+    let point_rate = if refusal.is_some() || o.chosen.capped == 0 {
+        0.0
+    } else {
+        o.decode.aggregate
+    };
     Ok(ChartData {
         total,
         memory: memory(o, total),
@@ -188,5 +245,8 @@ pub fn build(s: &PageScenario, o: &Outcome) -> Result<ChartData> {
         point: (o.context, o.chosen.capped),
         roofline_single,
         roofline_aggregate,
+        roofline_compute,
+        roofline_point: (o.context, point_rate),
+        refusal,
     })
 }

@@ -1,10 +1,9 @@
 //! The page's words: each number's derivation with this scenario's figures, warnings, what would
 //! fit when vLLM would refuse, and the `vllm serve` command.
 
-use crate::calc::{side, Outcome};
+use crate::calc::Outcome;
 use crate::model::{Attention, KvDtype};
-use crate::presets::GPUS;
-use crate::scenario::{GpuChoice, PageScenario};
+use crate::scenario::PageScenario;
 use crate::units::{fixed2, thousands, Bytes};
 use crate::vllm::Rounding;
 
@@ -15,8 +14,6 @@ pub struct Explanation {
     pub derivations: Vec<(&'static str, String)>,
     /// Warnings about the scenario.
     pub warnings: Vec<String>,
-    /// When vLLM would refuse to start: what would fit instead.
-    pub instead: Vec<String>,
     /// `vllm serve …` for the scenario.
     pub serve_command: String,
 }
@@ -55,7 +52,6 @@ pub fn explain(s: &PageScenario, o: &Outcome) -> Explanation {
     Explanation {
         derivations,
         warnings: warnings(s, o),
-        instead: instead(s, o),
         serve_command: serve_command(s),
     }
 }
@@ -216,6 +212,10 @@ fn pool_and_sequences(s: &PageScenario, o: &Outcome) -> Vec<(&'static str, Strin
     let decode_bpt = crate::capacity::bytes_per_token(&o.model, s.kv, s.tp, 1)
         .map(|b| b.0)
         .unwrap_or(bpt);
+    if r.refusal.is_some() {
+        d.push(("decode ceiling", "none: vLLM would not start".into()));
+        return d;
+    }
     d.push((
         "decode ceiling",
         format!(
@@ -299,6 +299,15 @@ fn warnings(s: &PageScenario, o: &Outcome) -> Vec<String> {
             chosen.vllm_max
         ));
     }
+    if let Some(g) = o
+        .range
+        .filter(|g| g.low_refuses && chosen.report.refusal.is_none())
+    {
+        w.push(format!(
+            "Near the edge: at the high end of the overhead estimate ({} sequences at the low end of the range) vLLM would refuse to start, so a boot may fail; leave more room (a shorter max_model_len, FP8 KV or a higher utilization).",
+            thousands(g.seqs.0)
+        ));
+    }
     if let (Some(_), Some(e)) = (o.range, chosen.report.overhead) {
         if !e.graphs_counted {
             w.push(format!(
@@ -308,51 +317,6 @@ fn warnings(s: &PageScenario, o: &Outcome) -> Vec<String> {
         }
     }
     w
-}
-
-/// When vLLM would refuse to start: a shorter `--max-model-len`, FP8 KV, GPUs where it fits.
-fn instead(s: &PageScenario, o: &Outcome) -> Vec<String> {
-    let r = &o.chosen.report;
-    let mut out = Vec::new();
-    if r.error.is_none() {
-        return out;
-    }
-    if let Some(len) = r.estimated_max_len.filter(|&l| l > 0) {
-        out.push(format!(
-            "--max-model-len {len}: one sequence of {} tokens fits in this pool",
-            thousands(len)
-        ));
-    }
-    let fp8 = &o.pair[1];
-    if s.kv.bytes(o.model.dtype) > 1 && fp8.report.error.is_none() {
-        out.push(format!(
-            "--kv-cache-dtype fp8: {} of {} tokens fit",
-            plural(fp8.capped, "sequence"),
-            thousands(o.context)
-        ));
-    }
-    if o.chosen.pool <= 0 || r.estimated_max_len == Some(0) {
-        let fits: Vec<&str> = GPUS
-            .iter()
-            .filter(|g| {
-                let mut t = s.clone();
-                t.gpu = GpuChoice::Preset(g);
-                side(&t, &o.model, s.kv, o.context)
-                    .map(|x| x.capped > 0)
-                    .unwrap_or(false)
-            })
-            .map(|g| g.name)
-            .collect();
-        if fits.is_empty() {
-            out.push("no single GPU preset holds these weights with this overhead; raise the tensor-parallel size".into());
-        } else {
-            out.push(format!(
-                "GPUs where at least one sequence fits at this utilization: {}",
-                fits.join(", ")
-            ));
-        }
-    }
-    out
 }
 
 /// `vllm serve …` with the scenario's flags.

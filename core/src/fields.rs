@@ -271,6 +271,16 @@ pub fn parse_bw(s: &str) -> Result<f64> {
         "a number of GB/s from 1 to 100,000",
     )
 }
+/// Peak dense 16-bit TFLOPS of a custom GPU: 0 (unknown) … 100,000.
+pub fn parse_tflops(s: &str) -> Result<f64> {
+    decimal_in(
+        "TFLOPS",
+        s,
+        0.0,
+        100_000.0,
+        "a number of TFLOPS from 0 (unknown) to 100,000",
+    )
+}
 /// A model name for a custom model: at most 120 characters of any text.
 pub fn parse_name(s: &str) -> Result<String> {
     let t = s.trim();

@@ -14,6 +14,7 @@ pub mod config;
 pub mod error;
 pub mod explain;
 pub mod fields;
+pub mod fixes;
 pub mod model;
 pub mod presets;
 pub mod pyjson;

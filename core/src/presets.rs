@@ -328,6 +328,10 @@ pub struct GpuPreset {
     pub total: Bytes,
     /// Memory bandwidth in GB/s (vendor data).
     pub bandwidth_gbs: u64,
+    /// Peak dense BF16 (or FP16) tensor throughput in TFLOPS, FP32 accumulate (vendor data).
+    pub bf16_tflops: f64,
+    /// Peak dense FP8 tensor throughput in TFLOPS (0: no FP8 tensor cores).
+    pub fp8_tflops: f64,
     /// Family.
     pub arch: Arch,
 }
@@ -348,6 +352,9 @@ pub const GPUS: [GpuPreset; 14] = [
         marketed_gb: 16,
         total: gib_hundredths(1550),
         bandwidth_gbs: 960,
+        // TFLOPS: derived: 1,801 AI TOPS (FP4, sparse) scaled by the RTX 5090's ratios; 84 SMs × 512 FLOP/clk × 2.617 GHz = 112.6.
+        bf16_tflops: 112.6,
+        fp8_tflops: 225.1,
         arch: Arch::Other,
     },
     // vLLM log 31.37 GiB; 1792 GB/s.
@@ -357,6 +364,9 @@ pub const GPUS: [GpuPreset; 14] = [
         marketed_gb: 32,
         total: gib_hundredths(3137),
         bandwidth_gbs: 1792,
+        // TFLOPS: NVIDIA RTX Blackwell architecture whitepaper, Table 3 (FP32 accumulate, dense).
+        bf16_tflops: 209.5,
+        fp8_tflops: 419.0,
         arch: Arch::Other,
     },
     // vLLM logs 23.53–23.65 GiB, typically 23.55; 1008 GB/s.
@@ -366,6 +376,9 @@ pub const GPUS: [GpuPreset; 14] = [
         marketed_gb: 24,
         total: gib_hundredths(2355),
         bandwidth_gbs: 1008,
+        // TFLOPS: NVIDIA Ada architecture whitepaper v2.02, Appendix A Table 2 (FP32 accumulate, dense).
+        bf16_tflops: 165.2,
+        fp8_tflops: 330.3,
         arch: Arch::Other,
     },
     // vLLM log 23.58 GiB; 936 GB/s.
@@ -375,6 +388,9 @@ pub const GPUS: [GpuPreset; 14] = [
         marketed_gb: 24,
         total: gib_hundredths(2358),
         bandwidth_gbs: 936,
+        // TFLOPS: NVIDIA Ampere GA102 whitepaper, Appendix A Table 9 (FP32 accumulate, dense); no FP8.
+        bf16_tflops: 71.0,
+        fp8_tflops: 0.0,
         arch: Arch::Other,
     },
     // ≈ 22.06 GiB; 300 GB/s.
@@ -384,6 +400,9 @@ pub const GPUS: [GpuPreset; 14] = [
         marketed_gb: 24,
         total: gib_hundredths(2206),
         bandwidth_gbs: 300,
+        // TFLOPS: NVIDIA L4 datasheet, sparse figures halved.
+        bf16_tflops: 121.0,
+        fp8_tflops: 242.5,
         arch: Arch::Other,
     },
     // ≈ 14.58 GiB; 320 GB/s.
@@ -393,6 +412,9 @@ pub const GPUS: [GpuPreset; 14] = [
         marketed_gb: 16,
         total: gib_hundredths(1458),
         bandwidth_gbs: 320,
+        // TFLOPS: NVIDIA T4 datasheet, FP16 with FP32 accumulate (no BF16, no FP8).
+        bf16_tflops: 65.0,
+        fp8_tflops: 0.0,
         arch: Arch::Other,
     },
     // ≈ 22.0 GiB; 600 GB/s.
@@ -402,6 +424,9 @@ pub const GPUS: [GpuPreset; 14] = [
         marketed_gb: 24,
         total: gib_hundredths(2200),
         bandwidth_gbs: 600,
+        // TFLOPS: NVIDIA A10 datasheet (no A10G datasheet exists; the A10G is likely slower).
+        bf16_tflops: 125.0,
+        fp8_tflops: 0.0,
         arch: Arch::Other,
     },
     // ≈ 39.4 GiB; 1555 GB/s.
@@ -411,6 +436,9 @@ pub const GPUS: [GpuPreset; 14] = [
         marketed_gb: 40,
         total: gib_hundredths(3940),
         bandwidth_gbs: 1555,
+        // TFLOPS: NVIDIA A100 datasheet (dense); no FP8.
+        bf16_tflops: 312.0,
+        fp8_tflops: 0.0,
         arch: Arch::A100,
     },
     // vLLM log 79.15 GiB; 2039 GB/s (SXM; PCIe 1935).
@@ -420,6 +448,9 @@ pub const GPUS: [GpuPreset; 14] = [
         marketed_gb: 80,
         total: gib_hundredths(7915),
         bandwidth_gbs: 2039,
+        // TFLOPS: NVIDIA A100 datasheet (dense); no FP8.
+        bf16_tflops: 312.0,
+        fp8_tflops: 0.0,
         arch: Arch::A100,
     },
     // vLLM log 79.22 GiB (79.19 in some); 3350 GB/s.
@@ -429,6 +460,9 @@ pub const GPUS: [GpuPreset; 14] = [
         marketed_gb: 80,
         total: gib_hundredths(7922),
         bandwidth_gbs: 3350,
+        // TFLOPS: NVIDIA H100 datasheet, sparse figures halved.
+        bf16_tflops: 989.5,
+        fp8_tflops: 1979.0,
         arch: Arch::Hopper,
     },
     // ≈ 79.2 GiB; 2000 GB/s.
@@ -438,6 +472,9 @@ pub const GPUS: [GpuPreset; 14] = [
         marketed_gb: 80,
         total: gib_hundredths(7920),
         bandwidth_gbs: 2000,
+        // TFLOPS: NVIDIA H100 datasheet, sparse figures halved.
+        bf16_tflops: 756.5,
+        fp8_tflops: 1513.0,
         arch: Arch::Hopper,
     },
     // vLLM log 139.81 GiB; 4800 GB/s.
@@ -447,6 +484,9 @@ pub const GPUS: [GpuPreset; 14] = [
         marketed_gb: 141,
         total: gib_hundredths(13981),
         bandwidth_gbs: 4800,
+        // TFLOPS: NVIDIA H200 datasheet, sparse figures halved.
+        bf16_tflops: 989.5,
+        fp8_tflops: 1979.0,
         arch: Arch::Hopper,
     },
     // vLLM log 44.39 GiB; 864 GB/s.
@@ -456,6 +496,9 @@ pub const GPUS: [GpuPreset; 14] = [
         marketed_gb: 48,
         total: gib_hundredths(4439),
         bandwidth_gbs: 864,
+        // TFLOPS: NVIDIA L40S datasheet (dense).
+        bf16_tflops: 362.05,
+        fp8_tflops: 733.0,
         arch: Arch::Other,
     },
     // ≈ 191.5 GiB; 5300 GB/s.
@@ -465,6 +508,9 @@ pub const GPUS: [GpuPreset; 14] = [
         marketed_gb: 192,
         total: gib_hundredths(19150),
         bandwidth_gbs: 5300,
+        // TFLOPS: AMD ROCm docs, MI300X peak matrix BF16 and FP8 (dense).
+        bf16_tflops: 1307.4,
+        fp8_tflops: 2614.9,
         arch: Arch::Other,
     },
 ];

@@ -61,9 +61,13 @@ fn nonzero(v: u64) -> Option<String> {
     (v > 0).then(|| v.to_string())
 }
 
-fn custom_gpu(s: &PageScenario) -> Option<(Bytes, f64)> {
+fn custom_gpu(s: &PageScenario) -> Option<(Bytes, f64, f64)> {
     match s.gpu {
-        GpuChoice::Custom { total, bw_gbs } => Some((total, bw_gbs)),
+        GpuChoice::Custom {
+            total,
+            bw_gbs,
+            tflops,
+        } => Some((total, bw_gbs, tflops)),
         GpuChoice::Preset(_) => None,
     }
 }
@@ -311,6 +315,7 @@ pub const PARAMS: &[Param] = &[
                 GpuChoice::Custom {
                     total: CUSTOM_GPU_TOTAL,
                     bw_gbs: CUSTOM_GPU_BW_GBS,
+                    tflops: 0.0,
                 }
             } else {
                 GpuChoice::Preset(presets::gpu(g).ok_or_else(|| KvError::Invalid {
@@ -324,7 +329,7 @@ pub const PARAMS: &[Param] = &[
     },
     Param {
         key: "gpu_gib",
-        read: |s| custom_gpu(s).map(|(t, _)| gib(t)),
+        read: |s| custom_gpu(s).map(|(t, _, _)| gib(t)),
         write: Some(|s, v, _| {
             let b = parse_gpu_gib(v)?;
             if let GpuChoice::Custom { total, .. } = &mut s.gpu {
@@ -336,7 +341,7 @@ pub const PARAMS: &[Param] = &[
     },
     Param {
         key: "bw_gbs",
-        read: |s| custom_gpu(s).map(|(_, bw)| num(bw)),
+        read: |s| custom_gpu(s).map(|(_, bw, _)| num(bw)),
         write: Some(|s, v, _| {
             let b = parse_bw(v)?;
             if let GpuChoice::Custom { bw_gbs, .. } = &mut s.gpu {
@@ -345,6 +350,18 @@ pub const PARAMS: &[Param] = &[
             Ok(())
         }),
         default: |_| format!("{} GB/s", num(CUSTOM_GPU_BW_GBS)),
+    },
+    Param {
+        key: "tflops",
+        read: |s| custom_gpu(s).filter(|g| g.2 > 0.0).map(|(_, _, t)| num(t)),
+        write: Some(|s, v, _| {
+            let t = parse_tflops(v)?;
+            if let GpuChoice::Custom { tflops, .. } = &mut s.gpu {
+                *tflops = t;
+            }
+            Ok(())
+        }),
+        default: |_| "unknown (no compute roof)".into(),
     },
     Param {
         key: "vllm",
@@ -609,6 +626,7 @@ mod tests {
             gpu: GpuChoice::Custom {
                 total: Bytes(17_000_000_000),
                 bw_gbs: 936.5,
+                tflops: 165.2,
             },
             util: Some(0.875),
             pp: 2,

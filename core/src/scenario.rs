@@ -97,6 +97,8 @@ pub enum GpuChoice {
         total: Bytes,
         /// GB/s.
         bw_gbs: f64,
+        /// Peak dense 16-bit TFLOPS (0: unknown, no compute roof).
+        tflops: f64,
     },
 }
 
@@ -114,6 +116,14 @@ impl GpuChoice {
             GpuChoice::Preset(g) => g.bandwidth_gbs as f64,
             GpuChoice::Custom { bw_gbs, .. } => *bw_gbs,
         }
+    }
+    /// Peak dense 16-bit tensor TFLOPS, when known.
+    pub fn bf16_tflops(&self) -> Option<f64> {
+        let t = match self {
+            GpuChoice::Preset(g) => g.bf16_tflops,
+            GpuChoice::Custom { tflops, .. } => *tflops,
+        };
+        (t > 0.0).then_some(t)
     }
     /// Family.
     pub fn arch(&self) -> Arch {
@@ -134,6 +144,7 @@ impl GpuChoice {
         GpuChoice::Custom {
             total: self.total(),
             bw_gbs: self.bandwidth_gbs(),
+            tflops: self.bf16_tflops().unwrap_or(0.0),
         }
     }
 }

@@ -170,6 +170,7 @@ pub fn adopt(current: &PageScenario, log: &ParsedLog) -> (PageScenario, Vec<Stri
         s.gpu = GpuChoice::Custom {
             total: t,
             bw_gbs: current.gpu.bandwidth_gbs(),
+            tflops: current.gpu.bf16_tflops().unwrap_or(0.0),
         };
     }
     if let Some(u) = log.gpu_memory_utilization.filter(|u| *u > 0.0 && *u <= 1.0) {

@@ -238,3 +238,9 @@ pub fn copy_reporting(what: &'static str, text: String, status: RwSignal<String>
         );
     });
 }
+
+/// An element's content width in CSS px, rounded down to 10 px (0 when it is not laid out).
+pub fn width_of(el: &web_sys::HtmlElement) -> u32 {
+    let w = el.client_width().max(0) as u32;
+    w / 10 * 10
+}

@@ -1,17 +1,39 @@
-//! The three charts, from one table (`page::CHARTS`): each a figure with its SVG, its exact value
-//! for automation and a summary for screen readers.
+//! The three charts, from one table (`page::CHARTS`): each a figure with its SVG drawn at the
+//! width it is shown at, its exact value for automation and a summary for screen readers.
 
-use super::State;
+use super::{browser, State};
+use crate::charts::DEFAULT_WIDTH;
 use crate::page::{self, Chart, CHARTS};
 use kvbudget_core::scenario::Embed;
+use leptos::html::Div;
 use leptos::prelude::*;
 
-/// One chart's figure; its SVG is a memo, redrawn only when its data changes.
+/// One chart's figure; its SVG is a memo, redrawn when its data or its width changes.
 fn figure(state: State, chart: &'static Chart) -> impl IntoView {
+    let node = NodeRef::<Div>::new();
+    let width = RwSignal::new(0u32);
+    let measure = move || {
+        if let Some(el) = node.get_untracked() {
+            let w = browser::width_of(&el);
+            if w > 0 && w != width.get_untracked() {
+                width.set(w);
+            }
+        }
+    };
+    Effect::new(move |_| {
+        if node.get().is_some() {
+            measure();
+        }
+    });
+    let _resize = window_event_listener(leptos::ev::resize, move |_| measure());
     let svg = Memo::new(move |_| {
+        let w = match width.get() {
+            0 => DEFAULT_WIDTH,
+            w => w,
+        };
         state.charts.with(|d| {
             d.as_ref()
-                .map(|d| page::chart_svg(chart, d))
+                .map(|d| page::chart_svg(chart, d, w))
                 .unwrap_or_default()
         })
     });
@@ -31,7 +53,7 @@ fn figure(state: State, chart: &'static Chart) -> impl IntoView {
     view! {
         <figure class="chart" data-testid=chart.testid data-value=value>
             <figcaption><strong>{chart.title}</strong>{chart.subtitle}</figcaption>
-            <div class="chart__svg" inner_html=move || svg.get()></div>
+            <div class="chart__svg" node_ref=node inner_html=move || svg.get()></div>
             <p class="sr-summary">{summary}</p>
         </figure>
     }

@@ -3,6 +3,7 @@
 
 use super::{browser, embed::EmbedBox, State};
 use crate::page;
+use kvbudget_core::fixes::fixes;
 use kvbudget_core::query::{encode, Notice};
 use leptos::prelude::*;
 
@@ -46,8 +47,14 @@ pub fn AnswerBar(state: State) -> impl IntoView {
                 .unwrap_or_default()
         })
     };
+    let refused = move || {
+        state.shown.with(|x| {
+            x.as_ref()
+                .is_some_and(|x| x.o.chosen.report.refusal.is_some())
+        })
+    };
     view! {
-        <p class="answer">
+        <p class="answer" class:answer--refused=refused>
             <a href="#results-title">{text}</a>
         </p>
     }
@@ -71,14 +78,28 @@ pub fn Results(state: State) -> impl IntoView {
         let lines_value = lines.clone();
         let serve = words.serve_command.clone();
         let (serve_value, serve_copy) = (serve.clone(), serve.clone());
-        let error_box = r.error.clone().map(|e| {
+        let error_box = r.refusal.map(|refusal| {
+            let fixes = fixes(s, o);
+            let none = fixes.is_empty().then(|| view! { <p>"No preset GPU, TP size or setting here makes it start."</p> });
             view! {
-                <div class="refusal" role="alert">
-                    <p><strong>"vLLM would refuse to start: "</strong>{e}</p>
-                    <ul>{words.instead.iter().map(|t| view! { <li>{t.clone()}</li> }).collect_view()}</ul>
+                <div class="refusal" role="alert" data-testid="refusal" data-value=refusal.kind.key()>
+                    <p><strong>"vLLM would refuse to start. "</strong>{page::refusal_summary(refusal.kind)}</p>
+                    <p class="refusal__error"><code>{r.error_line()}</code></p>
+                    <p><strong>"What makes it start"</strong>" (each checked; one click applies it):"</p>
+                    {none}
+                    <ul class="fixes">
+                        {fixes.into_iter().map(|f| {
+                            let change = f.change;
+                            view! {
+                                <li><button type="button" class="fix" data-testid="fix" data-fix=change.key()
+                                    on:click=move |_| scenario.update(|s| change.apply(s))>{f.label}</button></li>
+                            }
+                        }).collect_view()}
+                    </ul>
                 </div>
             }
         });
+        let refused = r.refusal.is_some();
         let spread_note = o.range.map(|_| view! {
             <p class="hint" data-testid="range-note">
                 "Ranges come from the overhead estimate's uncertainty (activation ±10 %, NCCL and CUDA-graph buffers) and about 1 % "
@@ -114,6 +135,7 @@ pub fn Results(state: State) -> impl IntoView {
                     <dd>{formula_vs_vllm}</dd>
                 </dl>
                 <h3>"Serve it"</h3>
+                {refused.then(|| view! { <p class="hint">"With these settings vLLM would refuse to start (above); the command is what you would run after a fix."</p> })}
                 <pre class="cmd" data-testid="serve-command" data-value=serve_value>{serve}</pre>
                 <div class="actions">
                     <button type="button" on:click=move |_| browser::copy_reporting("command", serve_copy.clone(), copied)>"Copy command"</button>

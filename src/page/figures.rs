@@ -4,6 +4,7 @@ use super::embed::html_escape;
 use crate::charts;
 use kvbudget_core::calc::Outcome;
 use kvbudget_core::chart_data::ChartData;
+use kvbudget_core::explain::plural;
 use kvbudget_core::scenario::Embed;
 use kvbudget_core::units::{thousands, Bytes};
 
@@ -18,7 +19,7 @@ pub struct Chart {
     /// What it shows, after the title.
     pub subtitle: &'static str,
     /// Draws it.
-    pub draw: fn(&ChartData) -> Result<String, charts::ChartError>,
+    pub draw: fn(&ChartData, u32) -> Result<String, charts::ChartError>,
     /// The exact value for automation (`data-value`).
     pub value: fn(&Outcome) -> String,
     /// What it shows, in words, for screen readers.
@@ -61,13 +62,7 @@ pub const CHARTS: [Chart; 3] = [
             let per: Vec<String> = o
                 .pair
                 .iter()
-                .map(|p| {
-                    format!(
-                        "{} sequences with {} KV",
-                        thousands(p.vllm_max),
-                        p.kv.name()
-                    )
-                })
+                .map(|p| format!("{} with {} KV", plural(p.vllm_max, "sequence"), p.kv.name()))
                 .collect();
             format!(
                 "At {} tokens: {}; max_num_seqs caps at {}.",
@@ -85,23 +80,39 @@ pub const CHARTS: [Chart; 3] = [
         draw: charts::roofline,
         value: |o| format!("{}", o.decode.aggregate.round() as u64),
         summary: |o, _| {
+            if o.chosen.report.refusal.is_some() {
+                return "vLLM would not start, so nothing decodes.".into();
+            }
             format!(
-                "At {} tokens: {:.1} tokens/s for one sequence alone, {:.1} tokens/s for {} sequences together.",
+                "At {} tokens: {} tokens/s for one sequence alone, {} tokens/s for {} together{}.",
                 thousands(o.context),
-                o.decode.per_sequence,
-                o.decode.aggregate,
-                o.chosen.capped.max(1)
+                rate(o.decode.per_sequence),
+                rate(o.decode.aggregate),
+                plural(o.chosen.capped.max(1), "sequence"),
+                match o.compute_roof {
+                    Some(r) => format!(" (the compute roof here: {} tokens/s)", rate(r)),
+                    None => String::new(),
+                }
             )
         },
     },
 ];
+
+/// A rate for people: thousands separators from 100 up, one decimal below.
+pub fn rate(x: f64) -> String {
+    if x >= 100.0 {
+        thousands(x.round() as u64)
+    } else {
+        format!("{x:.1}")
+    }
+}
 
 /// Whether `chart` shows in view `embed`: every chart on the full page and in `embed=1`, one alone.
 pub fn chart_shown(chart: &Chart, embed: Embed) -> bool {
     matches!(embed, Embed::Full | Embed::Compact) || chart.embed == embed
 }
 
-/// A chart's SVG, or its error as escaped text.
-pub fn chart_svg(chart: &Chart, d: &ChartData) -> String {
-    (chart.draw)(d).unwrap_or_else(|e| format!("<p>chart error: {}</p>", html_escape(&e)))
+/// A chart's SVG at `width` CSS px, or its error as escaped text.
+pub fn chart_svg(chart: &Chart, d: &ChartData, width: u32) -> String {
+    (chart.draw)(d, width).unwrap_or_else(|e| format!("<p>chart error: {}</p>", html_escape(&e)))
 }

@@ -171,8 +171,8 @@ pub const WEIGHTS: Input = Input {
     },
 };
 
-/// A custom GPU's memory and bandwidth.
-pub const CUSTOM_GPU: [Input; 2] = [
+/// A custom GPU's memory, bandwidth and compute.
+pub const CUSTOM_GPU: [Input; 3] = [
     Input {
         id: "gpu_gib",
         label: "Memory as vLLM sees it",
@@ -197,6 +197,20 @@ pub const CUSTOM_GPU: [Input; 2] = [
             let b = fields::parse_bw(t)?;
             if let GpuChoice::Custom { bw_gbs, .. } = &mut s.gpu {
                 *bw_gbs = b;
+            }
+            Ok(())
+        },
+    },
+    Input {
+        id: "tflops",
+        label: "Dense BF16 TFLOPS",
+        hint: "0: unknown",
+        inputmode: "decimal",
+        show: |s, _| format!("{}", s.gpu.bf16_tflops().unwrap_or(0.0)),
+        apply: |s, t, _| {
+            let v = fields::parse_tflops(t)?;
+            if let GpuChoice::Custom { tflops, .. } = &mut s.gpu {
+                *tflops = v;
             }
             Ok(())
         },
@@ -391,16 +405,31 @@ pub fn version_option(v: Version) -> String {
 pub fn gpu_seen(s: &PageScenario) -> String {
     match &s.gpu {
         GpuChoice::Preset(g) => format!(
-            "Marketed {} GB; vLLM sees {} GiB ({} B); {} GB/s.",
+            "Marketed {} GB (10⁹ B); vLLM sees {} GiB ({} B); {} GB/s; {} dense BF16 TFLOPS{}.",
             g.marketed_gb,
             fixed2(g.total.as_gib()),
             thousands(g.total.0),
-            thousands(g.bandwidth_gbs)
+            thousands(g.bandwidth_gbs),
+            g.bf16_tflops,
+            if g.fp8_tflops > 0.0 {
+                format!(", {} FP8", g.fp8_tflops)
+            } else {
+                String::new()
+            }
         ),
-        GpuChoice::Custom { total, bw_gbs } => format!(
-            "vLLM sees {} GiB ({} B); {bw_gbs} GB/s.",
+        GpuChoice::Custom {
+            total,
+            bw_gbs,
+            tflops,
+        } => format!(
+            "vLLM sees {} GiB ({} B); {bw_gbs} GB/s; {}.",
             fixed2(total.as_gib()),
-            thousands(total.0)
+            thousands(total.0),
+            if *tflops > 0.0 {
+                format!("{tflops} dense BF16 TFLOPS")
+            } else {
+                "TFLOPS unknown (no compute roof)".into()
+            }
         ),
     }
 }

@@ -4,7 +4,7 @@ use kvbudget_core::calc::{Outcome, Range};
 use kvbudget_core::explain::plural;
 use kvbudget_core::scenario::PageScenario;
 use kvbudget_core::units::{thousands, Bytes};
-use kvbudget_core::vllm::Report;
+use kvbudget_core::vllm::{RefusalKind, Report};
 
 /// The answer in one line, for the bar pinned to narrow screens.
 pub fn answer(s: &PageScenario, o: &Outcome) -> String {
@@ -156,4 +156,14 @@ pub fn repertoire_caption(s: &PageScenario) -> String {
         s.gpu.name(),
         thousands(s.context())
     )
+}
+
+/// What a refusal means, in words, before vLLM's own message.
+pub fn refusal_summary(kind: RefusalKind) -> &'static str {
+    match kind {
+        RefusalKind::WeightsDoNotFit => "The weights do not fit on this GPU: vLLM runs out of memory while loading them, before it sizes any KV cache. No utilization and no KV dtype can help; a smaller checkpoint, more GPUs or a larger GPU can.",
+        RefusalKind::NoKvMemory => "The weights load, but nothing is left for the KV cache once they and the profile run take their share of total × utilization.",
+        RefusalKind::MaxModelLen => "One request of max_model_len tokens does not fit: vLLM checks that at least one full-length request fits before it starts.",
+        RefusalKind::InvalidTp => "vLLM cannot split this model's attention heads evenly over this many GPUs.",
+    }
 }

@@ -117,7 +117,10 @@ test('a bad URL parameter gets a notice naming it; everything else is kept', asy
 test('a 16 GB card: Qwen3-8B does not fit, its weights say why, and the AWQ model does', async () => {
   const { context, page, problems } = await openReady(env, '?model=Qwen/Qwen3-8B&gpu=rtx-5080&kv=fp8&ctx=8192&overhead_gib=1', { viewport: { width: 360, height: 740 } });
   assert.equal(await value(page, 'max-seqs'), '0');
-  assert.match(await page.textContent(REFUSAL), /No available memory for the cache blocks/);
+  // 15.27 GiB of weights on a 15.50 GiB card do not load: no KV line, never a negative one.
+  assert.equal(await value(page, 'refusal'), 'weights-do-not-fit');
+  assert.match(await page.textContent(REFUSAL), /CUDA out of memory while loading the weights/);
+  assert.ok(!(await value(page, 'vllm-lines')).includes('Available KV cache memory'));
   await select(page, 'model', 'Qwen/Qwen3-14B-AWQ');
   // ⌈16,642,998,272 B × 0.92⌉ = 15,311,558,411 − ⌊9.44 × 2³⁰⌋ 10,136,122,818 − 1 GiB = 4,101,693,769 B;
   // // (2 × 16 × 8 × 128 × 1 = 32,768) // 40 layers = 3,129 blocks // 512 per 8K sequence = 6.

@@ -1,0 +1,196 @@
+//! When vLLM would refuse to start: the changes that make it start, each checked by computing
+//! the scenario with it, as data the page turns into one-click actions.
+
+use crate::calc::{checked_context, side, Outcome};
+use crate::explain::plural;
+use crate::fields::MAX_TP;
+use crate::model::KvDtype;
+use crate::presets::{GpuPreset, ModelPreset, GPUS, MODELS};
+use crate::scenario::{GpuChoice, ModelChoice, PageScenario};
+use crate::units::thousands;
+use crate::vllm::{tp_refusal, RefusalKind, LOAD_RESERVE};
+
+/// One change to the scenario.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Change {
+    /// Another preset (a quantized checkpoint of the same model).
+    Model(&'static ModelPreset),
+    /// FP8 KV.
+    Kv(KvDtype),
+    /// A shorter `--max-model-len`.
+    Ctx(u64),
+    /// Another `--tensor-parallel-size`.
+    Tp(u64),
+    /// Another GPU.
+    Gpu(&'static GpuPreset),
+    /// A higher `--gpu-memory-utilization`.
+    Util(f64),
+}
+
+impl Change {
+    /// The scenario with the change made.
+    pub fn apply(&self, s: &mut PageScenario) {
+        match *self {
+            Change::Model(p) => {
+                s.model = ModelChoice::Preset(p);
+                s.kv_memory = None;
+            }
+            Change::Kv(k) => s.kv = k,
+            Change::Ctx(c) => s.ctx = c,
+            Change::Tp(t) => s.tp = t,
+            Change::Gpu(g) => s.gpu = GpuChoice::Preset(g),
+            Change::Util(u) => s.util = Some(u),
+        }
+    }
+    /// A stable key for the kind of change (`data-fix` on the page).
+    pub fn key(&self) -> &'static str {
+        match self {
+            Change::Model(_) => "model",
+            Change::Kv(_) => "kv",
+            Change::Ctx(_) => "ctx",
+            Change::Tp(_) => "tp",
+            Change::Gpu(_) => "gpu",
+            Change::Util(_) => "util",
+        }
+    }
+    /// The change as the flag or choice a user makes.
+    pub fn flag(&self) -> String {
+        match self {
+            Change::Model(p) => format!("the preset {}", p.id()),
+            Change::Kv(k) => format!("--kv-cache-dtype {}", k.name()),
+            Change::Ctx(c) => format!("--max-model-len {c}"),
+            Change::Tp(t) => format!("--tensor-parallel-size {t}"),
+            Change::Gpu(g) => format!("a {}", g.name),
+            Change::Util(u) => format!("--gpu-memory-utilization {u}"),
+        }
+    }
+}
+
+/// A change that makes vLLM start, with what then fits.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Fix {
+    /// The change.
+    pub change: Change,
+    /// What fits with it, e.g. `--kv-cache-dtype fp8: 1 sequence of 40,960 tokens fits`.
+    pub label: String,
+}
+
+/// Sequences that fit once vLLM starts with `t` (None when it would still refuse).
+fn fits(t: &PageScenario) -> Option<u64> {
+    let context = checked_context(t).ok()?;
+    let model = t.model.spec();
+    let x = side(t, &model, t.kv, context).ok()?;
+    (x.report.refusal.is_none() && x.capped > 0).then_some(x.capped)
+}
+
+fn fix(s: &PageScenario, change: Change) -> Option<Fix> {
+    let mut t = s.clone();
+    change.apply(&mut t);
+    let n = fits(&t)?;
+    Some(Fix {
+        change,
+        label: format!(
+            "{}: {} of {} tokens {}",
+            change.flag(),
+            plural(n, "sequence"),
+            thousands(t.context()),
+            if n == 1 { "fits" } else { "fit" }
+        ),
+    })
+}
+
+/// The tensor-parallel sizes vLLM accepts for the model, from 1 up.
+fn valid_tps(s: &PageScenario) -> impl Iterator<Item = u64> {
+    let model = s.model.spec();
+    (1..=MAX_TP).filter(move |&t| tp_refusal(&model, t).is_none())
+}
+
+/// Presets of the same model with smaller weights (a quantized checkpoint: `<id>-AWQ`, …).
+fn smaller_checkpoints(s: &PageScenario) -> impl Iterator<Item = &'static ModelPreset> {
+    let (id, weights) = match &s.model {
+        ModelChoice::Preset(p) => (p.id().to_string(), p.spec.weights),
+        ModelChoice::Custom(c) => (c.id.to_string(), c.weights),
+    };
+    MODELS.iter().filter(move |m| {
+        m.id().len() > id.len()
+            && m.id()[..id.len()].eq_ignore_ascii_case(&id)
+            && m.id()[id.len()..].starts_with('-')
+            && m.spec.weights < weights
+    })
+}
+
+/// The lowest utilization (in hundredths, above the current one) at which vLLM starts, when one
+/// below what the GPU can give exists (vLLM refuses a request above the free memory at start).
+fn higher_util(s: &PageScenario) -> Option<Change> {
+    let total = s.gpu.total();
+    let ceiling = 1.0 - LOAD_RESERVE.0 as f64 / total.0.max(1) as f64;
+    let from = (s.util() * 100.0).floor() as u32 + 1;
+    (from..=99)
+        .map(|h| h as f64 / 100.0)
+        .take_while(|u| *u <= ceiling)
+        .map(Change::Util)
+        .find(|c| {
+            let mut t = s.clone();
+            c.apply(&mut t);
+            fits(&t).is_some()
+        })
+}
+
+/// The changes that make vLLM start, for the refusal of `o` (empty when it starts).
+pub fn fixes(s: &PageScenario, o: &Outcome) -> Vec<Fix> {
+    let r = &o.chosen.report;
+    let Some(refusal) = r.refusal else {
+        return Vec::new();
+    };
+    let mut changes: Vec<Change> = Vec::new();
+    match refusal.kind {
+        RefusalKind::InvalidTp => {
+            let below = valid_tps(s).take_while(|&t| t < s.tp).last();
+            let above = valid_tps(s).find(|&t| t > s.tp);
+            changes.extend(below.into_iter().chain(above).map(Change::Tp));
+        }
+        RefusalKind::MaxModelLen => {
+            let longest = r
+                .estimated_max_len
+                .filter(|&l| l > 0)
+                .or((o.model.max_position > 0 && s.ctx > o.model.max_position)
+                    .then_some(o.model.max_position));
+            changes.extend(longest.map(Change::Ctx));
+            if s.kv.bytes(o.model.dtype) > 1 {
+                changes.push(Change::Kv(KvDtype::Fp8));
+            }
+            changes.extend(higher_util(s));
+        }
+        RefusalKind::NoKvMemory => {
+            changes.extend(higher_util(s));
+            changes.extend(smaller_checkpoints(s).map(Change::Model));
+        }
+        RefusalKind::WeightsDoNotFit => {
+            changes.extend(smaller_checkpoints(s).map(Change::Model));
+        }
+    }
+    if refusal.kind != RefusalKind::InvalidTp {
+        if let Some(t) = valid_tps(s).filter(|&t| t > s.tp).find(|&t| {
+            let mut x = s.clone();
+            x.tp = t;
+            fits(&x).is_some()
+        }) {
+            changes.push(Change::Tp(t));
+        }
+        // The smallest GPUs (as vLLM sees them) where it fits, up to three.
+        let mut gpus: Vec<&'static GpuPreset> = GPUS.iter().collect();
+        gpus.sort_by_key(|g| g.total);
+        changes.extend(
+            gpus.into_iter()
+                .filter(|g| s.gpu != GpuChoice::Preset(g))
+                .map(Change::Gpu)
+                .filter(|c| {
+                    let mut t = s.clone();
+                    c.apply(&mut t);
+                    fits(&t).is_some()
+                })
+                .take(3),
+        );
+    }
+    changes.into_iter().filter_map(|c| fix(s, c)).collect()
+}

@@ -1,0 +1,334 @@
+//! What every chart shares: sizes and colours, the legend below the plot, the log-log frame with
+//! its 1-2-5 ticks, broken curves and the refusal overlay.
+
+use super::svg::{self, area};
+use kvbudget_core::chart_data::ChartData;
+use kvbudget_core::units::thousands;
+use kvbudget_core::vllm::RefusalKind;
+use plotters::coord::Shift;
+use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
+
+/// The width charts are drawn at when the page does not say (SVG units = CSS px when shown so).
+pub const DEFAULT_WIDTH: u32 = 720;
+/// plotters' SVG backend writes a font's size divided by 1.24 (plotters-svg 0.3, `draw_text`);
+/// sizes here are multiplied by it so the SVG says the CSS px meant.
+pub(super) const PX: f64 = 1.24;
+/// Text size: 13 CSS px at the drawn width (never below 11).
+pub(super) const FONT: f64 = 13.0 * PX;
+/// Text inside memory bands: 12 CSS px.
+pub(super) const SMALL: f64 = 12.0 * PX;
+/// A character's width as a share of the font size (the backend's estimate, see `svg`).
+pub(super) const CHAR_EM: f64 = 0.56;
+
+pub(super) const BF16: RGBColor = RGBColor(0x2f, 0x6f, 0xd6);
+pub(super) const FP8: RGBColor = RGBColor(0xe0, 0x7b, 0x18);
+pub(super) const WEIGHTS: RGBColor = RGBColor(0x7a, 0x80, 0x8c);
+pub(super) const OVERHEAD: RGBColor = RGBColor(0xb4, 0x8a, 0x5a);
+pub(super) const SEQ_A: RGBColor = RGBColor(0x2f, 0x9e, 0x6b);
+pub(super) const SEQ_B: RGBColor = RGBColor(0x4c, 0xbf, 0x8a);
+pub(super) const FREE: RGBColor = RGBColor(0xa9, 0xd8, 0xc0);
+pub(super) const UNCLAIMED: RGBAColor = RGBAColor(0x80, 0x80, 0x80, 0.35);
+pub(super) const OVERFLOW: RGBColor = RGBColor(0xd0, 0x3a, 0x2f);
+pub(super) const CAP: RGBColor = RGBColor(0xc0, 0x39, 0x2b);
+pub(super) const ROOF: RGBColor = RGBColor(0x8e, 0x44, 0xad);
+pub(super) const GRID: RGBAColor = RGBAColor(0x80, 0x80, 0x80, 0.25);
+/// Drawn as `currentColor` after rendering.
+pub(super) const INK: RGBColor = RGBColor(0x01, 0x02, 0x03);
+
+/// Why a chart could not be drawn.
+pub type ChartError = String;
+
+pub(super) type Root<'a> = DrawingArea<svg::Svg<'a>, Shift>;
+
+pub(super) fn err<E: std::fmt::Debug>(e: E) -> ChartError {
+    format!("{e:?}")
+}
+
+pub(super) fn finish(svg: String) -> String {
+    svg.replace("#010203", "currentColor")
+        .replace("<svg ", "<svg role=\"img\" aria-hidden=\"true\" focusable=\"false\" preserveAspectRatio=\"xMidYMid meet\" ")
+}
+
+/// Text width in SVG units for a plotters font size (its CSS px are `size / PX`).
+pub(super) fn text_width(text: &str, size: f64) -> f64 {
+    text.chars().count() as f64 * size / PX * CHAR_EM
+}
+
+pub(super) fn font(size: f64) -> TextStyle<'static> {
+    ("sans-serif", size).into_font().color(&INK)
+}
+
+/// How a legend entry is drawn.
+#[derive(Clone, Copy)]
+pub(super) enum Mark {
+    Line(RGBColor),
+    Dot(RGBColor),
+    Swatch(RGBAColor),
+    Band(RGBAColor),
+}
+
+/// A legend: entries laid out left to right, wrapping at the width.
+pub(super) struct Legend(pub(super) Vec<(String, Mark)>);
+
+impl Legend {
+    const ROW: i32 = 22;
+    fn entry_width(label: &str) -> i32 {
+        text_width(label, FONT) as i32 + 44
+    }
+    /// Rows the legend takes at `width`.
+    fn rows(&self, width: u32) -> i32 {
+        let (mut rows, mut x) = (1, 0);
+        for (l, _) in &self.0 {
+            let w = Self::entry_width(l);
+            if x > 0 && x + w > width as i32 - 16 {
+                rows += 1;
+                x = 0;
+            }
+            x += w;
+        }
+        rows
+    }
+    fn height(&self, width: u32) -> u32 {
+        (self.rows(width) * Self::ROW + 8) as u32
+    }
+    fn draw(&self, area: &Root<'_>, width: u32) -> Result<(), ChartError> {
+        let (mut x, mut y) = (12, 12);
+        for (label, mark) in &self.0 {
+            let w = Self::entry_width(label);
+            if x > 12 && x + w > width as i32 - 16 {
+                x = 12;
+                y += Self::ROW;
+            }
+            match *mark {
+                Mark::Line(c) => area.draw(&PathElement::new(
+                    vec![(x, y), (x + 22, y)],
+                    c.stroke_width(3),
+                )),
+                Mark::Dot(c) => area.draw(&Circle::new((x + 11, y), 5, c.filled())),
+                Mark::Swatch(c) => {
+                    area.draw(&Rectangle::new([(x, y - 6), (x + 22, y + 6)], c.filled()))
+                }
+                Mark::Band(c) => {
+                    area.draw(&Rectangle::new([(x, y - 7), (x + 22, y + 7)], c.filled()))
+                }
+            }
+            .map_err(err)?;
+            area.draw(&Text::new(
+                label.clone(),
+                (x + 30, y),
+                font(FONT).pos(Pos::new(HPos::Left, VPos::Center)),
+            ))
+            .map_err(err)?;
+            x += w;
+        }
+        Ok(())
+    }
+}
+
+/// Draws a chart of plot height `plot_h` with its legend below, at `width`, and returns the SVG.
+pub(super) fn render(
+    width: u32,
+    plot_h: u32,
+    legend: &Legend,
+    draw: impl FnOnce(&Root<'_>) -> Result<(), ChartError>,
+) -> Result<String, ChartError> {
+    let width = width.clamp(300, 1600);
+    let size = (width, plot_h + legend.height(width));
+    let mut svg = String::new();
+    {
+        let root = area(&mut svg, size);
+        let (plot, below) = root.split_vertically(plot_h);
+        draw(&plot)?;
+        legend.draw(&below, width)?;
+        root.present().map_err(err)?;
+    }
+    Ok(finish(svg))
+}
+
+/// The plot height for a width: wide screens get a 2:1 plot, phones a taller one.
+pub(super) fn plot_height(width: u32) -> u32 {
+    (width as f64 * 0.5).clamp(240.0, 380.0) as u32
+}
+
+/// 1, 2 and 5 × 10ⁿ within `lo ..= hi`.
+pub(super) fn log_ticks(lo: f64, hi: f64) -> Vec<f64> {
+    let mut out = Vec::new();
+    let mut p = 10f64.powi(lo.max(1e-9).log10().floor() as i32);
+    while p <= hi {
+        for m in [1.0, 2.0, 5.0] {
+            let v = p * m;
+            if v >= lo * 0.999 && v <= hi * 1.001 {
+                out.push(v);
+            }
+        }
+        p *= 10.0;
+    }
+    out
+}
+
+/// A tick label: `2k` = 2,000 tokens, `1.5` below 10, thousands separators above.
+pub(super) fn tick_label(v: f64, thousands_as_k: bool) -> String {
+    if thousands_as_k && v >= 1000.0 {
+        format!("{}k", thousands((v / 1000.0).round() as u64))
+    } else if v < 10.0 && v.fract() != 0.0 {
+        format!("{v:.1}")
+    } else {
+        thousands(v.round() as u64)
+    }
+}
+
+/// `8192` → `8K`, `131072` → `128K`, `512` → `512`.
+pub fn tokens_label(x: f64) -> String {
+    let x = x.round() as u64;
+    if x >= 1024 && x % 1024 == 0 {
+        format!("{}K", x / 1024)
+    } else if x >= 1000 {
+        format!("{:.0}K", x as f64 / 1024.0)
+    } else {
+        x.to_string()
+    }
+}
+
+/// A chart with both axes logarithmic.
+pub(super) type LogLog<'a> =
+    ChartContext<'a, svg::Svg<'a>, Cartesian2d<LogCoord<f64>, LogCoord<f64>>>;
+
+/// A log-log chart's frame: its grid and 1-2-5 tick labels, drawn by hand (no duplicate ticks).
+pub(super) fn log_log_frame<'a>(
+    plot: &Root<'a>,
+    (x0, x1): (f64, f64),
+    (y0, y1): (f64, f64),
+    (x_desc, y_desc): (&str, &str),
+) -> Result<LogLog<'a>, ChartError> {
+    let y_area = (text_width(&tick_label(y1, false), FONT) + 30.0) as u32;
+    let mut chart = ChartBuilder::on(plot)
+        .margin(12)
+        .margin_right(20)
+        .x_label_area_size(44)
+        .y_label_area_size(y_area)
+        .build_cartesian_2d((x0..x1).log_scale(), (y0..y1).log_scale())
+        .map_err(err)?;
+    chart
+        .configure_mesh()
+        .disable_mesh()
+        .x_labels(0)
+        .y_labels(0)
+        .x_label_formatter(&|_| String::new())
+        .y_label_formatter(&|_| String::new())
+        .label_style(font(FONT))
+        .x_desc(x_desc)
+        .y_desc(y_desc)
+        .axis_style(INK)
+        .axis_desc_style(font(FONT))
+        .draw()
+        .map_err(err)?;
+    let xt = log_ticks(x0, x1);
+    let yt = log_ticks(y0, y1);
+    for &x in &xt {
+        chart
+            .draw_series(LineSeries::new(vec![(x, y0), (x, y1)], GRID))
+            .map_err(err)?;
+        let (px, py) = chart.backend_coord(&(x, y0));
+        plot.draw(&Text::new(
+            tick_label(x, true),
+            (px, py + 6),
+            font(FONT).pos(Pos::new(HPos::Center, VPos::Top)),
+        ))
+        .map_err(err)?;
+    }
+    for &y in &yt {
+        chart
+            .draw_series(LineSeries::new(vec![(x0, y), (x1, y)], GRID))
+            .map_err(err)?;
+        let (px, py) = chart.backend_coord(&(x0, y));
+        plot.draw(&Text::new(
+            tick_label(y, false),
+            (px - 6, py),
+            font(FONT).pos(Pos::new(HPos::Right, VPos::Center)),
+        ))
+        .map_err(err)?;
+    }
+    Ok(chart)
+}
+
+/// The context axis of the curves: from the first to the last context, at least one doubling.
+pub(super) fn context_range(d: &ChartData) -> (f64, f64) {
+    let xmin = *d.contexts.first().unwrap_or(&512) as f64;
+    let xmax = (*d.contexts.last().unwrap_or(&1024) as f64).max(xmin * 2.0);
+    (xmin, xmax)
+}
+
+/// A curve as runs of points with `y ≥ floor` (a value below the floor breaks the line).
+pub(super) fn runs(xs: &[u64], ys: impl Iterator<Item = f64>, floor: f64) -> Vec<Vec<(f64, f64)>> {
+    let mut out: Vec<Vec<(f64, f64)>> = vec![Vec::new()];
+    for (&x, y) in xs.iter().zip(ys) {
+        if y >= floor && y.is_finite() {
+            out.last_mut()
+                .into_iter()
+                .for_each(|r| r.push((x as f64, y)));
+        } else if out.last().is_some_and(|r| !r.is_empty()) {
+            out.push(Vec::new());
+        }
+    }
+    out.retain(|r| !r.is_empty());
+    out
+}
+
+/// What a refusal means in a chart's words.
+pub(super) fn refusal_words(kind: RefusalKind) -> &'static str {
+    match kind {
+        RefusalKind::WeightsDoNotFit => "vLLM would not start: the weights do not load",
+        RefusalKind::NoKvMemory => "vLLM would not start: no memory left for the KV cache",
+        RefusalKind::MaxModelLen => "vLLM would not start: one max_model_len request does not fit",
+        RefusalKind::InvalidTp => "vLLM would not start: TP does not split the heads",
+    }
+}
+
+/// A message across the middle of a plot.
+pub(super) fn overlay(plot: &Root<'_>, text: &str) -> Result<(), ChartError> {
+    let (w, h) = plot.dim_in_pixel();
+    let size = FONT
+        .min((w as f64 - 40.0) * PX / (text.chars().count() as f64 * CHAR_EM))
+        .max(11.0 * PX);
+    let tw = text_width(text, size) as i32;
+    let (cx, cy) = (w as i32 / 2, h as i32 / 2);
+    plot.draw(&Rectangle::new(
+        [(cx - tw / 2 - 10, cy - 16), (cx + tw / 2 + 10, cy + 16)],
+        RGBAColor(0xd0, 0x3a, 0x2f, 0.15).filled(),
+    ))
+    .map_err(err)?;
+    plot.draw(&Text::new(
+        text.to_string(),
+        (cx, cy),
+        font(size).pos(Pos::new(HPos::Center, VPos::Center)),
+    ))
+    .map_err(err)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn log_ticks_are_1_2_5_without_duplicates() {
+        assert_eq!(
+            log_ticks(512.0, 40960.0),
+            vec![1000.0, 2000.0, 5000.0, 10000.0, 20000.0]
+        );
+        assert_eq!(log_ticks(0.8, 30.0), vec![1.0, 2.0, 5.0, 10.0, 20.0]);
+        let labels: Vec<String> = log_ticks(512.0, 131072.0)
+            .into_iter()
+            .map(|v| tick_label(v, true))
+            .collect();
+        assert_eq!(labels, ["1k", "2k", "5k", "10k", "20k", "50k", "100k"]);
+        assert_eq!(tick_label(11342.1, false), "11,342");
+        assert_eq!(tokens_label(8192.0), "8K");
+    }
+
+    #[test]
+    fn a_curve_breaks_where_nothing_fits() {
+        let r = runs(&[1, 2, 3, 4], [3.0, 0.0, 2.0, 1.0].into_iter(), 1.0);
+        assert_eq!(r, vec![vec![(1.0, 3.0)], vec![(3.0, 2.0), (4.0, 1.0)]]);
+    }
+}

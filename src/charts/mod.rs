@@ -1,0 +1,346 @@
+//! The three charts as SVG strings (plotters), pure functions of the core's chart data, drawn at
+//! the width they are shown at so that their text is never below 11 CSS px.
+//!
+//! Axes and text are drawn in `currentColor`, so the page's colour scheme (light or dark) applies.
+//! No user-typed text goes into the SVG: titles and names stay in the page's HTML. Legends sit
+//! below the plot, never over a curve; log axes are labelled at 1, 2 and 5 × 10ⁿ only.
+
+mod frame;
+mod svg;
+
+pub use frame::{tokens_label, ChartError, DEFAULT_WIDTH};
+
+use frame::*;
+use kvbudget_core::chart_data::{ChartData, SegmentKind};
+use kvbudget_core::units::{thousands, GIB};
+use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
+
+fn segment_color(kind: SegmentKind) -> RGBAColor {
+    match kind {
+        SegmentKind::Weights => WEIGHTS.to_rgba(),
+        SegmentKind::Overhead => OVERHEAD.to_rgba(),
+        SegmentKind::Sequences { .. } => SEQ_A.to_rgba(),
+        SegmentKind::KvFree => FREE.to_rgba(),
+        SegmentKind::Unclaimed => UNCLAIMED,
+        SegmentKind::Overflow => OVERFLOW.to_rgba(),
+    }
+}
+
+/// Memory split on one GPU: weights | overhead | one band per sequence | left over | not claimed,
+/// one bar per KV dtype; weights beyond the GPU overflow past its total in a warning colour.
+pub fn memory(d: &ChartData, width: u32) -> Result<String, ChartError> {
+    let present: Vec<SegmentKind> = SegmentKind::ALL
+        .into_iter()
+        .filter(|k| {
+            d.memory.iter().any(|b| {
+                b.segments.iter().any(|s| {
+                    s.bytes > 0 && std::mem::discriminant(&s.kind) == std::mem::discriminant(k)
+                })
+            })
+        })
+        .collect();
+    let legend = Legend(
+        present
+            .iter()
+            .map(|k| (k.legend().to_string(), Mark::Swatch(segment_color(*k))))
+            .collect(),
+    );
+    let bars = d.memory.len().max(1);
+    let plot_h = 64 + 62 * bars as u32;
+    render(width, plot_h, &legend, |root| {
+        let total_gib = (d.total.0 as f64 / GIB as f64).max(1.0);
+        let longest = d
+            .memory
+            .iter()
+            .map(|b| b.segments.iter().map(|s| s.bytes).sum::<u64>())
+            .max()
+            .unwrap_or(0) as f64
+            / GIB as f64;
+        let xmax = total_gib.max(longest) * 1.02;
+        let mut chart = ChartBuilder::on(root)
+            .margin(12)
+            .margin_right(20)
+            .x_label_area_size(44)
+            .y_label_area_size(8)
+            .build_cartesian_2d(0f64..xmax, 0f64..bars as f64)
+            .map_err(err)?;
+        chart
+            .configure_mesh()
+            .disable_y_mesh()
+            .y_labels(0)
+            .y_label_formatter(&|_| String::new())
+            .x_labels(((width as f64 / 90.0) as usize).clamp(3, 10))
+            .x_label_formatter(&|x| format!("{x:.0}"))
+            .x_desc("GiB on one GPU (2³⁰ B, as vLLM sees it)")
+            .axis_style(INK)
+            .label_style(font(FONT))
+            .axis_desc_style(font(FONT))
+            .light_line_style(TRANSPARENT)
+            .bold_line_style(GRID)
+            .draw()
+            .map_err(err)?;
+        let px_per_gib = {
+            let (a, _) = chart.backend_coord(&(0.0, 0.0));
+            let (b, _) = chart.backend_coord(&(1.0, 0.0));
+            (b - a) as f64
+        };
+        for (i, bar) in d.memory.iter().enumerate() {
+            let y1 = bars as f64 - i as f64 - 0.22;
+            let y0 = bars as f64 - i as f64 - 0.78;
+            // The bar's name above it, inside the plot.
+            let (lx, ly) = chart.backend_coord(&(0.0, y1));
+            root.draw(&Text::new(
+                format!("{} KV", bar.label),
+                (lx, ly - 4),
+                font(FONT).pos(Pos::new(HPos::Left, VPos::Bottom)),
+            ))
+            .map_err(err)?;
+            let mut x = 0f64;
+            for s in &bar.segments {
+                let w = s.bytes as f64 / GIB as f64;
+                if w <= 0.0 {
+                    continue;
+                }
+                if let SegmentKind::Sequences { count } = s.kind {
+                    // One band per sequence (merged beyond 200 so the SVG stays small).
+                    let bands = count.clamp(1, 200);
+                    let bw = w / bands as f64;
+                    chart
+                        .draw_series((0..bands).map(|k| {
+                            let c = if k % 2 == 0 { SEQ_A } else { SEQ_B };
+                            Rectangle::new(
+                                [(x + k as f64 * bw, y0), (x + (k + 1) as f64 * bw, y1)],
+                                c.filled(),
+                            )
+                        }))
+                        .map_err(err)?;
+                } else {
+                    chart
+                        .draw_series(std::iter::once(Rectangle::new(
+                            [(x, y0), (x + w, y1)],
+                            segment_color(s.kind).filled(),
+                        )))
+                        .map_err(err)?;
+                }
+                // The band's label when it fits inside; the legend names the rest.
+                let label = if s.label.ends_with("GiB") {
+                    s.label.clone()
+                } else {
+                    format!("{} {:.1} GiB", s.label, w)
+                };
+                let ink = if s.kind == SegmentKind::Overflow {
+                    WHITE
+                } else {
+                    BLACK
+                };
+                if text_width(&label, SMALL) + 8.0 < px_per_gib * w {
+                    chart
+                        .draw_series(std::iter::once(Text::new(
+                            label,
+                            (x + w / 2.0, (y0 + y1) / 2.0),
+                            ("sans-serif", SMALL)
+                                .into_font()
+                                .color(&ink)
+                                .pos(Pos::new(HPos::Center, VPos::Center)),
+                        )))
+                        .map_err(err)?;
+                }
+                x += w;
+            }
+        }
+        // The GPU's total, marked where weights overflow it.
+        if longest > total_gib {
+            chart
+                .draw_series(LineSeries::new(
+                    vec![(total_gib, 0.0), (total_gib, bars as f64)],
+                    OVERFLOW.stroke_width(2),
+                ))
+                .map_err(err)?;
+            let (px, py) = chart.backend_coord(&(total_gib, bars as f64));
+            root.draw(&Text::new(
+                format!("GPU total {total_gib:.2} GiB"),
+                (px - 4, py + 2),
+                font(FONT).pos(Pos::new(HPos::Right, VPos::Top)),
+            ))
+            .map_err(err)?;
+        }
+        Ok(())
+    })
+}
+
+/// Sequences that fit as the context grows, on log-log axes (the hyperbola `N = M / (S × B)` is
+/// a straight line there), 16-bit and FP8, the `max_num_seqs` cap as a band, the operating point.
+pub fn concurrency(d: &ChartData, width: u32) -> Result<String, ChartError> {
+    let (xmin, xmax) = context_range(d);
+    let curve_max = d
+        .concurrency
+        .iter()
+        .flat_map(|c| c.values.iter().copied())
+        .max()
+        .unwrap_or(0);
+    let ymax = (curve_max.max(d.cap).max(d.point.1).max(2) as f64 * 1.8).max(10.0);
+    let (ymin, ymax) = (0.8, ymax);
+    let mut entries: Vec<(String, Mark)> = d
+        .concurrency
+        .iter()
+        .enumerate()
+        .map(|(i, c)| {
+            (
+                format!("{} KV", c.label),
+                Mark::Line(if i == 0 { BF16 } else { FP8 }),
+            )
+        })
+        .collect();
+    entries.push((
+        format!("above max_num_seqs {}: never batched", thousands(d.cap)),
+        Mark::Band(CAP.mix(0.15)),
+    ));
+    entries.push(match (d.refusal, d.point.1) {
+        (None, n) if n > 0 => (
+            format!(
+                "this scenario: {} at {}",
+                thousands(n),
+                tokens_label(d.point.0 as f64)
+            ),
+            Mark::Dot(INK),
+        ),
+        _ => (
+            format!("this scenario ({}): none", tokens_label(d.point.0 as f64)),
+            Mark::Dot(CAP),
+        ),
+    });
+    let legend = Legend(entries);
+    render(width, plot_height(width), &legend, |root| {
+        let mut chart = log_log_frame(
+            root,
+            (xmin, xmax),
+            (ymin, ymax),
+            (
+                "context per sequence (tokens, log)",
+                "sequences that fit (log)",
+            ),
+        )?;
+        let cap = d.cap as f64;
+        if cap < ymax {
+            chart
+                .draw_series(std::iter::once(Rectangle::new(
+                    [(xmin, cap), (xmax, ymax)],
+                    CAP.mix(0.12).filled(),
+                )))
+                .map_err(err)?;
+            chart
+                .draw_series(LineSeries::new(
+                    vec![(xmin, cap), (xmax, cap)],
+                    CAP.stroke_width(2),
+                ))
+                .map_err(err)?;
+        }
+        for (i, curve) in d.concurrency.iter().enumerate() {
+            let color = if i == 0 { BF16 } else { FP8 };
+            for run in runs(&d.contexts, curve.values.iter().map(|&v| v as f64), 1.0) {
+                chart
+                    .draw_series(LineSeries::new(run, color.stroke_width(3)))
+                    .map_err(err)?;
+            }
+        }
+        let (px, py) = (d.point.0 as f64, d.point.1 as f64);
+        if px >= xmin && px <= xmax {
+            if py >= 1.0 && d.refusal.is_none() {
+                chart
+                    .draw_series(std::iter::once(Circle::new((px, py), 6, INK.filled())))
+                    .map_err(err)?;
+            } else {
+                chart
+                    .draw_series(std::iter::once(Cross::new(
+                        (px, ymin * 1.15),
+                        7,
+                        CAP.stroke_width(3),
+                    )))
+                    .map_err(err)?;
+            }
+        }
+        if let Some(kind) = d.refusal {
+            overlay(root, refusal_words(kind))?;
+        } else if curve_max == 0 {
+            overlay(root, "not one sequence fits at any context shown")?;
+        }
+        Ok(())
+    })
+}
+
+/// Decode roofline on log-log axes: tokens/s for one sequence alone and for all that fit (capped),
+/// under the bandwidth roof and the GPU's compute roof, with the operating point.
+pub fn roofline(d: &ChartData, width: u32) -> Result<String, ChartError> {
+    let (xmin, xmax) = context_range(d);
+    let values = d
+        .roofline_single
+        .iter()
+        .chain(&d.roofline_aggregate)
+        .chain(&d.roofline_compute)
+        .copied()
+        .filter(|v| v.is_finite() && *v > 0.0);
+    let ymax = values.clone().fold(1.0f64, f64::max) * 2.0;
+    let ymin = values.fold(ymax, f64::min).max(0.1) / 2.0;
+    let mut entries = vec![
+        ("one sequence alone".to_string(), Mark::Line(BF16)),
+        (
+            "all that fit (capped), together".to_string(),
+            Mark::Line(FP8),
+        ),
+    ];
+    if !d.roofline_compute.is_empty() {
+        entries.push(("compute roof (dense BF16 peak)".into(), Mark::Line(ROOF)));
+    }
+    if d.roofline_point.1 > 0.0 {
+        entries.push((
+            format!(
+                "this scenario: {} tokens/s",
+                thousands(d.roofline_point.1.round() as u64)
+            ),
+            Mark::Dot(INK),
+        ));
+    }
+    let legend = Legend(entries);
+    render(width, plot_height(width), &legend, |root| {
+        let mut chart = log_log_frame(
+            root,
+            (xmin, xmax),
+            (ymin, ymax),
+            (
+                "context per sequence (tokens, log)",
+                "decode tokens/s ceiling (log)",
+            ),
+        )?;
+        if d.roofline_compute.len() == d.contexts.len() {
+            chart
+                .draw_series(DashedLineSeries::new(
+                    d.contexts
+                        .iter()
+                        .zip(&d.roofline_compute)
+                        .map(|(&x, &y)| (x as f64, y.min(ymax))),
+                    8,
+                    5,
+                    ROOF.stroke_width(2),
+                ))
+                .map_err(err)?;
+        }
+        for (ys, color) in [(&d.roofline_single, BF16), (&d.roofline_aggregate, FP8)] {
+            for run in runs(&d.contexts, ys.iter().copied(), ymin) {
+                chart
+                    .draw_series(LineSeries::new(run, color.stroke_width(3)))
+                    .map_err(err)?;
+            }
+        }
+        let (px, py) = (d.roofline_point.0 as f64, d.roofline_point.1);
+        if py > 0.0 && px >= xmin && px <= xmax {
+            chart
+                .draw_series(std::iter::once(Circle::new((px, py), 6, INK.filled())))
+                .map_err(err)?;
+        }
+        if let Some(kind) = d.refusal {
+            overlay(root, refusal_words(kind))?;
+        }
+        Ok(())
+    })
+}

@@ -1,0 +1,122 @@
+//! The charts tell the truth at every scenario: the operating point and both curves in range,
+//! refusals drawn as refusals, the compute roof, and text never below 11 px at phone width.
+
+use kvbudget::charts;
+use kvbudget::core::calc::evaluate;
+use kvbudget::core::chart_data::{self, ChartData, SegmentKind};
+use kvbudget::core::query::decode;
+
+fn data(q: &str) -> (kvbudget::core::calc::Outcome, ChartData) {
+    let (s, notes) = decode(q);
+    assert!(notes.is_empty(), "{notes:?}");
+    let o = evaluate(&s).unwrap();
+    let d = chart_data::build(&s, &o).unwrap();
+    (o, d)
+}
+
+/// The texts of an SVG, trimmed.
+fn texts(svg: &str) -> Vec<String> {
+    svg.split("<text")
+        .skip(1)
+        .filter_map(|t| {
+            let body = &t[t.find('>')? + 1..t.find("</text>")?];
+            Some(body.trim().to_string())
+        })
+        .collect()
+}
+
+/// Every `font-size` in an SVG.
+fn font_sizes(svg: &str) -> Vec<f64> {
+    svg.split("font-size=\"")
+        .skip(1)
+        .filter_map(|r| r.split('"').next()?.trim_end_matches("px").parse().ok())
+        .collect()
+}
+
+#[test]
+fn both_curves_and_the_point_stay_in_range_above_a_low_cap() {
+    // The y-range used to stop near 145 here, drawing 257 and 515 sequences as a flat line.
+    // Qwen2.5-7B on an H100 at 4K, max_num_seqs 64: the curves at 4,096 tokens hold 257 (BF16)
+    // and 515 (FP8) sequences; the axis must reach past 515 and the cap is a band at 64.
+    let (o, d) = data("?model=Qwen/Qwen2.5-7B-Instruct&gpu=h100-sxm&ctx=4096&seqs=64");
+    let at = d.contexts.iter().position(|&c| c == 4096).unwrap();
+    assert_eq!(
+        (d.concurrency[0].values[at], d.concurrency[1].values[at]),
+        (o.pair[0].vllm_max, o.pair[1].vllm_max)
+    );
+    assert!(o.pair[1].vllm_max > 500, "{}", o.pair[1].vllm_max);
+    assert_eq!(d.point, (4096, 64));
+    let svg = charts::concurrency(&d, 720).unwrap();
+    let t = texts(&svg);
+    assert!(t.iter().any(|x| x == "500"), "no tick at 500: {t:?}");
+    assert!(t
+        .iter()
+        .any(|x| x == "above max_num_seqs 64: never batched"));
+    assert!(t.iter().any(|x| x == "this scenario: 64 at 4K"), "{t:?}");
+    // Tick labels are never repeated ("10k" used to be drawn twice).
+    let ticks: Vec<&String> = t.iter().filter(|x| x.ends_with('k')).collect();
+    let mut unique = ticks.clone();
+    unique.dedup();
+    assert_eq!(ticks, unique);
+}
+
+#[test]
+fn a_refusal_is_drawn_as_one() {
+    // Qwen3-14B (27.52 GiB) on an RTX 4090 (23.55 GiB): the weights overflow the bar past the GPU's
+    // total, nothing is charted as fitting, and the roofline draws no rate.
+    let (o, d) = data("?model=Qwen/Qwen3-14B&gpu=rtx-4090");
+    assert!(o.chosen.report.refusal.is_some());
+    let overflow = d.memory[0]
+        .segments
+        .iter()
+        .find(|s| s.kind == SegmentKind::Overflow)
+        .unwrap();
+    // ⌊27.52 × 2³⁰⌋ − ⌊23.55 × 2³⁰⌋ = 29,549,374,996 − 25,286,619,955 = 4,262,755,041 B.
+    assert_eq!(overflow.bytes, 4_262_755_041);
+    let mem = charts::memory(&d, 720).unwrap();
+    assert!(mem.contains("GPU total 23.55 GiB") && mem.contains("weights beyond the GPU"));
+    assert!(d.roofline_aggregate.iter().all(|&v| v == 0.0));
+    assert_eq!(d.roofline_point.1, 0.0);
+    for svg in [
+        charts::concurrency(&d, 720).unwrap(),
+        charts::roofline(&d, 720).unwrap(),
+    ] {
+        assert!(svg.contains("vLLM would not start: the weights do not load"));
+    }
+}
+
+#[test]
+fn the_compute_roof_caps_the_aggregate() {
+    // Qwen2.5-7B on an H100 SXM, 1,024 sequences of 512 tokens: bandwidth alone would allow
+    // ≈ 75,000 tokens/s. The compute roof: 989.5 TFLOPS / FLOPs per token at 512.
+    let (o, d) = data("?model=Qwen/Qwen2.5-7B-Instruct&gpu=h100-sxm&ctx=512&seqs=1024");
+    let roof = o.compute_roof.unwrap();
+    assert!(o.decode.aggregate <= roof);
+    assert!(roof < 75_000.0, "{roof}");
+    assert_eq!(d.roofline_compute.len(), d.contexts.len());
+    assert!(charts::roofline(&d, 720)
+        .unwrap()
+        .contains("compute roof (dense BF16 peak)"));
+}
+
+#[test]
+fn text_is_never_below_11_px_at_phone_width() {
+    // Drawn at the width they are shown at (a 360 px phone leaves about 320 px), the charts'
+    // text keeps its size instead of being scaled down from 720 units.
+    for q in [
+        "?model=Qwen/Qwen3-8B&gpu=rtx-4090&ctx=32768",
+        "?model=Qwen/Qwen3-14B&gpu=rtx-4090",
+    ] {
+        let (_, d) = data(q);
+        for svg in [
+            charts::memory(&d, 320).unwrap(),
+            charts::concurrency(&d, 320).unwrap(),
+            charts::roofline(&d, 320).unwrap(),
+        ] {
+            let sizes = font_sizes(&svg);
+            assert!(!sizes.is_empty());
+            assert!(sizes.iter().all(|&f| f >= 11.0), "{q}: {sizes:?}");
+            assert!(svg.contains("width=\"320\""), "{}", &svg[..200]);
+        }
+    }
+}
