@@ -277,7 +277,7 @@ fn adopting_each_real_log_reproduces_its_blocks_and_tokens() {
         };
         let (s, _) = adopt(&start, &log);
         let o = evaluate(&s).unwrap_or_else(|e| panic!("{name}: {e}"));
-        let rows = compare(&o, &log);
+        let rows = compare(&s, &o, &log);
         let diff = |k: &str| rows.iter().find(|x| x.key == k).and_then(|x| x.difference);
         assert_eq!(diff("tokens"), Some(0.0), "{name}");
         if o.chosen.report.groups.is_none() {

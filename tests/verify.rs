@@ -3,7 +3,7 @@
 use kvbudget::core::calc::evaluate;
 use kvbudget::core::query::decode;
 use kvbudget::core::scenario::ModelChoice;
-use kvbudget::core::verify::{adopt, compare};
+use kvbudget::core::verify::{adopt, align, compare, mismatches, Verdict};
 use kvbudget::core::vllm::logparse::parse;
 
 fn fixture(name: &str) -> String {
@@ -20,14 +20,27 @@ fn adopting_a_v1_log_reproduces_its_blocks_and_tokens() {
     let log = parse(&fixture("v1_0.11_two_line.log"));
     let (s, _) = decode("?model=Qwen/Qwen3-8B&gpu=rtx-4090");
     let (adopted, notes) = adopt(&s, &log);
-    assert!(notes.is_empty(), "{notes:?}");
+    // The note lists what changed; the log's model is a preset and stays one, with the log's weights.
+    assert!(
+        notes.contains(&"model: Qwen/Qwen3-8B → Qwen/Qwen3-14B".to_string()),
+        "{notes:?}"
+    );
+    assert!(
+        notes.contains(&"max_model_len: 8,192 → 32,768".to_string()),
+        "{notes:?}"
+    );
+    assert!(
+        notes.iter().all(|n| !n.contains("not a preset")),
+        "{notes:?}"
+    );
+    assert!(matches!(adopted.model, ModelChoice::Preset(_)));
     assert_eq!(adopted.model.name(), "Qwen/Qwen3-14B");
     assert_eq!(adopted.ctx, 32_768);
     assert_eq!(adopted.version.to_string(), "0.11");
     // 2,666 blocks × 16 tokens × 40 layers × 4,096 B per token per layer = 6,987,710,464 B.
     assert_eq!(adopted.kv_memory.map(|b| b.0), Some(2666 * 65_536 * 40));
     let o = evaluate(&adopted).unwrap();
-    let rows = compare(&o, &log);
+    let rows = compare(&adopted, &o, &log);
     let get = |k: &str| rows.iter().find(|r| r.key == k).unwrap().clone();
     assert_eq!(get("tokens").difference, Some(0.0));
     assert_eq!(get("blocks").difference, Some(0.0));
@@ -67,7 +80,9 @@ fn a_log_for_another_model_keeps_the_scenario_model_and_says_so() {
     let (adopted, notes) = adopt(&s, &log);
     assert!(matches!(adopted.model, ModelChoice::Custom(ref c) if c.id == "mine"));
     assert!(
-        notes[0].contains("someone/unknown-7b is not a preset"),
+        notes
+            .iter()
+            .any(|n| n.contains("someone/unknown-7b is not a preset")),
         "{notes:?}"
     );
     // 10,000 tokens / 16 = 625 blocks.
@@ -103,8 +118,53 @@ fn pipeline_parallel_weights_agree_across_page_log_check_and_cli() {
     let log = parse(
         "INFO Model loading took 13.76 GiB and 12.3 seconds\nGPU KV cache size: 10,000 tokens\n",
     );
-    let rows = compare(&o, &log);
+    let rows = compare(&s, &o, &log);
     let w = rows.iter().find(|r| r.key == "weights").unwrap();
     assert_eq!(w.predicted, "13.76 GiB");
-    assert_eq!(w.difference_text, "+0.00 GiB");
+    // No sign on a difference that shows as zero (it used to read "−0.00").
+    assert_eq!(w.difference_text, "0.00 GiB");
+}
+
+#[test]
+fn a_log_that_refused_is_adopted_as_a_refusal() {
+    // After "Use these numbers" on a log that ended in vLLM's "max seq len … estimated maximum
+    // model length" error, the page said sequences fit, the opposite of the log. The log's
+    // available memory, taken as the KV memory, makes the page refuse as the log did.
+    let log = parse(&fixture("v1_error_too_long.log"));
+    assert_eq!(Verdict::of(&log), Verdict::Refused);
+    let (s, _) = decode("?model=Qwen/Qwen3-8B&gpu=rtx-4090");
+    let (adopted, _) = adopt(&s, &log);
+    let o = evaluate(&adopted).unwrap();
+    assert_eq!(o.chosen.capped, 0);
+    assert_eq!(
+        o.chosen.report.refusal.map(|r| r.kind),
+        Some(kvbudget::core::vllm::RefusalKind::MaxModelLen)
+    );
+}
+
+#[test]
+fn differences_name_the_settings_before_boot_variation() {
+    // A 0.11 log (utilization 0.90) beside the default 0.33 scenario (0.92): the available-memory
+    // row names the version and the utilization, not boot-to-boot variation.
+    let log = parse(&fixture("v1_0.11_two_line.log"));
+    let (s, _) = decode("?model=Qwen/Qwen3-14B&gpu=h100-sxm&ctx=32768");
+    let o = evaluate(&s).unwrap();
+    let rows = compare(&s, &o, &log);
+    let why = &rows.iter().find(|r| r.key == "available").unwrap().why;
+    assert!(
+        why.contains("vLLM version 0.33 here, 0.11 in the log"),
+        "{why}"
+    );
+    assert!(
+        why.contains("gpu_memory_utilization 0.92 here, 0.9 in the log"),
+        "{why}"
+    );
+    assert!(!why.contains("boots"), "{why}");
+    // Aligned to the log, the settings no longer differ.
+    let aligned = align(&s, &log);
+    assert!(
+        mismatches(&aligned, &log).is_empty(),
+        "{:?}",
+        mismatches(&aligned, &log)
+    );
 }

@@ -202,7 +202,7 @@ fn range(s: &PageScenario, model: &ModelSpec, context: u64) -> Range {
 
 /// Computes the page's numbers for `s`.
 pub fn evaluate(s: &PageScenario) -> Result<Outcome> {
-    let model = s.model.spec();
+    let model = s.model_spec();
     model.validate()?;
     let context = checked_context(s)?;
     let pair = [
@@ -226,10 +226,17 @@ pub fn evaluate(s: &PageScenario) -> Result<Outcome> {
         Some(b) => b.requested,
         None => requested_bytes(s.gpu.total(), s.util(), s.version.rounding())?,
     };
-    let overhead = match (r.budget, s.overhead) {
-        (Some(b), _) => b.overhead,
-        (None, Some(o)) => o,
-        (None, None) => Bytes(0),
+    // With KV memory taken from a log, the overhead is the log's, else what the log implies:
+    // the budget less the weights and the KV memory.
+    let overhead = match (r.budget, s.overhead, s.kv_memory) {
+        (Some(b), _, _) => b.overhead,
+        (None, Some(o), _) => o,
+        (None, None, Some(kv)) => Bytes(
+            requested
+                .saturating_sub(weights_per_gpu.0)
+                .saturating_sub(kv.0),
+        ),
+        (None, None, None) => Bytes(0),
     };
     let (decode_weights, decode_bpt) = decode_terms(s, &model, s.kv)?;
     let compute_roof = compute_roof(s, &model, context);

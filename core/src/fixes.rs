@@ -32,7 +32,7 @@ impl Change {
     pub fn apply(&self, s: &mut PageScenario) {
         match *self {
             Change::Model(p) => {
-                s.model = ModelChoice::Preset(p);
+                s.set_model(ModelChoice::Preset(p));
                 s.kv_memory = None;
             }
             Change::Kv(k) => s.kv = k,
@@ -78,7 +78,7 @@ pub struct Fix {
 /// Sequences that fit once vLLM starts with `t` (None when it would still refuse).
 fn fits(t: &PageScenario) -> Option<u64> {
     let context = checked_context(t).ok()?;
-    let model = t.model.spec();
+    let model = t.model_spec();
     let x = side(t, &model, t.kv, context).ok()?;
     (x.report.refusal.is_none() && x.capped > 0).then_some(x.capped)
 }

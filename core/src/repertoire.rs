@@ -39,7 +39,7 @@ pub struct Row {
 impl Row {
     /// The scenario this row stands for: the page's, with this model and dtype.
     pub fn load_into(&self, s: &mut PageScenario) {
-        s.model = ModelChoice::Preset(self.model);
+        s.set_model(ModelChoice::Preset(self.model));
         s.kv = self.kv;
     }
     /// A stable key for the row, e.g. `Qwen3-8B-auto`.
@@ -67,7 +67,7 @@ pub fn rows(s: &PageScenario) -> Vec<Row> {
         };
         for kv in [KvDtype::Auto, KvDtype::Fp8] {
             let mut t = s.clone();
-            t.model = ModelChoice::Preset(p);
+            t.set_model(ModelChoice::Preset(p));
             t.kv = kv;
             t.kv_memory = None;
             let Ok(side) = side(&t, &p.spec, kv, context) else {

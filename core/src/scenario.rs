@@ -225,6 +225,9 @@ pub struct PageScenario {
     pub embed: Embed,
     /// KV memory taken as given (e.g. adopted from a vLLM log) instead of the budget.
     pub kv_memory: Option<Bytes>,
+    /// A preset's weights as a log measured them ("Model loading took", × GPUs), in place of the
+    /// preset's figure (custom models carry their weights in their geometry).
+    pub weights: Option<Bytes>,
 }
 
 impl Default for PageScenario {
@@ -246,6 +249,7 @@ impl Default for PageScenario {
             overhead: None,
             embed: Embed::Full,
             kv_memory: None,
+            weights: None,
         }
     }
 }
@@ -272,6 +276,21 @@ impl PageScenario {
         self.overhead
             .map(Overhead::Fixed)
             .unwrap_or(Overhead::ESTIMATE)
+    }
+    /// The model as the arithmetic sees it, with the weights a log measured where given.
+    pub fn model_spec(&self) -> ModelSpec {
+        let mut m = self.model.spec();
+        if let (ModelChoice::Preset(_), Some(w)) = (&self.model, self.weights) {
+            m.weights = w;
+        }
+        m
+    }
+    /// Chooses a model; weights measured for another model no longer apply.
+    pub fn set_model(&mut self, m: ModelChoice) {
+        if m != self.model {
+            self.weights = None;
+        }
+        self.model = m;
     }
     /// GPUs the model is spread over (`tp × pp`).
     pub fn gpus(&self) -> u64 {

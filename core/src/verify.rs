@@ -8,7 +8,7 @@ use crate::model::KvDtype;
 use crate::presets;
 use crate::scenario::{GpuChoice, ModelChoice, PageScenario};
 use crate::units::{fixed2, thousands, Bytes, GIB};
-use crate::vllm::logparse::{KvFigure, ParsedLog};
+use crate::vllm::logparse::{KvFigure, LogError, ParsedLog};
 use crate::vllm::{self, family, KvMemory, Version};
 
 /// One line of the comparison.
@@ -26,120 +26,125 @@ pub struct Row {
     pub difference: Option<f64>,
     /// The difference in words with units.
     pub difference_text: String,
-    /// What explains a difference.
-    pub why: &'static str,
+    /// What explains a difference: the settings the scenario and the log do not share, first.
+    pub why: String,
 }
 
-fn gib(b: f64) -> String {
-    format!("{} GiB", fixed2(b))
+/// What the log says happened.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// vLLM sized its cache and started.
+    Started,
+    /// vLLM refused to start (its error is in the log).
+    Refused,
+    /// No KV line and no refusal: the log stops before the cache (or is not a vLLM log).
+    NoKvLine,
 }
 
-fn row(
-    key: &'static str,
-    what: &'static str,
-    ours: Option<f64>,
-    theirs: Option<f64>,
-    unit: &str,
-    why: &'static str,
-) -> Row {
-    let fmt = |x: f64| {
-        if unit == "GiB" {
-            gib(x)
-        } else if unit == "x" {
-            format!("{}x", fixed2(x))
+impl Verdict {
+    /// Of a parsed log.
+    pub fn of(log: &ParsedLog) -> Verdict {
+        if log.error.is_some() {
+            Verdict::Refused
+        } else if log.kv.is_some() {
+            Verdict::Started
         } else {
-            thousands(x.max(0.0) as u64)
+            Verdict::NoKvLine
         }
-    };
-    // The log prints concurrency with two decimals: compare like with like.
-    let ours = if unit == "x" {
-        ours.map(|x| fixed2(x).parse().unwrap_or(x))
-    } else {
-        ours
-    };
-    let difference = ours.zip(theirs).map(|(a, b)| b - a);
-    let difference_text = match difference {
-        Some(d) if unit == "GiB" => format!(
-            "{}{} GiB",
-            if d >= 0.0 { "+" } else { "−" },
-            fixed2(d.abs())
-        ),
-        Some(d) if unit == "x" => {
-            format!("{}{}", if d >= 0.0 { "+" } else { "−" }, fixed2(d.abs()))
+    }
+    /// A stable key (`data-value` of the log check's status).
+    pub const fn key(self) -> &'static str {
+        match self {
+            Verdict::Started => "started",
+            Verdict::Refused => "refused",
+            Verdict::NoKvLine => "no-kv-line",
         }
-        Some(d) => format!(
-            "{}{}",
-            if d >= 0.0 { "+" } else { "−" },
-            thousands(d.abs() as u64)
-        ),
-        None => "—".into(),
-    };
-    Row {
-        key,
-        what,
-        predicted: ours.map(fmt).unwrap_or_else(|| "—".into()),
-        printed: theirs.map(fmt).unwrap_or_else(|| "not in the log".into()),
-        difference,
-        difference_text,
-        why,
     }
 }
 
-/// The comparison, row by row (memory in GiB, blocks and tokens as counts).
-pub fn compare(o: &Outcome, log: &ParsedLog) -> Vec<Row> {
-    let g = |b: u64| b as f64 / GIB as f64;
-    let r = &o.chosen.report;
-    let e = r.overhead;
-    let weights = g(o.weights_per_gpu.0);
-    let requested = Some(g(o.requested));
-    let printed_requested = log.requested_gib.or_else(|| {
-        log.total_gpu_gib
-            .zip(log.gpu_memory_utilization)
-            .map(|(t, u)| t * u)
-    });
-    let blocks_printed = match log.kv {
-        Some(KvFigure::Blocks(b)) => Some(b as f64),
-        Some(KvFigure::Tokens(t)) if r.groups.is_none() && r.block_size > 0 => {
-            Some((t / r.block_size) as f64)
-        }
-        _ => None,
-    };
-    vec![
-        row("weights", "weights", Some(weights), log.model_loading_gib.or(log.weights_gib), "GiB",
-            "vLLM counts what it loaded on this GPU; a checkpoint's size differs by quantization scales, tied embeddings and buffers"),
-        row("budget", "total × utilization", requested, printed_requested, "GiB",
-            "the GPU total as vLLM sees it (1.5–2 % below nvidia-smi) times --gpu-memory-utilization"),
-        row("activation", "activation peak", e.map(|e| g(e.activation.0)), log.activation_peak_gib, "GiB",
-            "the profile run: sampler rows × vocabulary and the forward pass of max_num_batched_tokens"),
-        row("non-torch", "non-torch memory", e.map(|e| g(e.non_torch.0)), log.non_torch_gib, "GiB",
-            "CUDA context growth and NCCL buffers (about 2 GiB per GPU with tensor parallelism)"),
-        row("cuda-graphs", "CUDA graphs", e.map(|e| g(e.cuda_graphs.0)), log.cudagraph_estimate_gib, "GiB",
-            "subtracted from the budget from vLLM 0.20; before, outside it"),
-        row("available", "available KV memory", r.available_kv_bytes.map(|b| b as f64 / GIB as f64), log.available_kv_gib.or(log.budget_kv_gib), "GiB",
-            "the budget minus all of the above; boots of one configuration vary by several percent"),
-        row("blocks", "GPU blocks", r.num_gpu_blocks.map(|b| b as f64), blocks_printed, "count",
-            "available memory // (block size × bytes per token per layer × layers)"),
-        row("tokens", "cached tokens", r.gpu_kv_cache_tokens.map(|t| t as f64), log.cached_tokens(r.block_size).map(|t| t as f64), "count",
-            "blocks × block size (per version: groups, truncation)"),
-        row("concurrency", "maximum concurrency", r.max_concurrency, log.max_concurrency.as_ref().map(|c| c.value), "x",
-            "blocks ÷ blocks per max_model_len request (compare at the same max_model_len)"),
-    ]
+/// A setting the log and the scenario do not share.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Mismatch {
+    /// The setting.
+    pub what: &'static str,
+    /// The scenario's value.
+    pub scenario: String,
+    /// The log's value.
+    pub log: String,
 }
 
-/// The scenario with the log's numbers: its model (when a preset), version, max_model_len, GPU
-/// total and utilization, weights, overhead, and the KV memory that gives its exact block count.
-/// Returns notes on what was and was not adopted.
-pub fn adopt(current: &PageScenario, log: &ParsedLog) -> (PageScenario, Vec<String>) {
+/// The settings that differ between the scenario and the log: version, utilization,
+/// `max_model_len`, KV dtype, parallelism and model (the causes of a difference before any
+/// boot-to-boot variation).
+pub fn mismatches(s: &PageScenario, log: &ParsedLog) -> Vec<Mismatch> {
+    let mut out = Vec::new();
+    let mut push = |what: &'static str, scenario: String, log: String| {
+        if scenario != log {
+            out.push(Mismatch {
+                what,
+                scenario,
+                log,
+            });
+        }
+    };
+    if let Some(v) = log.version.as_deref().and_then(|v| Version::parse(v).ok()) {
+        push("vLLM version", s.version.to_string(), v.to_string());
+    }
+    if let Some(u) = log_util(log) {
+        push(
+            "gpu_memory_utilization",
+            s.util().to_string(),
+            u.to_string(),
+        );
+    }
+    if let Some(l) = log.max_model_len {
+        push("max_model_len", thousands(s.ctx), thousands(l));
+    }
+    if let Some(k) = log
+        .kv_cache_dtype
+        .as_deref()
+        .and_then(|k| KvDtype::parse(k).ok())
+    {
+        push("KV cache dtype", s.kv.name().into(), k.name().into());
+    }
+    if let Some(t) = log.tensor_parallel_size {
+        push("tensor-parallel size", s.tp.to_string(), t.to_string());
+    }
+    if let Some(m) = log.model.as_deref() {
+        let same = s.model.name().eq_ignore_ascii_case(m)
+            || presets::model(m).is_some_and(|p| s.model.name().eq_ignore_ascii_case(p.id()));
+        if !same {
+            push("model", s.model.name().into(), truncate(m, 80));
+        }
+    }
+    out
+}
+
+/// The scenario with the log's settings (version, utilization, `max_model_len`, KV dtype,
+/// parallelism, and its model when a preset), keeping the scenario's own memory arithmetic: the
+/// comparison then shows what the estimate gets wrong, not what the settings change.
+pub fn align(current: &PageScenario, log: &ParsedLog) -> PageScenario {
     let mut s = current.clone();
-    let mut notes = Vec::new();
-    match log.model.as_deref().map(|m| (m, presets::model(m))) {
-        Some((_, Some(p))) => s.model = ModelChoice::Preset(p),
-        Some((m, None)) => notes.push(format!(
-            "the log's model {} is not a preset: kept {}; import its config.json for its geometry",
-            truncate(m, 80),
-            current.model.name()
-        )),
-        None => notes.push("the log does not name its model: kept the current one".into()),
+    settings_of(&mut s, log);
+    s.kv_memory = None;
+    s
+}
+
+/// The utilization the log ran with: printed, or (when its arguments line names the model but not
+/// the utilization) its version's default.
+fn log_util(log: &ParsedLog) -> Option<f64> {
+    log.gpu_memory_utilization.or_else(|| {
+        let v = log
+            .version
+            .as_deref()
+            .and_then(|v| Version::parse(v).ok())?;
+        log.model.as_ref().map(|_| v.default_util())
+    })
+}
+
+fn settings_of(s: &mut PageScenario, log: &ParsedLog) {
+    if let Some(p) = log.model.as_deref().and_then(presets::model) {
+        s.set_model(ModelChoice::Preset(p));
     }
     if let Some(k) = log
         .kv_cache_dtype
@@ -163,29 +168,176 @@ pub fn adopt(current: &PageScenario, log: &ParsedLog) -> (PageScenario, Vec<Stri
     if let Some(v) = log.version.as_deref().and_then(|v| Version::parse(v).ok()) {
         s.version = v;
     }
-    if let Some(l) = log.max_model_len {
+    let refused_len = match log.error {
+        Some(LogError::RequestTooLong { max_model_len, .. })
+        | Some(LogError::V0TooLong { max_model_len, .. }) => Some(max_model_len),
+        _ => None,
+    };
+    if let Some(l) = log.max_model_len.or(refused_len) {
         s.ctx = l.clamp(MIN_CTX, MAX_CTX);
     }
-    if let Some(t) = log.total_gpu_gib.and_then(Bytes::from_gib_f64) {
-        s.gpu = GpuChoice::Custom {
-            total: t,
-            bw_gbs: current.gpu.bandwidth_gbs(),
-            tflops: current.gpu.bf16_tflops().unwrap_or(0.0),
-        };
-    }
-    if let Some(u) = log.gpu_memory_utilization.filter(|u| *u > 0.0 && *u <= 1.0) {
+    if let Some(u) = log_util(log).filter(|u| *u > 0.0 && *u <= 1.0) {
         s.util = Some(u);
+    }
+    if s.prompt.is_some() || s.trace.is_some() {
+        s.prompt = None;
+        s.trace = None;
+    }
+}
+
+fn gib(b: f64) -> String {
+    format!("{} GiB", fixed2(b))
+}
+
+fn row(
+    key: &'static str,
+    what: &'static str,
+    ours: Option<f64>,
+    theirs: Option<f64>,
+    unit: &str,
+    why: String,
+) -> Row {
+    let fmt = |x: f64| {
+        if unit == "GiB" {
+            gib(x)
+        } else if unit == "x" {
+            format!("{}x", fixed2(x))
+        } else {
+            thousands(x.max(0.0) as u64)
+        }
+    };
+    // The log prints concurrency with two decimals: compare like with like.
+    let ours = if unit == "x" {
+        ours.map(|x| fixed2(x).parse().unwrap_or(x))
+    } else {
+        ours
+    };
+    let difference = ours.zip(theirs).map(|(a, b)| b - a);
+    // The magnitude as shown; a sign only when it is not zero as shown (never "−0.00").
+    let signed = |shown: String| {
+        if shown.trim_start_matches(['0', '.', ',']).is_empty() {
+            shown
+        } else if difference.is_some_and(|d| d < 0.0) {
+            format!("−{shown}")
+        } else {
+            format!("+{shown}")
+        }
+    };
+    let difference_text = match difference {
+        Some(d) if unit == "GiB" => format!("{} GiB", signed(fixed2(d.abs()))),
+        Some(d) if unit == "x" => signed(fixed2(d.abs())),
+        Some(d) => signed(thousands(d.abs() as u64)),
+        None => "—".into(),
+    };
+    Row {
+        key,
+        what,
+        predicted: ours.map(fmt).unwrap_or_else(|| "—".into()),
+        printed: theirs.map(fmt).unwrap_or_else(|| "not in the log".into()),
+        difference,
+        difference_text,
+        why,
+    }
+}
+
+/// The comparison, row by row (memory in GiB, blocks and tokens as counts). Where the scenario's
+/// settings differ from the log's, each memory row says so before anything else.
+pub fn compare(s: &PageScenario, o: &Outcome, log: &ParsedLog) -> Vec<Row> {
+    let differ = mismatches(s, log);
+    let cause = |fallback: &str| -> String {
+        if differ.is_empty() {
+            fallback.to_string()
+        } else {
+            let list: Vec<String> = differ
+                .iter()
+                .map(|m| format!("{} {} here, {} in the log", m.what, m.scenario, m.log))
+                .collect();
+            format!(
+                "settings differ ({}): align to the log first",
+                list.join("; ")
+            )
+        }
+    };
+    let g = |b: u64| b as f64 / GIB as f64;
+    let r = &o.chosen.report;
+    let e = r.overhead;
+    let weights = g(o.weights_per_gpu.0);
+    let requested = Some(g(o.requested));
+    let printed_requested = log.requested_gib.or_else(|| {
+        log.total_gpu_gib
+            .zip(log.gpu_memory_utilization)
+            .map(|(t, u)| t * u)
+    });
+    let blocks_printed = match log.kv {
+        Some(KvFigure::Blocks(b)) => Some(b as f64),
+        Some(KvFigure::Tokens(t)) if r.groups.is_none() && r.block_size > 0 => {
+            Some((t / r.block_size) as f64)
+        }
+        _ => None,
+    };
+    vec![
+        row("weights", "weights", Some(weights), log.model_loading_gib.or(log.weights_gib), "GiB",
+            "vLLM counts what it loaded on this GPU; a checkpoint's size differs by quantization scales, tied embeddings and buffers".into()),
+        row("budget", "total × utilization", requested, printed_requested, "GiB",
+            cause("the GPU total as vLLM sees it (1.5–2 % below nvidia-smi) times --gpu-memory-utilization")),
+        row("activation", "activation peak", e.map(|e| g(e.activation.0)), log.activation_peak_gib, "GiB",
+            cause("the profile run: sampler rows × vocabulary and the forward pass of max_num_batched_tokens")),
+        row("non-torch", "non-torch memory", e.map(|e| g(e.non_torch.0)), log.non_torch_gib, "GiB",
+            "CUDA context growth and NCCL buffers (about 2 GiB per GPU with tensor parallelism)".into()),
+        row("cuda-graphs", "CUDA graphs", e.map(|e| g(e.cuda_graphs.0)), log.cudagraph_estimate_gib, "GiB",
+            cause("subtracted from the budget from vLLM 0.20; before, outside it")),
+        row("available", "available KV memory", r.available_kv_bytes.map(|b| b as f64 / GIB as f64), log.available_kv_gib.or(log.budget_kv_gib), "GiB",
+            cause("the budget minus all of the above; boots of one configuration vary by several percent")),
+        row("blocks", "GPU blocks", r.num_gpu_blocks.map(|b| b as f64), blocks_printed, "count",
+            cause("available memory // (block size × bytes per token per layer × layers)")),
+        row("tokens", "cached tokens", r.gpu_kv_cache_tokens.map(|t| t as f64), log.cached_tokens(r.block_size).map(|t| t as f64), "count",
+            cause("blocks × block size (per version: groups, truncation)")),
+        row("concurrency", "maximum concurrency", r.max_concurrency, log.max_concurrency.as_ref().map(|c| c.value), "x",
+            cause("blocks ÷ blocks per max_model_len request (compare at the same max_model_len)")),
+    ]
+}
+
+/// The scenario with the log's numbers: its settings ([`align`]), the GPU total as vLLM saw it,
+/// the weights it loaded (a preset stays the preset, with the log's weights), the overhead it
+/// printed, and the KV memory that gives its exact block count (for a log that refused, the
+/// available memory its error prints, so the page refuses as the log did). Returns what changed
+/// and what could not be taken.
+pub fn adopt(current: &PageScenario, log: &ParsedLog) -> (PageScenario, Vec<String>) {
+    let mut s = current.clone();
+    let mut notes = Vec::new();
+    match log.model.as_deref().map(|m| (m, presets::model(m))) {
+        Some((_, Some(_))) => {}
+        Some((m, None)) => notes.push(format!(
+            "the log's model {} is not a preset: kept {}; import its config.json for its geometry",
+            truncate(m, 80),
+            current.model.name()
+        )),
+        None => notes.push("the log does not name its model: kept the current one".into()),
+    }
+    settings_of(&mut s, log);
+    if let Some(t) = log.total_gpu_gib.and_then(Bytes::from_gib_f64) {
+        // A preset whose total is what the log printed stays; else a custom GPU of that size.
+        if s.gpu.total().0.abs_diff(t.0) > GIB / 100 {
+            s.gpu = GpuChoice::Custom {
+                total: t,
+                bw_gbs: current.gpu.bandwidth_gbs(),
+                tflops: current.gpu.bf16_tflops().unwrap_or(0.0),
+            };
+        }
     }
     if let Some(w) = log
         .model_loading_gib
         .or(log.weights_gib)
         .and_then(Bytes::from_gib_f64)
     {
-        let mut c = s.model.spec();
         // vLLM logs one GPU's share; the scenario holds the whole model.
-        c.weights = Bytes(w.0.saturating_mul(s.gpus()));
-        s.model = ModelChoice::Custom(c);
+        let whole = Bytes(w.0.saturating_mul(s.gpus()));
+        match s.model.custom_mut() {
+            Some(c) => c.weights = whole,
+            None => s.weights = Some(whole),
+        }
     }
+    s.overhead = None;
     if let (Some(a), Some(n)) = (log.activation_peak_gib, log.non_torch_gib) {
         let graphs = if s.version >= Version::new(0, 20) {
             log.cudagraph_estimate_gib.unwrap_or(0.0)
@@ -194,19 +346,65 @@ pub fn adopt(current: &PageScenario, log: &ParsedLog) -> (PageScenario, Vec<Stri
         };
         s.overhead = Bytes::from_gib_f64(a + n + graphs);
     }
-    // The KV memory that reproduces the printed count exactly.
-    s.kv_memory = None;
-    if let Some(bytes) = kv_memory_for(&s, log) {
-        s.kv_memory = Some(bytes);
-    } else {
+    // The KV memory that reproduces the printed count exactly, or the refusal's.
+    s.kv_memory = match &log.error {
+        Some(LogError::RequestTooLong { available_gib, .. }) => Bytes::from_gib_f64(*available_gib),
+        _ => kv_memory_for(&s, log),
+    };
+    if s.kv_memory.is_none() && !matches!(log.error, Some(LogError::NoMemory)) {
         notes.push("no capacity line to take the KV memory from: the budget stays in force".into());
     }
-    if s.prompt.is_some() || s.trace.is_some() {
-        s.prompt = None;
-        s.trace = None;
-        notes.push("prompt and trace cleared: the log's figures are per max_model_len".into());
-    }
+    notes.splice(0..0, changes(current, &s));
     (s, notes)
+}
+
+/// What adopting changed, one line each (`max_model_len 8,192 → 32,768`).
+fn changes(before: &PageScenario, after: &PageScenario) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut diff = |what: &str, a: String, b: String| {
+        if a != b {
+            out.push(format!("{what}: {a} → {b}"));
+        }
+    };
+    diff(
+        "model",
+        before.model.name().into(),
+        after.model.name().into(),
+    );
+    diff(
+        "vLLM",
+        before.version.to_string(),
+        after.version.to_string(),
+    );
+    diff("max_model_len", thousands(before.ctx), thousands(after.ctx));
+    diff("KV dtype", before.kv.name().into(), after.kv.name().into());
+    diff("TP", before.tp.to_string(), after.tp.to_string());
+    diff("PP", before.pp.to_string(), after.pp.to_string());
+    diff(
+        "utilization",
+        before.util().to_string(),
+        after.util().to_string(),
+    );
+    let gib_of = |b: Bytes| format!("{} GiB", fixed2(b.as_gib()));
+    diff(
+        "GPU total",
+        gib_of(before.gpu.total()),
+        gib_of(after.gpu.total()),
+    );
+    diff(
+        "weights",
+        gib_of(before.model_spec().weights),
+        gib_of(after.model_spec().weights),
+    );
+    let overhead = |s: &PageScenario| s.overhead.map(gib_of).unwrap_or("the estimate".into());
+    diff("overhead", overhead(before), overhead(after));
+    let kv = |s: &PageScenario| {
+        s.kv_memory
+            .map(|b| format!("{} ({} B, from the log)", gib_of(b), thousands(b.0)))
+            .unwrap_or("the budget".into())
+    };
+    diff("KV memory", kv(before), kv(after));
+    out
 }
 
 /// Bytes of KV memory that make vLLM print the log's block or token count for this scenario.

@@ -4,7 +4,7 @@
 use super::drop_panel::DropPanel;
 use super::{browser, State};
 use crate::page;
-use kvbudget_core::verify::{adopt, compare};
+use kvbudget_core::verify::{adopt, align, compare, mismatches, Verdict};
 use kvbudget_core::vllm::logparse::{self, ParsedLog};
 use leptos::prelude::*;
 
@@ -48,7 +48,26 @@ pub fn LogCheck(state: State) -> impl IntoView {
     });
     let rows = move || {
         let log = parsed.get()?;
-        shown.with(|x| x.as_ref().map(|x| compare(&x.o, &log)))
+        shown.with(|x| x.as_ref().map(|x| compare(&x.s, &x.o, &log)))
+    };
+    let verdict = move || parsed.with(|p| p.as_ref().map(|p| Verdict::of(p).key()).unwrap_or("no-kv-line"));
+    let differ = move || {
+        let log = parsed.get()?;
+        let m = scenario.with(|s| mismatches(s, &log));
+        (!m.is_empty()).then(|| {
+            view! {
+                <div class="mismatch" data-testid="log-mismatch">
+                    <p>"The scenario and the log differ in:"</p>
+                    <ul>{m.into_iter().map(|m| view! { <li>{format!("{}: {} here, {} in the log", m.what, m.scenario, m.log)}</li> }).collect_view()}</ul>
+                    <button type="button" data-testid="log-align" on:click=move |_| {
+                        if let Some(log) = parsed.get_untracked() {
+                            scenario.update(|s| *s = align(s, &log));
+                            adopted.set(vec!["Aligned the version, utilization, max_model_len, KV dtype, parallelism and model to the log; the memory is still the scenario's own estimate.".into()]);
+                        }
+                    }>"Align to log"</button>
+                </div>
+            }
+        })
     };
     let table = move || {
         rows().map(|rows| {
@@ -80,11 +99,9 @@ pub fn LogCheck(state: State) -> impl IntoView {
         if let Some(log) = parsed.get_untracked() {
             let (s, notes) = adopt(&scenario.get_untracked(), &log);
             scenario.set(s);
-            adopted.set(if notes.is_empty() {
-                vec!["Adopted the log's numbers.".into()]
-            } else {
-                notes
-            });
+            let mut lines = vec!["Adopted the log's numbers:".to_string()];
+            lines.extend(notes);
+            adopted.set(lines);
         }
     };
     let download = move |_| {
@@ -101,7 +118,8 @@ pub fn LogCheck(state: State) -> impl IntoView {
             button=("Compare", "log-read")
             file_id="log-file" accept=".log,.txt,text/plain" max_bytes=MAX_LOG_BYTES
             on_reading on_text>
-            <p role="status" data-testid="log-status">{move || message.get()}</p>
+            <p role="status" data-testid="log-status" data-value=verdict>{move || message.get()}</p>
+            {differ}
             {table}
             <Show when=move || parsed.with(|p| p.is_some())>
                 <div class="actions">

@@ -7,7 +7,8 @@ use kvbudget_core::model::Attention;
 use kvbudget_core::report_json::kv_report;
 use kvbudget_core::scenario::{ModelChoice, PageScenario};
 use kvbudget_core::units::{fixed2, thousands, GIB};
-use kvbudget_core::vllm::logparse::{self, ParsedLog};
+use kvbudget_core::verify::Verdict;
+use kvbudget_core::vllm::logparse::{self, LogError, ParsedLog};
 use kvbudget_core::{pyjson, seed};
 
 /// A Hugging Face id: `owner/name` of letters, digits, `.`, `_` and `-`.
@@ -27,7 +28,7 @@ pub fn valid_hf_id(id: &str) -> bool {
 /// An imported config becomes the custom model; `max_model_len` is lowered to the model's
 /// default length when it exceeds it.
 pub fn adopt_import(s: &mut PageScenario, m: &Imported) {
-    s.model = ModelChoice::Custom(m.spec.clone());
+    s.set_model(ModelChoice::Custom(m.spec.clone()));
     let default_len = m.default_max_model_len;
     if default_len > 0 && s.ctx > default_len {
         s.ctx = default_len;
@@ -59,18 +60,51 @@ pub fn import_summary(m: &Imported) -> String {
     )
 }
 
-/// What the log check says after reading a log.
+/// What the log check says after reading a log, leading with what the log says happened.
 pub fn log_status(p: &ParsedLog) -> String {
-    if p.kv.is_none() && p.error.is_none() {
-        return format!(
+    let who = match (&p.version, &p.model) {
+        (Some(v), Some(m)) => format!("vLLM {v}, {m}"),
+        (Some(v), None) => format!("vLLM {v}"),
+        (None, Some(m)) => m.clone(),
+        (None, None) => "This log".into(),
+    };
+    match Verdict::of(p) {
+        Verdict::NoKvLine => format!(
             "No KV cache figures in this log: looked for {}.",
             logparse::LOOKED_FOR
-        );
+        ),
+        Verdict::Started => {
+            let tokens = p.cached_tokens(16).map(thousands).unwrap_or_default();
+            format!("{who}: started, with {tokens} tokens of KV cache.")
+        }
+        Verdict::Refused => format!("{who}: refused to start ({}).", log_error_text(p)),
     }
-    match (&p.version, &p.model) {
-        (Some(v), Some(m)) => format!("vLLM {v}, {m}."),
-        (Some(v), None) => format!("vLLM {v}."),
-        _ => "Read.".into(),
+}
+
+fn log_error_text(p: &ParsedLog) -> String {
+    match &p.error {
+        Some(LogError::RequestTooLong {
+            max_model_len,
+            needed_gib,
+            available_gib,
+            estimated_max_len,
+        }) => format!(
+            "one request of {} tokens needs {needed_gib} GiB, {available_gib} GiB were available{}",
+            thousands(*max_model_len),
+            estimated_max_len
+                .map(|e| format!("; estimated maximum model length {}", thousands(e)))
+                .unwrap_or_default()
+        ),
+        Some(LogError::V0TooLong {
+            max_model_len,
+            kv_tokens,
+        }) => format!(
+            "max_model_len {} exceeds the {} tokens the cache holds",
+            thousands(*max_model_len),
+            thousands(*kv_tokens)
+        ),
+        Some(LogError::NoMemory) => "no memory left for the cache blocks".into(),
+        None => String::new(),
     }
 }
 

@@ -344,10 +344,14 @@ pub fn model_value(s: &PageScenario) -> String {
 
 /// Picking `value` in the model picker: a preset, or the current model as editable geometry.
 pub fn select_model(s: &mut PageScenario, value: &str) {
-    s.model = match presets::model(value) {
+    let m = match presets::model(value) {
         Some(p) => ModelChoice::Preset(p),
-        None => ModelChoice::Custom(s.model.to_custom()),
-    }
+        None => ModelChoice::Custom(ModelSpec {
+            weights: s.model_spec().weights,
+            ..s.model.to_custom()
+        }),
+    };
+    s.set_model(m);
 }
 
 /// The GPU picker's value for the scenario (`custom` for a custom GPU).

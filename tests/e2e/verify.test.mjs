@@ -24,8 +24,16 @@ test('paste a log, see the differences, adopt its numbers: zero differences in b
   await page.fill(sel('log-text'), fs.readFileSync(path.join(LOGS, 'v1_0.11_two_line.log'), 'utf8'));
   await click(page, 'log-read');
   await page.waitForSelector(LOG_COMPARE);
-  assert.match(await text(page, 'log-status'), /vLLM 0\.11\.0, Qwen\/Qwen3-14B\./);
+  // The verdict leads: the log's vLLM and model, started, and the tokens it printed.
+  assert.match(await text(page, 'log-status'), /vLLM 0\.11\.0, Qwen\/Qwen3-14B: started, with 42,656 tokens/);
+  assert.equal(await value(page, 'log-status'), 'started');
   assert.notEqual(await compareDiff(page, 'tokens'), '0');
+  // The settings that differ are named, and one click aligns them (0.33 → 0.11, 8,192 → 32,768).
+  assert.match(await text(page, 'log-mismatch'), /vLLM version: 0\.33 here, 0\.11 in the log/);
+  await click(page, 'log-align');
+  await urlParam(page, 'vllm', '0.11');
+  assert.equal(await urlParam(page, 'ctx', '32768'), '32768');
+  assert.equal(await count(page, sel('log-mismatch')), 0);
   await click(page, 'log-adopt');
   await waitDiff(page, 'tokens', '0');
   assert.equal(await compareDiff(page, 'blocks'), '0');
@@ -37,6 +45,24 @@ test('paste a log, see the differences, adopt its numbers: zero differences in b
   await click(page, 'use-budget');
   assert.equal(await urlParam(page, 'kv_bytes', null), null);
   assert.equal(await count(page, sel('use-budget')), 0);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('a log that refused leads with the refusal, and adopting it refuses too', async () => {
+  // The log ends in vLLM's "max seq len (29000) … estimated maximum model length is 23648" error.
+  const { context, page, problems } = await open();
+  await page.fill(sel('log-text'), fs.readFileSync(path.join(LOGS, 'v1_error_too_long.log'), 'utf8'));
+  await click(page, 'log-read');
+  await waitText(page, 'log-status', /refused to start/);
+  assert.equal(await value(page, 'log-status'), 'refused');
+  assert.match(await text(page, 'log-status'), /estimated maximum model length 23,648/);
+  await click(page, 'log-adopt');
+  // The page now refuses as the log did, instead of saying sequences fit.
+  await page.waitForSelector(sel('refusal'));
+  assert.equal(await value(page, 'refusal'), 'max-model-len');
+  assert.equal(await value(page, 'max-seqs'), '0');
+  assert.match(await text(page, 'log-adopted'), /max_model_len: 8,192 → 29,000/);
   assert.deepEqual(problems, []);
   await context.close();
 });

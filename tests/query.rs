@@ -1,0 +1,100 @@
+//! The URL query codec: every scenario round-trips, bad values fall back one field at a time,
+//! and every key is listed once.
+
+use kvbudget::core::model::{Attention, Extras, KvDtype, ModelDtype, ModelSpec};
+use kvbudget::core::query::{decode, encode, PARAMS};
+use kvbudget::core::scenario::{custom_start, GpuChoice, ModelChoice, PageScenario};
+use kvbudget::core::units::Bytes;
+use kvbudget::core::vllm::Version;
+
+#[test]
+fn round_trip() {
+    let s = PageScenario {
+        model: ModelChoice::Custom(ModelSpec {
+            id: "a&b=c <x>".into(),
+            attention: Attention::SlidingWindow {
+                window: 4096,
+                sliding_layers: 21,
+            },
+            dtype: ModelDtype::F16,
+            max_position: 8192,
+            vocab: 256_000,
+            extras: Extras {
+                hidden: 3584,
+                intermediate: 14336,
+                experts_per_token: 2,
+                moe_intermediate: 100,
+                multimodal: true,
+            },
+            ..custom_start()
+        }),
+        gpu: GpuChoice::Custom {
+            total: Bytes(17_000_000_000),
+            bw_gbs: 936.5,
+            tflops: 165.2,
+        },
+        util: Some(0.875),
+        pp: 2,
+        prompt: Some(1000),
+        trace: Some(4000),
+        overhead: Bytes::from_gib_f64(1.37),
+        ..PageScenario::default()
+    };
+    let q = encode(&s);
+    let (back, notes) = decode(&q);
+    assert_eq!(notes, vec![]);
+    assert_eq!(back, s);
+}
+
+#[test]
+fn bad_values_fall_back_one_field_at_a_time() {
+    let (s, notes) =
+        decode("?model=Qwen/Qwen3-14B-AWQ&gpu=rtx-4090&kv=fp8&util=NaN&ctx=-5&bogus=1&vllm=0.11");
+    assert_eq!(s.model.name(), "Qwen/Qwen3-14B-AWQ");
+    assert_eq!(s.kv, KvDtype::Fp8);
+    assert_eq!(s.version, Version::new(0, 11));
+    assert_eq!(s.util, None);
+    assert_eq!(s.ctx, 8192);
+    let params: Vec<&str> = notes.iter().map(|n| n.param.as_str()).collect();
+    assert_eq!(params, ["bogus", "util", "ctx"]);
+    assert!(
+        notes[1].message.contains("gpu_memory_utilization"),
+        "{}",
+        notes[1].message
+    );
+    // The version is decoded before the utilization whose default it sets.
+    assert!(
+        notes[1].message.contains("0.9 for vLLM 0.11"),
+        "{}",
+        notes[1].message
+    );
+}
+
+#[test]
+fn every_key_once() {
+    for (i, p) in PARAMS.iter().enumerate() {
+        assert!(
+            PARAMS[i + 1..].iter().all(|q| q.key != p.key),
+            "{} twice",
+            p.key
+        );
+    }
+}
+
+#[test]
+fn sliding_window_needs_both_keys() {
+    let (s, notes) = decode("model=custom&layers=42&attn=sliding&window=4096");
+    assert_eq!(s.model.spec().attention, Attention::Full);
+    assert_eq!(notes.len(), 1);
+    assert_eq!(notes[0].param, "attn");
+    assert!(notes[0].message.contains("needs window and sliding_layers"));
+    let (s, notes) = decode("model=custom&layers=42&attn=sliding&window=4096&sliding_layers=21");
+    assert_eq!(notes, vec![]);
+    assert_eq!(
+        s.model.spec().attention,
+        Attention::SlidingWindow {
+            window: 4096,
+            sliding_layers: 21
+        }
+    );
+}
