@@ -23,6 +23,7 @@
 
 use super::version::{Engine, Version};
 use crate::model::ModelSpec;
+use crate::presets::Arch;
 use crate::units::{Bytes, GIB, KIB, MIB};
 
 /// What the estimate needs besides the model.
@@ -44,6 +45,48 @@ pub struct Settings {
     pub max_num_batched_tokens: u64,
     /// Bytes requested (`total × util`), for the boot-to-boot share of the spread.
     pub requested: u64,
+    /// Chunked prefill on (V1 always; V0 only when asked).
+    pub chunked_prefill: bool,
+    /// `--enforce-eager`: no CUDA graphs.
+    pub enforce_eager: bool,
+    /// GPU family.
+    pub arch: Arch,
+    /// GPU total as vLLM sees it (0 when unknown).
+    pub gpu_total: Bytes,
+    /// LoRA: (`--max-loras`, `--max-lora-rank`) when `--enable-lora`.
+    pub lora: Option<(u64, u64)>,
+    /// Speculative tokens per step (0 without speculative decoding).
+    pub spec_tokens: u64,
+}
+
+/// The constants of the estimate that vLLM's source leaves open, fitted on logs.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Fitted {
+    /// Sampler bytes per row × vocab entry.
+    pub sampler_bytes: f64,
+    /// Forward-pass bytes per batch token (at 2-byte activations).
+    pub base_bytes: f64,
+    /// Non-torch GiB at TP 1.
+    pub non_torch_tp1: f64,
+    /// Non-torch GiB at TP 2.
+    pub non_torch_tp2: f64,
+    /// CUDA graphs: GiB fixed plus MiB per layer.
+    pub graphs_gib: f64,
+    /// CUDA graphs MiB per layer.
+    pub graphs_mib_per_layer: f64,
+}
+
+impl Default for Fitted {
+    fn default() -> Self {
+        Fitted {
+            sampler_bytes: 14.0,
+            base_bytes: 24.0 * KIB as f64,
+            non_torch_tp1: 0.25,
+            non_torch_tp2: 2.06,
+            graphs_gib: 0.25,
+            graphs_mib_per_layer: 18.0,
+        }
+    }
 }
 
 /// The estimate, part by part, with its uncertainty.
@@ -105,6 +148,11 @@ fn gib_f(x: f64) -> u64 {
 
 /// Estimates vLLM's non-KV memory (besides the weights) on the GPU that sets the cache size.
 pub fn estimate(model: &ModelSpec, s: &Settings) -> Estimate {
+    estimate_with(model, s, &Fitted::default())
+}
+
+/// [`estimate`] with other constants (for fitting and cross-validation).
+pub fn estimate_with(model: &ModelSpec, s: &Settings, f: &Fitted) -> Estimate {
     let tp = s.tp.max(1);
     let pp = s.pp.max(1);
     let v0 = s.engine == Engine::V0 || s.version < Version::new(0, 8);
@@ -130,8 +178,8 @@ pub fn estimate(model: &ModelSpec, s: &Settings) -> Estimate {
     } else {
         hidden * 7 / 2
     };
-    let sampler = rows.saturating_mul(vocab).saturating_mul(14);
-    let base = batch.saturating_mul(24 * KIB) * act / 2;
+    let sampler = (rows.saturating_mul(vocab) as f64 * f.sampler_bytes) as u64;
+    let base = (batch as f64 * f.base_bytes) as u64 * act / 2;
     let dense = batch
         .saturating_mul(3 * intermediate / tp + 3 * hidden)
         .saturating_mul(act);
@@ -142,12 +190,13 @@ pub fn estimate(model: &ModelSpec, s: &Settings) -> Estimate {
     let encoder = if e.multimodal { gib_f(0.3) } else { 0 };
     let activation = base + sampler.max(dense) + moe + encoder;
     let non_torch = match (tp, pp) {
-        (1, 1) => gib_f(0.25),
+        (1, 1) => gib_f(f.non_torch_tp1),
         (1, _) => gib_f(0.1),
-        (t, _) => gib_f(2.06) + (t - 2) * gib_f(0.04),
+        (t, _) => gib_f(f.non_torch_tp2) + (t - 2) * gib_f(0.04),
     };
     let layers_here = model.layers.div_ceil(pp);
-    let cuda_graphs = gib_f(0.25) + layers_here * 18 * MIB;
+    let cuda_graphs =
+        gib_f(f.graphs_gib) + (layers_here as f64 * f.graphs_mib_per_layer) as u64 * MIB;
     let graphs_counted = !v0 && s.version >= Version::new(0, 20);
 
     // Uncertainty: activation ±max(0.15 GiB, 10 %), non-torch ±0.1 / ±0.15 GiB, graphs ±0.35 GiB
@@ -195,6 +244,12 @@ mod tests {
             max_num_seqs: seqs,
             max_num_batched_tokens: mnbt,
             requested: 0,
+            chunked_prefill: true,
+            enforce_eager: false,
+            arch: Arch::Hopper,
+            gpu_total: Bytes::gib(80),
+            lora: None,
+            spec_tokens: 0,
         }
     }
 

@@ -448,6 +448,12 @@ fn kv_memory(
                             max_num_seqs: r.max_num_seqs,
                             max_num_batched_tokens: r.max_num_batched_tokens,
                             requested,
+                            chunked_prefill: s.engine == Engine::V1,
+                            enforce_eager: false,
+                            arch: s.arch,
+                            gpu_total,
+                            lora: None,
+                            spec_tokens: 0,
                         },
                     );
                     let b = match margin {
