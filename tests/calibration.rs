@@ -205,28 +205,61 @@ fn the_parser_reads_every_real_log() {
 mod common;
 
 #[test]
-fn the_overhead_estimate_meets_its_targets() {
-    use kvbudget::core::vllm::overhead::Fitted;
+fn the_overhead_estimate_meets_its_cross_validated_targets() {
     let Some(dir) = common::calibration_dir() else {
         eprintln!("SKIP: ../shared/calibration is absent; the overhead estimate is not checked");
         return;
     };
     let (all, _) = common::cases(&dir);
-    let rows: Vec<common::Row> = all
+    assert!(all.len() >= 90, "only {} usable logs", all.len());
+    // Targets on both splits: ≥ 85 % within ±5 % of vLLM's printed KV memory, ≥ 95 % inside
+    // the stated range; every fold refits the constants without its group.
+    for (split, rows) in [
+        (
+            "leave one GPU out",
+            common::cross_validate(&all, |c| c.gpu, common::fit),
+        ),
+        (
+            "leave one version family out",
+            common::cross_validate(&all, |c| c.family, common::fit),
+        ),
+    ] {
+        let v: Vec<&common::Row> = rows.iter().collect();
+        let f = common::figures(&v);
+        assert!(
+            f.within5 * 100 >= f.n * 85,
+            "{split}: {} of {} within ±5 %",
+            f.within5,
+            f.n
+        );
+        assert!(
+            f.inside * 100 >= f.n * 95,
+            "{split}: {} of {} inside the range",
+            f.inside,
+            f.n
+        );
+        eprintln!(
+            "{split}: {}/{} within ±5 %, {}/{} inside, median width {:.1} %",
+            f.within5,
+            f.n,
+            f.inside,
+            f.n,
+            f.median_width * 100.0
+        );
+    }
+    // The constants kvbudget ships reproduce the 0.19 H100 logs (in-sample, the old target).
+    let shipped = kvbudget::core::vllm::overhead::Fitted::default();
+    let h100: Vec<common::Row> = all
         .iter()
         .filter(|c| c.family == "V1 0.17–0.19" && c.gpu == "H100")
-        .map(|c| common::predict(c, &Fitted::default()))
+        .map(|c| common::predict(c, &shipped))
         .collect();
-    let single: Vec<&common::Row> = rows.iter().filter(|r| r.single_gpu()).collect();
-    let multi: Vec<&common::Row> = rows.iter().filter(|r| !r.single_gpu()).collect();
+    let single: Vec<&common::Row> = h100.iter().filter(|r| r.single_gpu()).collect();
     let (s2, n) = common::within(&single, 0.02, |r| r.error());
-    let (m5, mn) = common::within(&multi, 0.05, |r| r.error());
-    assert!(n >= 40 && mn >= 15, "{n} single, {mn} multi");
     assert!(
-        s2 * 10 >= n * 9,
-        "only {s2} of {n} single-GPU logs within ±2 %"
+        n >= 40 && s2 * 10 >= n * 9,
+        "{s2} of {n} single-GPU H100 logs within ±2 %"
     );
-    assert_eq!(m5, mn, "multi-GPU logs outside ±5 %");
 }
 
 #[test]
