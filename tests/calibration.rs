@@ -92,6 +92,7 @@ fn scenario(r: &Value, available: Bytes) -> Scenario {
         memory: KvMemory::Available(available),
         arch: Arch::Hopper,
         gpu_total: Bytes::from_gib_f64(80.0),
+        knobs: Default::default(),
     }
 }
 

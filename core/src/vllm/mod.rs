@@ -2,11 +2,15 @@
 //! startup report ([`report`]), its non-KV memory ([`overhead`]) and its logs ([`logparse`]).
 //! Nothing here depends on the page; an emulation of another engine lands as a sibling folder.
 
+pub mod knobs;
 pub mod logparse;
 pub mod overhead;
+pub mod plan;
+pub mod printed;
 pub mod report;
 pub mod version;
 
+pub use knobs::{reusable_prefix_tokens, Knobs, Lora, Speculative};
 pub use report::{
     gib_text, printed_tokens, report, Budget, Groups, KvMemory, Margin, Overhead, Report, Scenario,
 };

@@ -190,7 +190,10 @@ pub fn estimate_with(model: &ModelSpec, s: &Settings, f: &Fitted) -> Estimate {
     } else {
         f.sampler_light
     };
-    let sampler = (rows.saturating_mul(vocab) as f64 * per_entry) as u64;
+    // With speculative decoding the warm-up also runs the rejection sampler on random float32
+    // logits for one draft token per request (`_dummy_sampler_run`, gpu_model_runner.py 0.19.0).
+    let rejection = if s.spec_tokens > 0 { 2 * 4 } else { 0 };
+    let sampler = (rows.saturating_mul(vocab) as f64 * (per_entry + rejection as f64)) as u64;
     let base = (batch as f64 * f.base_per_token) as u64 * act / 2;
     let dense = batch
         .saturating_mul(3 * intermediate / tp + 3 * hidden)
