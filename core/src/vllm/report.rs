@@ -420,7 +420,11 @@ fn kv_memory(
     s: &Scenario,
     r: &Resolved,
 ) -> Result<(Option<i128>, Option<Budget>, Option<Estimate>)> {
-    if let (Some(b), KvMemory::Budget { .. }) = (s.knobs.kv_cache_memory, s.memory) {
+    let kv_flag = s
+        .knobs
+        .kv_cache_memory
+        .filter(|_| s.version >= Version::new(0, 11));
+    if let (Some(b), KvMemory::Budget { .. }) = (kv_flag, s.memory) {
         // --kv-cache-memory: vLLM skips the budget (0.11+, v1/worker/gpu_worker.py 0.19.0).
         return Ok((Some(b.0 as i128), None, None));
     }
