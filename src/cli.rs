@@ -15,6 +15,9 @@ use kvbudget_core::vllm::{Margin, Overhead};
 use kvbudget_core::KvError;
 use serde_json::{json, Value};
 
+mod knob_args;
+mod plan;
+
 /// `println!` that does not panic when the reader went away (`kvbudget … | head`).
 macro_rules! say {
     ($($t:tt)*) => {{
@@ -45,6 +48,8 @@ enum Command {
     Verify(VerifyArgs),
     /// Print what vLLM would print at startup about its KV cache for a scenario.
     Vllm(Box<VllmArgs>),
+    /// The inverse question: the settings that give N sequences of C tokens, per version.
+    Plan(Box<plan::PlanArgs>),
 }
 
 #[derive(Args, Debug)]
@@ -113,7 +118,7 @@ struct VerifyArgs {
 }
 
 #[derive(Args, Debug)]
-struct VllmArgs {
+pub(crate) struct VllmArgs {
     /// A model preset by Hugging Face id (case-insensitive); or give the geometry flags.
     #[arg(long)]
     model: Option<String>,
@@ -210,6 +215,9 @@ struct VllmArgs {
     /// Start from a known number of GPU blocks instead of the budget.
     #[arg(long)]
     num_gpu_blocks: Option<u64>,
+    /// The other `vllm serve` flags (--enforce-eager, --kv-cache-memory, …).
+    #[command(flatten)]
+    knobs: knob_args::KnobArgs,
     /// Print a JSON object instead of the log lines.
     #[arg(long)]
     json: bool,
@@ -228,6 +236,7 @@ pub fn run() -> i32 {
         Command::Predict(a) => predict(&a),
         Command::Verify(a) => verify(&a),
         Command::Vllm(a) => vllm_cmd(&a),
+        Command::Plan(a) => plan::run(&a),
     };
     match result {
         Ok(code) => code,
@@ -437,7 +446,9 @@ fn build_model(a: &VllmArgs) -> Result<ModelSpec, String> {
     Ok(m)
 }
 
-fn vllm_cmd(a: &VllmArgs) -> Result<i32, String> {
+/// The scenario the `vllm` flags describe.
+/// The scenario the `vllm` flags describe.
+pub(crate) fn scenario_of(a: &VllmArgs) -> Result<Scenario, String> {
     let model = build_model(a)?;
     let version = match &a.vllm_version {
         Some(v) => Version::parse(v).map_err(|e| e.to_string())?,
@@ -511,7 +522,15 @@ fn vllm_cmd(a: &VllmArgs) -> Result<i32, String> {
         memory,
         arch,
         gpu_total,
+        knobs: a.knobs.knobs()?,
     };
+    Ok(scenario)
+}
+
+fn vllm_cmd(a: &VllmArgs) -> Result<i32, String> {
+    let scenario = scenario_of(a)?;
+    let version = scenario.version;
+    let kv_dtype = scenario.kv_dtype;
     let r = vllm::report(&scenario).map_err(|e: KvError| e.to_string())?;
     // With the estimate: the same report at both ends of its range.
     let range = match scenario.memory {

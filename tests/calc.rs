@@ -207,14 +207,14 @@ fn what_fits_instead() {
 #[test]
 fn the_estimate_gives_a_range_and_its_parts() {
     // No overhead_gib: kvbudget's estimate. Qwen3-8B on a 4090, vLLM 0.33: activation
-    // 544,538,624 + 50,331,648 B, non-torch 268,435,456 B, CUDA graphs 947,912,704 B (tests/cli.rs).
+    // 544,538,624 + 73,033,728 B, non-torch 155,155,693 B, CUDA graphs 981,978,840 B (tests/cli.rs).
     let (s, _) = decode("?model=Qwen/Qwen3-8B&gpu=rtx-4090&ctx=8192");
     assert_eq!(s.overhead, None);
     let o = evaluate(&s).unwrap();
     let e = o.chosen.report.overhead.unwrap();
     assert_eq!(
         e.subtracted().0,
-        544_538_624 + 50_331_648 + 268_435_456 + 947_912_704
+        544_538_624 + 73_033_728 + 155_155_693 + 981_978_840
     );
     let g = o.range.unwrap();
     assert!(g.pool.0 < o.chosen.pool && o.chosen.pool < g.pool.1);

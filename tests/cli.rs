@@ -366,9 +366,10 @@ fn vllm_budget_from_geometry() {
 #[test]
 fn vllm_estimate_parts_and_range() {
     // Qwen3-8B on a 4090, vLLM 0.33 defaults (256 sequences, 2,048 batched tokens):
-    // sampler 256 × 151,936 × 14 B = 544,538,624 B; base 2,048 × 24 KiB = 50,331,648 B;
+    // sampler 256 × 151,936 × 14 B = 544,538,624 B; base 2,048 × 35,661 B = 73,033,728 B;
     // dense 2,048 × (3 × 12,288 + 3 × 4,096) × 2 B = 201,326,592 B < sampler;
-    // non-torch 0.25 GiB = 268,435,456 B; CUDA graphs 0.25 GiB + 36 × 18 MiB = 947,912,704 B (in the budget from 0.20).
+    // non-torch ⌊0.1445 GiB⌋ = 155,155,693 B; CUDA graphs ⌊0.3095 GiB⌋ + ⌊36 × 17.21 MiB⌋
+    // = 332,323,094 + 649,655,746 = 981,978,840 B (in the budget from 0.20).
     let o = kvbudget(
         &[
             "vllm",
@@ -386,13 +387,13 @@ fn vllm_estimate_parts_and_range() {
     let e = &v["overhead"];
     assert_eq!(e["mode"], "estimate");
     assert_eq!(e["sampler_bytes"], 544_538_624u64);
-    assert_eq!(e["activation_bytes"], 544_538_624u64 + 50_331_648);
-    assert_eq!(e["non_torch_bytes"], 268_435_456u64);
-    assert_eq!(e["cuda_graph_bytes"], 947_912_704u64);
+    assert_eq!(e["activation_bytes"], 544_538_624u64 + 73_033_728);
+    assert_eq!(e["non_torch_bytes"], 155_155_693u64);
+    assert_eq!(e["cuda_graph_bytes"], 981_978_840u64);
     assert_eq!(e["cuda_graphs_in_budget"], true);
     assert_eq!(
         e["subtracted_bytes"],
-        544_538_624u64 + 50_331_648 + 268_435_456 + 947_912_704
+        544_538_624u64 + 73_033_728 + 155_155_693 + 981_978_840
     );
     let lo = v["range"]["gpu_kv_cache_tokens"][0].as_u64().unwrap();
     let hi = v["range"]["gpu_kv_cache_tokens"][1].as_u64().unwrap();

@@ -124,6 +124,7 @@ fn gemma2_sliding_window_figures() {
         memory: KvMemory::Available(Bytes(10 * GIB)),
         arch: Arch::Other,
         gpu_total: None,
+        knobs: Default::default(),
     };
     let a = report(&scenario(m.spec)).unwrap();
     let b = report(&scenario(

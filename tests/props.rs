@@ -91,7 +91,7 @@ proptest! {
         let s = Scenario {
             model, kv_dtype: kv, tp, pp: 1, block_size: None, max_model_len: Some(len),
             max_num_seqs: None, max_num_batched_tokens: None, version: v, engine: v.default_engine(),
-            memory: KvMemory::Available(Bytes(avail)), arch: Arch::Other, gpu_total: None,
+            memory: KvMemory::Available(Bytes(avail)), arch: Arch::Other, gpu_total: None, knobs: Default::default(),
         };
         let r = vllm::report(&s).unwrap();
         if let Some(n) = r.num_gpu_blocks {
@@ -140,7 +140,7 @@ proptest! {
         let s = Scenario {
             model, kv_dtype: kv, tp, pp, block_size: block, max_model_len: len, max_num_seqs: seqs,
             max_num_batched_tokens: mnbt, version: v, engine: v.default_engine(), memory,
-            arch: Arch::Hopper, gpu_total: Some(Bytes(total)),
+            arch: Arch::Hopper, gpu_total: Some(Bytes(total)), knobs: Default::default(),
         };
         if let Ok(r) = vllm::report(&s) {
             for l in &r.lines {

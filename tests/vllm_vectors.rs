@@ -24,6 +24,7 @@ fn scenario(id: &str, memory: KvMemory, len: u64, v: (u32, u32)) -> Scenario {
         memory,
         arch: Arch::Other,
         gpu_total: None,
+        knobs: Default::default(),
     }
 }
 

@@ -112,6 +112,7 @@ fn vllm_scenario_with(
         },
         arch: s.gpu.arch(),
         gpu_total: Some(s.gpu.total()),
+        knobs: Default::default(),
     }
 }
 

@@ -50,7 +50,13 @@ pub fn LogCheck(state: State) -> impl IntoView {
         let log = parsed.get()?;
         shown.with(|x| x.as_ref().map(|x| compare(&x.s, &x.o, &log)))
     };
-    let verdict = move || parsed.with(|p| p.as_ref().map(|p| Verdict::of(p).key()).unwrap_or("no-kv-line"));
+    let verdict = move || {
+        parsed.with(|p| {
+            p.as_ref()
+                .map(|p| Verdict::of(p).key())
+                .unwrap_or("no-kv-line")
+        })
+    };
     let differ = move || {
         let log = parsed.get()?;
         let m = scenario.with(|s| mismatches(s, &log));

@@ -2,12 +2,16 @@
 //! startup report ([`report`]), its non-KV memory ([`overhead`]) and its logs ([`logparse`]).
 //! Nothing here depends on the page; an emulation of another engine lands as a sibling folder.
 
+pub mod knobs;
 pub mod layout;
 pub mod logparse;
 pub mod overhead;
+pub mod plan;
+pub mod printed;
 pub mod report;
 pub mod version;
 
+pub use knobs::{reusable_prefix_tokens, Knobs, Lora, Speculative};
 pub use report::{
     gib_text, printed_tokens, report, tp_refusal, Budget, Groups, KvMemory, Margin, Overhead,
     Refusal, RefusalKind, Report, Scenario, LOAD_RESERVE,

@@ -1,29 +1,54 @@
-//! An estimate of vLLM's non-KV memory from what drives it, instead of one fixed figure.
+//! An estimate of vLLM's non-KV memory from what drives it, per version family, instead of one
+//! fixed figure. Each rule follows vLLM's own profiling (file and release named beside it); the
+//! constants the source leaves open are in [`Fitted`] (`overhead/fitted.rs`), with what they
+//! were fitted on.
 //!
-//! The parts and their rules come from VLLM-ACCOUNTING §2 and §5; the constants were fitted on
-//! the shared vLLM 0.19 H100 logs (profile run with 1,024 sequences / 8,192 batched tokens) and
-//! are rules over a model's sizes, not per-model numbers:
+//! What vLLM subtracts from `total × util` besides the weights:
 //!
-//! - activation peak = base + max(sampler, dense MLP) + MoE workspace + encoder, where
-//!   - sampler = rows × vocab × 14 B (about 3.5 float32 copies of the logits: logits,
-//!     probabilities and the sorted copies top-k/top-p take), rows = min(max_num_seqs, batch);
-//!     Llama-3.1 (128,256 vocab) logs 1.89 GiB and Qwen (152k) 2.21 GiB: 14 B per row × entry
-//!     is their slope, 1,024 × (152,064 − 128,256) × 14 B = 0.32 GiB;
-//!   - base = batch × 24 KiB (hidden-size buffers of the forward pass; 0.19 GiB at 8,192);
-//!   - dense MLP = batch × (3 × intermediate / tp + 3 × hidden) × activation bytes;
-//!   - MoE workspace = batch × experts per token × (3 × moe_intermediate / tp + hidden) × bytes;
-//!   - encoder (multimodal) = 0.3 GiB;
-//! - non-torch: 0.25 GiB at TP 1, 2.06 GiB + 0.04 GiB per rank beyond 2 at TP ≥ 2 (NCCL buffers),
-//!   0.1 GiB for pipeline stages without TP;
-//! - CUDA graphs: 0.25 GiB + 18 MiB per layer on the GPU, subtracted from the budget from 0.20
-//!   (before, they sit outside util × total).
+//! - **activation peak** of the profile run: one dummy batch through the model, then the
+//!   sampler on its last tokens.
+//!   - V1 (`profile_run` → `_dummy_run(self.max_num_tokens)`, v1/worker/gpu_model_runner.py
+//!     0.19.0; `max_num_tokens = max_num_batched_tokens`): `batch = max_num_batched_tokens`,
+//!     spread over `min(max_num_seqs, batch)` requests, whose last tokens the sampler sees
+//!     (`_dummy_sampler_run(last_hidden_states)`).
+//!   - V0 (`profile_run` → `_dummy_run(max_num_batched_tokens, max_num_seqs)`,
+//!     worker/model_runner.py 0.8.5): `max_num_seqs` sequences sharing `max_num_batched_tokens`;
+//!     without chunked prefill `max_num_batched_tokens ≥ max_model_len` (SchedulerConfig), so
+//!     the batch grows with the context.
+//!   - parts: `base + max(sampler, dense MLP) + MoE workspace + encoder + LoRA`, where
+//!     sampler = rows × vocab × [`Fitted::sampler_v1`] or [`Fitted::sampler_v0`];
+//!     base = batch × [`Fitted::base_per_token`]; dense = batch × (3 × intermediate / tp +
+//!     3 × hidden) × activation bytes (gate-up output, activation output, hidden buffers);
+//!     MoE = batch × experts per token × (3 × moe_intermediate / tp + hidden) × bytes;
+//!     LoRA = batch × rank × 3 slices × 4 B (punica's float32 shrink buffer).
+//! - **non-torch memory**:
+//!   - V0 ≤ 0.6 and V1 0.8–0.9 subtract *all* non-torch memory on the card
+//!     (`non_torch_allocations = total_allocated − torch_allocated`, worker/worker.py 0.6.4.post1
+//!     and v1/worker/gpu_worker.py 0.8.5): the CUDA context and anything else resident,
+//!     [`Fitted::non_torch_absolute_gib`];
+//!   - V0 0.6.5–0.9 and V1 0.10+ subtract only its growth during startup (`memory_profiling`,
+//!     worker/worker.py 0.8.5, v1/worker/gpu_worker.py 0.10.1.1): [`Fitted::non_torch_tp1_gib`]
+//!     (V1) or [`Fitted::non_torch_v0_gib`] (V0) at TP 1, 0.1 GiB for pipeline stages without TP; at TP ≥ 2 NCCL's buffers:
+//!     [`Fitted::non_torch_nvswitch_gib`] (+ 0.04 GiB per rank beyond 2) on Hopper from 0.10,
+//!     [`Fitted::non_torch_pcie_gib`] elsewhere.
+//! - **CUDA graphs**: [`Fitted::graphs_gib`] + [`Fitted::graphs_mib_per_layer`] per layer on the
+//!   GPU (vLLM's own estimate captures two graphs per mode and extrapolates,
+//!   `profile_cudagraph_memory`, v1/worker/gpu_model_runner.py 0.19.0). Subtracted from 0.20
+//!   (`cudagraph_memory_estimate_applied`, v1/worker/gpu_worker.py 0.20.0), never with
+//!   `--enforce-eager`; before 0.20 they sit outside `util × total`.
 //!
-//! Without chunked prefill (V0) the profile batch is max(max_model_len, max_num_batched_tokens),
-//! so the peak grows with the context.
+//! The spread (the ± around the subtracted total) adds each part's uncertainty and 1 % of the
+//! request for boot-to-boot variation (two boots of one configuration differ by up to 0.3 GiB
+//! on a small card), times [`Fitted::spread_factor`]. It is absolute, so a small pool gets a
+//! wide relative range.
 
 use super::version::{Engine, Version};
 use crate::model::ModelSpec;
-use crate::units::{Bytes, GIB, KIB, MIB};
+use crate::presets::Arch;
+use crate::units::{Bytes, GIB, MIB};
+
+mod fitted;
+pub use fitted::Fitted;
 
 /// What the estimate needs besides the model.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -44,6 +69,18 @@ pub struct Settings {
     pub max_num_batched_tokens: u64,
     /// Bytes requested (`total × util`), for the boot-to-boot share of the spread.
     pub requested: u64,
+    /// Chunked prefill on (V1 always; V0 only when asked).
+    pub chunked_prefill: bool,
+    /// `--enforce-eager`: no CUDA graphs.
+    pub enforce_eager: bool,
+    /// GPU family.
+    pub arch: Arch,
+    /// GPU total as vLLM sees it (0 when unknown).
+    pub gpu_total: Bytes,
+    /// LoRA: (`--max-loras`, `--max-lora-rank`) when `--enable-lora`.
+    pub lora: Option<(u64, u64)>,
+    /// Speculative tokens per step (0 without speculative decoding).
+    pub spec_tokens: u64,
 }
 
 /// The estimate, part by part, with its uncertainty.
@@ -105,11 +142,26 @@ fn gib_f(x: f64) -> u64 {
 
 /// Estimates vLLM's non-KV memory (besides the weights) on the GPU that sets the cache size.
 pub fn estimate(model: &ModelSpec, s: &Settings) -> Estimate {
+    estimate_with(model, s, &Fitted::default())
+}
+
+/// [`estimate`] with other constants (for fitting and cross-validation).
+pub fn estimate_with(model: &ModelSpec, s: &Settings, f: &Fitted) -> Estimate {
     let tp = s.tp.max(1);
     let pp = s.pp.max(1);
     let v0 = s.engine == Engine::V0 || s.version < Version::new(0, 8);
+    // vLLM subtracts all non-torch memory up to V0 0.6 and in V1 0.8–0.9 (see the module doc).
+    let absolute = if v0 {
+        s.version <= Version::new(0, 6)
+    } else {
+        s.version < Version::new(0, 10)
+    };
     let mnbt = s.max_num_batched_tokens.max(1);
-    let batch = if v0 { s.max_model_len.max(mnbt) } else { mnbt };
+    let batch = if v0 && !s.chunked_prefill {
+        s.max_model_len.max(mnbt)
+    } else {
+        mnbt
+    };
     let rows = s.max_num_seqs.min(batch).max(1);
     let act = model.dtype.bytes();
     let e = model.extras;
@@ -130,8 +182,19 @@ pub fn estimate(model: &ModelSpec, s: &Settings) -> Estimate {
     } else {
         hidden * 7 / 2
     };
-    let sampler = rows.saturating_mul(vocab).saturating_mul(14);
-    let base = batch.saturating_mul(24 * KIB) * act / 2;
+    // Which top-k/top-p implementation the sampler warm-up runs (see `Fitted::sampler_sort`).
+    let sorts =
+        v0 || (s.version >= Version::new(0, 16) && s.version < Version::new(0, 19)) || rows < 8;
+    let per_entry = if sorts {
+        f.sampler_sort
+    } else {
+        f.sampler_light
+    };
+    // With speculative decoding the warm-up also runs the rejection sampler on random float32
+    // logits for one draft token per request (`_dummy_sampler_run`, gpu_model_runner.py 0.19.0).
+    let rejection = if s.spec_tokens > 0 { 2 * 4 } else { 0 };
+    let sampler = (rows.saturating_mul(vocab) as f64 * (per_entry + rejection as f64)) as u64;
+    let base = (batch as f64 * f.base_per_token) as u64 * act / 2;
     let dense = batch
         .saturating_mul(3 * intermediate / tp + 3 * hidden)
         .saturating_mul(act);
@@ -139,31 +202,63 @@ pub fn estimate(model: &ModelSpec, s: &Settings) -> Estimate {
         .saturating_mul(e.experts_per_token)
         .saturating_mul(3 * e.moe_intermediate / tp + hidden)
         .saturating_mul(act);
-    let encoder = if e.multimodal { gib_f(0.3) } else { 0 };
-    let activation = base + sampler.max(dense) + moe + encoder;
+    let encoder = if e.multimodal {
+        gib_f(f.encoder_gib)
+    } else {
+        0
+    };
+    let lora = s
+        .lora
+        .map(|(_, rank)| batch.saturating_mul(rank).saturating_mul(3 * 4))
+        .unwrap_or(0);
+    let activation = base + sampler.max(dense) + moe + encoder + lora;
+    let nvswitch = s.arch == Arch::Hopper && s.version >= Version::new(0, 10);
     let non_torch = match (tp, pp) {
-        (1, 1) => gib_f(0.25),
+        _ if absolute => {
+            gib_f(f.non_torch_absolute_gib)
+                + if tp > 1 {
+                    gib_f(f.non_torch_pcie_gib)
+                } else {
+                    0
+                }
+        }
+        (1, 1) if v0 => gib_f(f.non_torch_v0_gib),
+        (1, 1) => gib_f(f.non_torch_tp1_gib),
         (1, _) => gib_f(0.1),
-        (t, _) => gib_f(2.06) + (t - 2) * gib_f(0.04),
+        (t, _) if nvswitch => gib_f(f.non_torch_nvswitch_gib) + (t - 2) * gib_f(0.04),
+        _ => gib_f(f.non_torch_pcie_gib),
     };
     let layers_here = model.layers.div_ceil(pp);
-    let cuda_graphs = gib_f(0.25) + layers_here * 18 * MIB;
-    let graphs_counted = !v0 && s.version >= Version::new(0, 20);
+    let cuda_graphs = if s.enforce_eager {
+        0
+    } else {
+        gib_f(f.graphs_gib) + (layers_here as f64 * f.graphs_mib_per_layer * MIB as f64) as u64
+    };
+    let graphs_counted = !v0 && s.version >= Version::new(0, 20) && !s.enforce_eager;
 
-    // Uncertainty: activation ±max(0.15 GiB, 10 %), non-torch ±0.1 / ±0.15 GiB, graphs ±0.35 GiB
-    // when counted, an encoder ±0.3 GiB, older engines ±0.25 GiB, and 1 % of the request.
-    uncertain += (activation / 10).max(gib_f(0.15));
-    uncertain += if tp == 1 { gib_f(0.1) } else { gib_f(0.15) };
+    // Uncertainty: activation ±max(0.1 GiB, 10 %), non-torch ±0.1 GiB (growth at TP 1),
+    // ±0.25 GiB (all of it: the CUDA context varies by driver), ±0.15 / ±0.3 GiB at TP ≥ 2
+    // (NVSwitch / elsewhere), graphs ±0.35 GiB when counted, an encoder ±0.3 GiB, and 1 % of
+    // the request; all times the fitted spread factor.
+    uncertain += (activation / 10).max(gib_f(0.1));
+    if !v0 && s.version < Version::new(0, 16) {
+        // Without FlashInfer installed, V1 up to 0.15 sorts instead: up to twice the sampler.
+        uncertain += sampler / 2;
+    }
+    uncertain += match (absolute, tp) {
+        (true, _) => gib_f(0.25),
+        (false, 1) => gib_f(0.1),
+        _ if nvswitch => gib_f(0.15),
+        _ => gib_f(0.3),
+    };
     if graphs_counted {
         uncertain += gib_f(0.35);
     }
     if e.multimodal {
         uncertain += gib_f(0.3);
     }
-    if s.version < Version::new(0, 10) {
-        uncertain += gib_f(0.25);
-    }
     uncertain += s.requested / 100;
+    let spread = (uncertain as f64 * f.spread_factor.max(1.0)) as u64;
     Estimate {
         batch_tokens: batch,
         sampler_rows: rows,
@@ -176,7 +271,7 @@ pub fn estimate(model: &ModelSpec, s: &Settings) -> Estimate {
         non_torch: Bytes(non_torch),
         cuda_graphs: Bytes(cuda_graphs),
         graphs_counted,
-        spread: Bytes(uncertain),
+        spread: Bytes(spread),
     }
 }
 
@@ -195,54 +290,79 @@ mod tests {
             max_num_seqs: seqs,
             max_num_batched_tokens: mnbt,
             requested: 0,
+            chunked_prefill: true,
+            enforce_eager: false,
+            arch: Arch::Hopper,
+            gpu_total: Bytes::gib(80),
+            lora: None,
+            spec_tokens: 0,
         }
     }
 
     #[test]
     fn llama_on_h100_defaults() {
-        // sampler 1,024 × 128,256 × 14 B = 1,838,678,016 B; base 8,192 × 24 KiB = 201,326,592 B;
+        // 0.19, 1,024 rows ≥ 8: the Triton sampler, 14 B per entry:
+        // sampler 1,024 × 128,256 × 14 B = 1,838,678,016 B; base 8,192 × 35,661 B = 292,134,912 B;
         // dense 8,192 × (3 × 14,336 + 3 × 4,096) × 2 B = 905,969,664 B < sampler.
-        // activation = 2,040,004,608 B = 1.90 GiB (vLLM 0.19 logged 1.89 GiB).
+        // activation = 2,130,812,928 B = 1.98 GiB (vLLM 0.19 logged 1.89 GiB).
         let m = presets::model("meta-llama/Llama-3.1-8B-Instruct")
             .unwrap()
             .spec();
         let e = estimate(&m, &settings((0, 19), 1024, 8192));
         assert_eq!(e.sampler.0, 1_838_678_016);
-        assert_eq!(e.base.0, 201_326_592);
+        assert_eq!(e.base.0, 292_134_912);
         assert_eq!(e.dense.0, 905_969_664);
-        assert_eq!(e.activation.0, 2_040_004_608);
+        assert_eq!(e.activation.0, 2_130_812_928);
         assert!(!e.graphs_counted);
-        // 0.19: activation + non-torch 0.25 GiB; graphs not subtracted.
-        assert_eq!(e.subtracted().0, 2_040_004_608 + 268_435_456);
-        // 0.20: graphs 0.25 GiB + 32 × 18 MiB = 872,415,232 B are subtracted too.
+        // 0.19: activation + non-torch 0.1445 GiB (⌊0.1445 × 2³⁰⌋ = 155,155,693 B); graphs outside.
+        assert_eq!(e.subtracted().0, 2_130_812_928 + 155_155_693);
+        // 0.20: graphs ⌊0.3095 × 2³⁰⌋ + ⌊32 × 17.21 MiB⌋ = 332,323,094 + 577,471,774 B are subtracted too.
         let e = estimate(&m, &settings((0, 20), 1024, 8192));
-        assert_eq!(e.cuda_graphs.0, 268_435_456 + 32 * 18 * MIB);
+        assert_eq!(e.cuda_graphs.0, 332_323_094 + 577_471_774);
         assert!(e.graphs_counted);
+        // --enforce-eager: no graphs at all.
+        let mut s = settings((0, 20), 1024, 8192);
+        s.enforce_eager = true;
+        let e = estimate(&m, &s);
+        assert_eq!(e.cuda_graphs.0, 0);
+        assert!(!e.graphs_counted);
     }
 
     #[test]
-    fn small_gpu_defaults_are_about_four_times_smaller() {
-        // 256 sequences / 2,048 tokens: sampler 256 × 128,256 × 14 = 459,669,504 B; base 2,048 × 24 KiB.
+    fn the_sampler_sorts_in_v0_and_in_0_16_to_0_18() {
+        // 256 rows × 128,256 vocab = 32,833,536 entries: 14 B each in 0.19 (459,669,504 B),
+        // 34.73 B each in 0.17 (1,140,308,705 B, the PyTorch sort).
         let m = presets::model("meta-llama/Llama-3.1-8B-Instruct")
             .unwrap()
             .spec();
-        let e = estimate(&m, &settings((0, 19), 256, 2048));
-        assert_eq!(e.activation.0, 459_669_504 + 2048 * 24 * 1024);
+        assert_eq!(
+            estimate(&m, &settings((0, 19), 256, 2048)).sampler.0,
+            459_669_504
+        );
+        assert_eq!(
+            estimate(&m, &settings((0, 17), 256, 2048)).sampler.0,
+            1_140_308_705
+        );
     }
 
     #[test]
     fn v0_grows_with_the_context() {
+        // V0 without chunked prefill profiles max(max_model_len, max_num_batched_tokens) tokens:
+        // 32,768 at a 32k context, 4,096 at 4k; the dense MLP part grows eightfold.
         let m = presets::model("meta-llama/Llama-3.1-8B-Instruct")
             .unwrap()
             .spec();
         let mut s = settings((0, 6), 256, 2048);
         s.engine = Engine::V0;
+        s.chunked_prefill = false;
         s.max_model_len = 32_768;
         let long = estimate(&m, &s);
         s.max_model_len = 4096;
         let short = estimate(&m, &s);
         assert!(long.activation > short.activation);
         assert_eq!(long.batch_tokens, 32_768);
+        assert_eq!(short.batch_tokens, 4096);
+        assert_eq!(long.dense.0, 8 * short.dense.0);
     }
 
     #[test]

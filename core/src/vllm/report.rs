@@ -1,14 +1,16 @@
 //! What vLLM prints at startup about its KV cache, per version (VLLM-ACCOUNTING §0–§4): the
 //! block layout of the layers, the memory left for the cache, the blocks, and the lines.
 
+use super::knobs::Knobs;
 use super::layout::{resolve, Layout, Resolved};
 use super::overhead::{self, Estimate};
+pub use super::printed::{gib_text, printed_tokens};
 use super::version::{requested_bytes, Engine, Family, Version};
 use crate::capacity;
 use crate::error::Result;
 use crate::model::{Attention, KvDtype, ModelSpec};
 use crate::presets::Arch;
-use crate::units::{fixed2, py_float_repr, py_round, thousands, Bytes, GIB};
+use crate::units::{fixed2, py_float_repr, thousands, Bytes, GIB};
 
 /// The non-KV memory besides the weights: one figure (the seed lab's assumption), or kvbudget's
 /// estimate from its parts ([`super::overhead`]), at its point value or either end of its range.
@@ -87,6 +89,8 @@ pub struct Scenario {
     pub arch: Arch,
     /// GPU total, when known (for the ≥ 70 GiB defaults).
     pub gpu_total: Option<Bytes>,
+    /// The other flags (`Knobs::default()`: none of them).
+    pub knobs: Knobs,
 }
 
 /// One group of layers sharing a block table (the hybrid allocator, 0.10+).
@@ -230,22 +234,20 @@ pub const LOAD_RESERVE: Bytes = Bytes(GIB / 2);
 
 const NO_MEMORY: &str = "No available memory for the cache blocks. Try increasing `gpu_memory_utilization` when initializing the engine.";
 
-/// The text vLLM prints for a byte count in GiB: `%.2f` up to 0.29, `round(x, 2)` from 0.30.
-pub fn gib_text(bytes: i128, v: Version) -> String {
-    let g = bytes as f64 / GIB as f64;
-    if v >= Version::new(0, 30) {
-        py_float_repr(py_round(g, 2))
-    } else {
-        fixed2(g)
-    }
-}
-
 /// The KV memory on the GPU that sets the cache size: the budget's terms and the estimate
 /// when the budget is used, the bytes when given, nothing when started from blocks.
 fn kv_memory(
     s: &Scenario,
     r: &Resolved,
 ) -> Result<(Option<i128>, Option<Budget>, Option<Estimate>)> {
+    let kv_flag = s
+        .knobs
+        .kv_cache_memory
+        .filter(|_| s.version >= Version::new(0, 11));
+    if let (Some(b), KvMemory::Budget { .. }) = (kv_flag, s.memory) {
+        // --kv-cache-memory: vLLM skips the budget (0.11+, v1/worker/gpu_worker.py 0.19.0).
+        return Ok((Some(b.0 as i128), None, None));
+    }
     Ok(match s.memory {
         KvMemory::Budget {
             gpu_total,
@@ -268,6 +270,13 @@ fn kv_memory(
                             max_num_seqs: r.max_num_seqs,
                             max_num_batched_tokens: r.max_num_batched_tokens,
                             requested,
+                            chunked_prefill: s.engine == Engine::V1
+                                || s.knobs.chunked_prefill == Some(true),
+                            enforce_eager: s.knobs.enforce_eager,
+                            arch: s.arch,
+                            gpu_total,
+                            lora: s.knobs.lora.map(|l| (l.max_loras, l.max_rank)),
+                            spec_tokens: s.knobs.speculative.map(|x| x.num_tokens).unwrap_or(0),
                         },
                     );
                     let b = match margin {
@@ -280,7 +289,13 @@ fn kv_memory(
             };
             let budget = Budget {
                 requested,
-                weights_per_gpu: capacity::weights_per_gpu(weights, s.tp, s.pp),
+                // The knobs add LoRA buffers and a draft's weights; --cpu-offload-gb keeps that
+                // much of them in CPU memory.
+                weights_per_gpu: Bytes(
+                    (capacity::weights_per_gpu(weights, s.tp, s.pp).0
+                        + s.knobs.extra_weights(&s.model, s.tp, s.pp))
+                    .saturating_sub(s.knobs.cpu_offload_bytes()),
+                ),
                 overhead,
             };
             (
@@ -324,6 +339,17 @@ pub fn tp_refusal(model: &ModelSpec, tp: u64) -> Option<(&'static str, String)> 
 
 /// Computes what vLLM would print for `s`.
 pub fn report(s: &Scenario) -> Result<Report> {
+    // A draft's attention layers (EAGLE/MTP heads, a draft model) share the KV cache.
+    let with_draft;
+    let s = match s.knobs.speculative.filter(|x| x.draft_layers > 0) {
+        Some(x) => {
+            let mut t = s.clone();
+            t.model.layers = t.model.layers.saturating_add(x.draft_layers);
+            with_draft = t;
+            &with_draft
+        }
+        None => s,
+    };
     let r = resolve(s)?;
     let layout = Layout::of(s, &r)?;
     let (available, budget, estimate) = kv_memory(s, &r)?;
@@ -523,36 +549,4 @@ fn too_long_error(
         fixed2(layout.needed_for(max_model_len, out.block_size) as f64 / GIB as f64),
         fixed2(avail_bytes as f64 / GIB as f64),
     )
-}
-
-/// The token count and concurrency a V1 family prints for `num_blocks`:
-/// 0.8–0.9 `blocks × block_size` and `tokens / max_model_len`;
-/// 0.10–0.20 `(blocks // groups) × block_size` and `blocks / blocks_per_request`;
-/// 0.21+ `int(concurrency × max_model_len)`, a truncated float product that can be one lower.
-pub fn printed_tokens(
-    fam: Family,
-    num_blocks: u64,
-    blocks_per_request: u64,
-    num_groups: u64,
-    block_size: u64,
-    max_model_len: u64,
-) -> (u64, f64) {
-    match fam {
-        Family::V0 | Family::V1Early => {
-            let t = num_blocks.saturating_mul(block_size);
-            (t, t as f64 / max_model_len.max(1) as f64)
-        }
-        Family::V1Mid => {
-            let c = num_blocks as f64 / blocks_per_request.max(1) as f64;
-            (
-                (num_blocks / num_groups.max(1)).saturating_mul(block_size),
-                c,
-            )
-        }
-        Family::V1Late | Family::V1OneLine => {
-            let c = num_blocks as f64 / blocks_per_request.max(1) as f64;
-            // Python's int(float): truncation of the float product.
-            ((c * max_model_len as f64) as u64, c)
-        }
-    }
 }

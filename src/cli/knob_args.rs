@@ -1,0 +1,87 @@
+//! The `vllm serve` knobs as flags of `kvbudget vllm` and `kvbudget plan`.
+
+use clap::Args;
+use kvbudget_core::units::Bytes;
+use kvbudget_core::vllm::{Knobs, Lora, Speculative};
+
+#[derive(Args, Debug, Clone, Default)]
+pub(crate) struct KnobArgs {
+    /// No CUDA graphs: none are estimated or (from 0.20) subtracted.
+    #[arg(long)]
+    enforce_eager: bool,
+    /// Bytes for the KV cache: vLLM (0.11+) skips the budget and uses exactly these.
+    #[arg(long)]
+    kv_cache_memory: Option<u64>,
+    /// GiB of weights per GPU kept in CPU memory.
+    #[arg(long)]
+    cpu_offload_gb: Option<f64>,
+    /// V0 only: chunked prefill on (the profile batch is then max_num_batched_tokens, not max_model_len).
+    #[arg(long)]
+    enable_chunked_prefill: bool,
+    /// Speculative decoding: tokens proposed per step.
+    #[arg(long)]
+    num_speculative_tokens: Option<u64>,
+    /// Speculative decoding: the draft's weights in GiB (an EAGLE head, MTP layers or a draft model).
+    #[arg(long)]
+    draft_weights_gib: Option<f64>,
+    /// Speculative decoding: attention layers the draft adds to the KV cache (EAGLE: 1).
+    #[arg(long)]
+    draft_layers: Option<u64>,
+    /// LoRA adapters on the GPU.
+    #[arg(long)]
+    enable_lora: bool,
+    /// LoRA slots on the GPU.
+    #[arg(long, default_value_t = 1)]
+    max_loras: u64,
+    /// Largest LoRA rank.
+    #[arg(long, default_value_t = 16)]
+    max_lora_rank: u64,
+    /// Prefix caching (changes no memory; only whole blocks of a shared prefix are reused).
+    #[arg(long)]
+    enable_prefix_caching: bool,
+}
+
+impl KnobArgs {
+    /// The knobs, checked.
+    pub(crate) fn knobs(&self) -> Result<Knobs, String> {
+        let gib = |name: &str, g: f64| {
+            Bytes::from_gib_f64(g).ok_or_else(|| {
+                format!("--{name} must be a finite number of GiB, 0 or more (got {g})")
+            })
+        };
+        let cpu_offload_gb = match self.cpu_offload_gb {
+            Some(g) if !(g.is_finite() && g >= 0.0) => {
+                return Err(format!("--cpu-offload-gb must be 0 or more (got {g})"))
+            }
+            Some(g) => g,
+            None => 0.0,
+        };
+        let speculative = match (
+            self.num_speculative_tokens,
+            self.draft_weights_gib,
+            self.draft_layers,
+        ) {
+            (None, None, None) => None,
+            (n, w, l) => Some(Speculative {
+                num_tokens: n.unwrap_or(1),
+                draft_weights: gib("draft-weights-gib", w.unwrap_or(0.0))?,
+                draft_layers: l.unwrap_or(1),
+            }),
+        };
+        if self.enable_lora && (self.max_loras == 0 || self.max_lora_rank == 0) {
+            return Err("--max-loras and --max-lora-rank must be 1 or more".into());
+        }
+        Ok(Knobs {
+            enforce_eager: self.enforce_eager,
+            kv_cache_memory: self.kv_cache_memory.map(Bytes),
+            cpu_offload_gb,
+            chunked_prefill: self.enable_chunked_prefill.then_some(true),
+            speculative,
+            lora: self.enable_lora.then_some(Lora {
+                max_loras: self.max_loras,
+                max_rank: self.max_lora_rank,
+            }),
+            prefix_caching: self.enable_prefix_caching,
+        })
+    }
+}

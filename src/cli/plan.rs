@@ -1,0 +1,129 @@
+//! `kvbudget plan`: the settings that give N sequences of C tokens, per version.
+
+use super::{scenario_of, VllmArgs};
+use clap::Args;
+use kvbudget_core::pyjson;
+use kvbudget_core::units::{fixed2, thousands, Bytes};
+use kvbudget_core::vllm::plan::{plan, Need, Plan};
+use kvbudget_core::vllm::{Engine, Version};
+use serde_json::json;
+
+#[derive(Args, Debug)]
+pub(crate) struct PlanArgs {
+    /// Sequences needed at once.
+    #[arg(long)]
+    sequences: u64,
+    /// Tokens per sequence (prompt and output).
+    #[arg(long)]
+    context: u64,
+    /// vLLM releases to plan for, comma-separated [default: --vllm-version, else the newest].
+    #[arg(long, value_delimiter = ',')]
+    versions: Vec<String>,
+    /// The model, GPU and flags, as for `kvbudget vllm` (its --max-model-len is replaced by --context).
+    #[command(flatten)]
+    scenario: VllmArgs,
+}
+
+fn plan_json(p: &Plan) -> serde_json::Value {
+    json!({
+        "vllm_version": p.version.to_string(),
+        "gpu_memory_utilization": match &p.util {
+            Ok(u) => json!({ "safe": u.safe, "point": u.point, "optimistic": u.optimistic }),
+            Err(_) => serde_json::Value::Null,
+        },
+        "why_not": p.util.as_ref().err(),
+        "kv_cache_memory_bytes": p.kv_cache_memory,
+        "kv_cache_blocks": p.kv_cache_blocks,
+        "longest_max_model_len": {
+            "safe": p.longest_context.safe,
+            "point": p.longest_context.point,
+            "optimistic": p.longest_context.optimistic,
+        },
+        "smallest_tensor_parallel_size": p.smallest_tp,
+    })
+}
+
+fn plan_text(p: &Plan, need: Need) -> Vec<String> {
+    let mut out = vec![format!(
+        "vLLM {}: {} sequences of {} tokens",
+        p.version,
+        need.sequences,
+        thousands(need.context)
+    )];
+    out.push(match &p.util {
+        Ok(u) => format!(
+            "  --gpu-memory-utilization {:.2} (estimate {:.2}; range {:.2}–{:.2})",
+            u.safe, u.point, u.optimistic, u.safe
+        ),
+        Err(why) => format!("  --gpu-memory-utilization: none — {why}"),
+    });
+    out.push(format!(
+        "  --kv-cache-memory {} ({} GiB, {} blocks: exactly the {} sequences)",
+        p.kv_cache_memory,
+        fixed2(Bytes(p.kv_cache_memory).as_gib()),
+        thousands(p.kv_cache_blocks),
+        need.sequences
+    ));
+    let l = p.longest_context;
+    out.push(format!(
+        "  longest --max-model-len for {} sequences: {} (estimate {}; range {}–{})",
+        need.sequences,
+        thousands(l.safe),
+        thousands(l.point),
+        thousands(l.safe),
+        thousands(l.optimistic)
+    ));
+    out.push(match p.smallest_tp {
+        Some(tp) => format!("  smallest --tensor-parallel-size: {tp}"),
+        None => "  no tensor-parallel size up to 8 gives it".into(),
+    });
+    out
+}
+
+/// Runs `kvbudget plan`.
+pub(crate) fn run(a: &PlanArgs) -> Result<i32, String> {
+    let need = Need {
+        sequences: a.sequences,
+        context: a.context,
+    };
+    let base = scenario_of(&a.scenario)?;
+    let versions: Vec<Version> = if a.versions.is_empty() {
+        vec![base.version]
+    } else {
+        a.versions
+            .iter()
+            .map(|v| Version::parse(v).map_err(|e| e.to_string()))
+            .collect::<Result<_, _>>()?
+    };
+    let mut plans = Vec::new();
+    for v in versions {
+        let mut s = base.clone();
+        s.version = v;
+        if v < Version::new(0, 8) {
+            s.engine = Engine::V0;
+        } else if v > Version::new(0, 9) {
+            s.engine = Engine::V1;
+        }
+        plans.push(plan(&s, need).map_err(|e| e.to_string())?);
+    }
+    if a.scenario.json {
+        let v: Vec<_> = plans.iter().map(plan_json).collect();
+        say(&pyjson::dumps(&json!({
+            "sequences": need.sequences,
+            "context": need.context,
+            "plans": v,
+        })));
+    } else {
+        for p in &plans {
+            for l in plan_text(p, need) {
+                say(&l);
+            }
+        }
+    }
+    Ok(0)
+}
+
+fn say(s: &str) {
+    use std::io::Write as _;
+    let _ = writeln!(std::io::stdout(), "{s}");
+}
