@@ -7,6 +7,7 @@ mod drop_panel;
 mod embed;
 mod field;
 mod figures;
+mod gpus;
 mod import;
 mod inputs;
 mod log_check;
@@ -23,6 +24,11 @@ use leptos::prelude::*;
 /// Mounts the page on `<body>`.
 pub fn mount() {
     leptos::mount::mount_to_body(App);
+}
+
+/// Removes the loading message `index.html` shows until the page starts.
+pub fn remove_boot_message() {
+    browser::remove_element("boot");
 }
 
 /// On a panic, after logging it to the console, shows a banner with a link that reloads the page
@@ -103,12 +109,14 @@ pub fn App() -> impl IntoView {
         notices.set(n);
     });
     let commit_point = move |_| fresh_entry.set_value(true);
+    Effect::new(move |_| browser::set_theme(scenario.with(|s| s.theme.key())));
     let embed = move || scenario.with(|s| s.embed);
     view! {
         <Show
             when=move || embed() == Embed::Full
             fallback=move || view! { <embed::EmbedView state/> }
         >
+            <a class="skip" href="#results-title">"Skip to the results"</a>
             <header class="top">
                 <h1>"kvbudget"</h1>
                 <p class="lede">
@@ -126,6 +134,7 @@ pub fn App() -> impl IntoView {
                     <log_check::LogCheck state/>
                     <figures::Figures state embed=Embed::Full/>
                     <repertoire::Repertoire state/>
+                    <gpus::Gpus state/>
                 </div>
             </main>
             <footer class="foot">

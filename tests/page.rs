@@ -3,7 +3,7 @@
 
 use kvbudget::core::query::{decode, encode};
 use kvbudget::core::repertoire::rows;
-use kvbudget::core::scenario::{Embed, ModelChoice, PageScenario};
+use kvbudget::core::scenario::{Embed, ModelChoice, PageScenario, Theme};
 use kvbudget::core::units::Bytes;
 use kvbudget::page::{self, Units, CHARTS};
 
@@ -89,18 +89,30 @@ fn a_repertoire_row_loads_its_model_and_dtype_only() {
 #[test]
 fn the_embed_snippet_escapes_the_url() {
     let (s, _) = decode("?model=custom&name=a%22b%3Cc%3E&layers=2&heads=2&kv_heads=2&head_dim=2");
-    let url = format!("https://example.org/k/?{}", encode(&page::embedded(&s)));
-    let snippet = page::embed_snippet(&url);
+    let url = format!(
+        "https://example.org/k/?{}",
+        encode(&page::embedded(&s, Embed::Compact, Theme::Light))
+    );
+    let snippet = page::embed_snippet(&url, Embed::Compact);
     assert!(snippet.starts_with(
-        "<iframe src=\"https://example.org/k/?model=custom&amp;name=a%22b%3Cc%3E&amp;"
+        "<iframe id=\"kvbudget-frame\" src=\"https://example.org/k/?model=custom&amp;name=a%22b%3Cc%3E&amp;"
     ));
-    assert!(snippet.contains("embed=1\""), "{snippet}");
-    assert_eq!(snippet.matches('<').count(), 2, "{snippet}");
+    assert!(snippet.contains("embed=1&amp;theme=light\""), "{snippet}");
+    assert!(snippet.contains("height=\"1900\"") && snippet.contains("allow=\"clipboard-write\""));
+    // The iframe, the script and their closing tags: nothing from the name opens a tag.
+    assert_eq!(snippet.matches('<').count(), 4, "{snippet}");
     assert_eq!(
         page::html_escape("<a href=\"x\">&</a>"),
         "&lt;a href=&quot;x&quot;&gt;&amp;&lt;/a&gt;"
     );
-    assert_eq!(page::full_page(&page::embedded(&s)).embed, Embed::Full);
+    assert_eq!(
+        page::full_page(&page::embedded(&s, Embed::Memory, Theme::Dark)).embed,
+        Embed::Full
+    );
+    assert_eq!(
+        page::height_message(1234),
+        "{\"type\":\"kvbudget:height\",\"height\":1234}"
+    );
 }
 
 #[test]

@@ -62,3 +62,31 @@ fn with_prompt_and_trace_the_row_matches_the_results() {
         );
     }
 }
+
+#[test]
+fn every_gpu_for_the_current_model() {
+    // Qwen3-14B (27.52 GiB of weights) at 8K: it does not load on the 24 GB cards and fits on
+    // the 40 GB and larger ones; each row equals the results on that GPU.
+    let (s, _) = decode("?model=Qwen/Qwen3-14B&gpu=rtx-4090&ctx=8192&overhead_gib=1");
+    let rows = kvbudget::core::gpus::compare(&s);
+    assert_eq!(rows.len(), 14);
+    let row = |slug: &str| rows.iter().find(|r| r.gpu.slug == slug).unwrap();
+    assert_eq!(
+        row("rtx-4090").refusal,
+        Some(kvbudget::core::vllm::RefusalKind::WeightsDoNotFit)
+    );
+    assert_eq!(row("rtx-4090").capped, 0);
+    for slug in ["a100-40gb", "l40s", "h100-sxm"] {
+        let (t, _) = decode(&format!(
+            "?model=Qwen/Qwen3-14B&gpu={slug}&ctx=8192&overhead_gib=1"
+        ));
+        assert_eq!(
+            row(slug).capped,
+            evaluate(&t).unwrap().chosen.capped,
+            "{slug}"
+        );
+        assert!(row(slug).capped > 0, "{slug}");
+    }
+    // Smallest memory first.
+    assert!(rows.windows(2).all(|w| w[0].gpu.total <= w[1].gpu.total));
+}

@@ -4,7 +4,7 @@
 use crate::calc::Outcome;
 use crate::model::{Attention, KvDtype};
 use crate::scenario::PageScenario;
-use crate::units::{fixed2, thousands, Bytes};
+use crate::units::{thousands, Bytes};
 use crate::vllm::Rounding;
 
 /// What the page says about an outcome.
@@ -62,30 +62,34 @@ fn sizes(s: &PageScenario, o: &Outcome) -> Vec<(&'static str, String)> {
     let b = s.kv.bytes(model.dtype);
     let heads_gpu = (model.kv_heads / s.tp).max(1);
     let heads_text = if s.tp > 1 {
-        format!("({} KV heads / TP {} = {heads_gpu})", model.kv_heads, s.tp)
+        format!(
+            "({} KV heads / TP {} = {heads_gpu} per GPU)",
+            model.kv_heads, s.tp
+        )
     } else {
-        model.kv_heads.to_string()
+        format!("{} KV heads", model.kv_heads)
     };
     let layers = o.chosen.report.stage_layers;
     let layers_text = if s.pp > 1 {
         format!(
-            "{layers} (of {} layers, the largest of {} pipeline stages)",
+            "{layers} layers (of {}, the largest of {} pipeline stages)",
             model.layers, s.pp
         )
     } else {
-        layers.to_string()
+        format!("{layers} layers")
     };
+    let dtype = s.kv.label(model.dtype);
     let bpt = o.chosen.bytes_per_token.0;
     let mut d: Vec<(&'static str, String)> = Vec::new();
     d.push((
         "KV per token",
         match model.attention {
             Attention::Mla { latent } => format!(
-                "{layers_text} layers × {latent} latent × {b} B = {} per token",
+                "{layers_text} × {latent} latent (one per layer, no separate K and V) × {b} B ({dtype}) = {} per token",
                 both(bpt)
             ),
             _ => format!(
-                "2 × {layers_text} × {heads_text} × {} × {b} = {} per token",
+                "2 (K and V) × {layers_text} × {heads_text} × {} head_dim × {b} B ({dtype}) = {} per token",
                 model.head_dim,
                 both(bpt)
             ),
@@ -96,7 +100,7 @@ fn sizes(s: &PageScenario, o: &Outcome) -> Vec<(&'static str, String)> {
         d.push((
             "as plain MHA",
             format!(
-                "2 × {} × {} × {} × {b} = {} per token: GQA saves {}×",
+                "2 × {} layers × {} query heads × {} head_dim × {b} B = {} per token: grouped-query attention saves {}×",
                 model.layers,
                 model.attention_heads,
                 model.head_dim,
@@ -155,11 +159,12 @@ fn pool_and_sequences(s: &PageScenario, o: &Outcome) -> Vec<(&'static str, Strin
         d.push((
             "KV pool",
             format!(
-                "{open}{} GiB × {}{close} − {} GiB weights{split} − {} GiB overhead = {}",
-                fixed2(s.gpu.total().as_gib()),
+                "{open}{} B total × {} utilization{close} = {} B, − {} B weights{split} − {} B overhead = {}",
+                thousands(s.gpu.total().0),
                 s.util(),
-                fixed2(o.weights_per_gpu.as_gib()),
-                fixed2(o.overhead.as_gib()),
+                thousands(o.requested),
+                thousands(o.weights_per_gpu.0),
+                thousands(o.overhead.0),
                 if chosen.pool > 0 {
                     both(chosen.pool as u64)
                 } else {
@@ -183,13 +188,15 @@ fn pool_and_sequences(s: &PageScenario, o: &Outcome) -> Vec<(&'static str, Strin
         d.push((
             "sequences (vLLM)",
             format!(
-                "{} // ({} × {bs} tokens × {} layers) = {} blocks of {bs} tokens; ⌊{} / ⌈{} / {bs}⌉ = {per_req}⌋ = {}",
+                "{} B // {} B per block ({} B per token per layer × {bs} tokens per block × {} layers sharing it) = {} whole blocks; a sequence of {} tokens takes ⌈{} / {bs}⌉ = {per_req} blocks, so ⌊{} / {per_req}⌋ = {} sequences",
                 thousands(chosen.pool.max(0) as u64),
-                thousands(bpt / r.stage_layers.max(1)),
-                r.stage_layers,
-                thousands(blocks),
+                thousands(r.block_bytes),
+                thousands(r.page_bytes / bs.max(1)),
+                r.block_bytes / r.page_bytes.max(1),
                 thousands(blocks),
                 thousands(o.context),
+                thousands(o.context),
+                thousands(blocks),
                 chosen.vllm_max
             ),
         ));
@@ -219,14 +226,21 @@ fn pool_and_sequences(s: &PageScenario, o: &Outcome) -> Vec<(&'static str, Strin
     d.push((
         "decode ceiling",
         format!(
-            "{} GB/s / ({} GiB weights + {} tokens × {} B) = {:.1} tokens/s for one sequence; {} together: {:.1} tokens/s",
+            "each step reads the weights once and every sequence's KV: {} GB/s (10⁹ B/s) / ({} B weights + {} tokens × {} B) = {:.1} tokens/s for one sequence; {} together: {:.1} tokens/s{}",
             s.gpu.bandwidth_gbs(),
-            fixed2(crate::capacity::weights_per_gpu(o.model.weights, s.tp, 1).as_gib()),
+            thousands(crate::capacity::weights_per_gpu(o.model.weights, s.tp, 1).0),
             thousands(o.context),
             thousands(decode_bpt),
             o.decode.per_sequence,
             plural(chosen.capped.max(1), "sequence"),
-            o.decode.aggregate
+            o.decode.aggregate,
+            match o.compute_roof {
+                Some(roof) if roof <= o.decode.aggregate * 1.000_001 => format!(
+                    ", held to the compute roof ({} dense BF16 TFLOPS ÷ FLOPs per token)",
+                    s.gpu.bf16_tflops().unwrap_or(0.0)
+                ),
+                _ => String::new(),
+            }
         ),
     ));
     d

@@ -15,13 +15,26 @@ pub const MAX_TP: u64 = 64;
 /// The largest pipeline-parallel size the page accepts.
 pub const MAX_PP: u64 = 64;
 
-/// Reads a whole number, allowing `8,192`, `8_192` and `8 192`.
+/// Reads a whole number, allowing `8,192`, `8_192`, `8 192`, and `32k` / `32K` for 32 × 1,024
+/// (how contexts are spoken of: a 32K context is 32,768 tokens).
 pub fn whole(field: &'static str, s: &str, lo: u64, hi: u64, range: &'static str) -> Result<u64> {
     let t: String = s
         .trim()
         .chars()
         .filter(|c| !matches!(c, ',' | '_' | ' '))
         .collect();
+    if let Some(k) = t.strip_suffix(['k', 'K']).filter(|k| !k.is_empty()) {
+        let v: u64 = k.parse().map_err(|_| KvError::Invalid {
+            field,
+            message: format!("{:?} is not {range}", truncate(s, 24)),
+        })?;
+        let v = v.checked_mul(1024).ok_or(KvError::OutOfRange {
+            field,
+            range,
+            got: s.trim().into(),
+        })?;
+        return check_range(field, v, lo, hi, range);
+    }
     if t.is_empty() {
         return Err(KvError::Invalid {
             field,
@@ -37,7 +50,18 @@ pub fn whole(field: &'static str, s: &str, lo: u64, hi: u64, range: &'static str
 
 /// Reads a finite decimal number (`,` as a thousands separator).
 pub fn decimal(field: &'static str, s: &str) -> Result<f64> {
+    decimal_with_unit(field, s, "")
+}
+
+/// Reads a finite decimal number, allowing `unit` after it (`1 GiB` in a GiB field).
+fn decimal_with_unit(field: &'static str, s: &str, unit: &str) -> Result<f64> {
     let t = s.trim().replace(',', "");
+    let t = match t.get(t.len().saturating_sub(unit.len())..) {
+        Some(end) if !unit.is_empty() && end.eq_ignore_ascii_case(unit) => {
+            t[..t.len() - unit.len()].trim_end().to_string()
+        }
+        _ => t,
+    };
     if t.is_empty() {
         return Err(KvError::Invalid {
             field,
@@ -205,7 +229,7 @@ fn decimal_in(field: &'static str, s: &str, lo: f64, hi: f64, range: &'static st
 }
 
 /// A figure in `unit` bytes (2³⁰ for GiB, 10⁹ for GB) within `lo ..= hi`, as whole bytes
-/// ⌊g × unit⌋.
+/// ⌊g × unit⌋; the unit may be typed after the number (`1 GiB`, `16GB`).
 fn bytes_in(
     field: &'static str,
     s: &str,
@@ -213,7 +237,15 @@ fn bytes_in(
     unit: fn(f64) -> Option<Bytes>,
     range: &'static str,
 ) -> Result<Bytes> {
-    let v = decimal_in(field, s, lo, hi, range)?;
+    let name = if range.contains("GiB") { "GiB" } else { "GB" };
+    let v = decimal_with_unit(field, s, name)?;
+    if !(lo..=hi).contains(&v) {
+        return Err(KvError::OutOfRange {
+            field,
+            range,
+            got: s.trim().into(),
+        });
+    }
     unit(v).ok_or(KvError::OutOfRange {
         field,
         range,
@@ -311,6 +343,20 @@ mod tests {
             .to_string()
             .contains("at most 1"));
         assert!(parse_util("inf").is_err());
+    }
+
+    #[test]
+    fn contexts_in_k_and_sizes_with_their_unit() {
+        // "32k" and "32K" are 32 × 1,024 = 32,768 tokens; "1 GiB" is 2³⁰ bytes.
+        assert_eq!(parse_ctx("32k").unwrap(), 32_768);
+        assert_eq!(parse_ctx("32K").unwrap(), 32_768);
+        assert!(parse_ctx("k").is_err());
+        assert!(parse_ctx("99999999999999999999k").is_err());
+        assert_eq!(parse_overhead("1 GiB").unwrap(), Bytes(1 << 30));
+        assert_eq!(parse_overhead("1.5gib").unwrap(), Bytes(3 << 29));
+        assert_eq!(parse_weights_gb("16 GB").unwrap(), Bytes(16_000_000_000));
+        // A GB figure in a GiB field is refused, not misread.
+        assert!(parse_overhead("1 GB").is_err());
     }
 
     #[test]

@@ -15,6 +15,7 @@ pub mod error;
 pub mod explain;
 pub mod fields;
 pub mod fixes;
+pub mod gpus;
 pub mod model;
 pub mod presets;
 pub mod pyjson;

@@ -10,8 +10,8 @@ use crate::fields::*;
 use crate::model::{Attention, KvDtype, ModelDtype, ModelSpec};
 use crate::presets;
 use crate::scenario::{
-    custom_start, Embed, GpuChoice, ModelChoice, PageScenario, CUSTOM_GPU_BW_GBS, CUSTOM_GPU_TOTAL,
-    DEFAULT_CTX, DEFAULT_GPU, DEFAULT_MODEL,
+    custom_start, Embed, GpuChoice, ModelChoice, PageScenario, Theme, CUSTOM_GPU_BW_GBS,
+    CUSTOM_GPU_TOTAL, DEFAULT_CTX, DEFAULT_GPU, DEFAULT_MODEL,
 };
 use crate::units::{fixed2, py_float_repr, Bytes};
 use crate::vllm::{Version, NEWEST};
@@ -473,6 +473,21 @@ pub const PARAMS: &[Param] = &[
             Ok(())
         }),
         default: |_| "the full page".into(),
+    },
+    Param {
+        key: "theme",
+        read: |s| s.theme.key().map(String::from),
+        write: Some(|s, v, _| {
+            s.theme = Theme::parse(v).ok_or_else(|| KvError::Invalid {
+                field: "theme",
+                message: format!(
+                    "{:?} is not one of light, dark, auto",
+                    truncate(v.trim(), 24)
+                ),
+            })?;
+            Ok(())
+        }),
+        default: |_| "auto: the reader's scheme".into(),
     },
     // The scheme's version, reserved for links from later releases: accepted and ignored.
     Param {

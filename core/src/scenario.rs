@@ -193,6 +193,37 @@ impl Embed {
     }
 }
 
+/// The colour scheme: the reader's (`auto`), or fixed for a course page that embeds the view.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Theme {
+    /// Follows the reader's system setting.
+    Auto,
+    /// Light.
+    Light,
+    /// Dark.
+    Dark,
+}
+
+impl Theme {
+    /// The `theme=` value (None for `auto`, the default).
+    pub fn key(self) -> Option<&'static str> {
+        match self {
+            Theme::Auto => None,
+            Theme::Light => Some("light"),
+            Theme::Dark => Some("dark"),
+        }
+    }
+    /// Reads a `theme=` value.
+    pub fn parse(s: &str) -> Option<Theme> {
+        match s.trim() {
+            "auto" | "" => Some(Theme::Auto),
+            "light" => Some(Theme::Light),
+            "dark" => Some(Theme::Dark),
+            _ => None,
+        }
+    }
+}
+
 /// Everything the page computes from.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PageScenario {
@@ -223,6 +254,8 @@ pub struct PageScenario {
     pub overhead: Option<Bytes>,
     /// View.
     pub embed: Embed,
+    /// Colour scheme.
+    pub theme: Theme,
     /// KV memory taken as given (e.g. adopted from a vLLM log) instead of the budget.
     pub kv_memory: Option<Bytes>,
     /// A preset's weights as a log measured them ("Model loading took", × GPUs), in place of the
@@ -248,6 +281,7 @@ impl Default for PageScenario {
             trace: None,
             overhead: None,
             embed: Embed::Full,
+            theme: Theme::Auto,
             kv_memory: None,
             weights: None,
         }

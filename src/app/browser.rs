@@ -244,3 +244,42 @@ pub fn width_of(el: &web_sys::HtmlElement) -> u32 {
     let w = el.client_width().max(0) as u32;
     w / 10 * 10
 }
+
+/// Sets `data-theme` on `<html>` (`light`, `dark`), or removes it to follow the reader's scheme.
+pub fn set_theme(theme: Option<&str>) {
+    let Some(root) = window().document().and_then(|d| d.document_element()) else {
+        return;
+    };
+    let _ = match theme {
+        Some(t) => root.set_attribute("data-theme", t),
+        None => root.remove_attribute("data-theme"),
+    };
+}
+
+/// The document's height in CSS px.
+pub fn document_height() -> u32 {
+    window()
+        .document()
+        .and_then(|d| d.document_element())
+        .map(|e| e.scroll_height().max(0) as u32)
+        .unwrap_or(0)
+}
+
+/// Posts `message` (JSON) to the embedding page, if there is one.
+pub fn post_to_parent(message: &str) {
+    let w = window();
+    let Ok(Some(parent)) = w.parent() else { return };
+    if parent == w {
+        return;
+    }
+    if let Ok(value) = js_sys::JSON::parse(message) {
+        let _ = parent.post_message(&value, "*");
+    }
+}
+
+/// Removes the element with this id, if there is one.
+pub fn remove_element(id: &str) {
+    if let Some(el) = window().document().and_then(|d| d.get_element_by_id(id)) {
+        el.remove();
+    }
+}

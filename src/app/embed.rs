@@ -1,16 +1,75 @@
-//! Embedding in a course page: the embedded views (`embed=1`, or one chart) and the box that
-//! gives the `<iframe>` snippet.
+//! Embedding in a course page: the embedded views (a compact card, or one chart), which post their
+//! height to the embedding page, and the embed builder (mode, theme, live preview, snippet).
 
 use super::figures::Figures;
-use super::results::Results;
 use super::{browser, Scn, State};
 use crate::page;
 use kvbudget_core::query::encode;
-use kvbudget_core::scenario::Embed;
+use kvbudget_core::scenario::{Embed, Theme};
 use leptos::prelude::*;
+use std::time::Duration;
 
-/// The embedded view: a headline with a link to the full page, then the results (`embed=1`) and
-/// the charts, or one chart.
+/// Posts the page's height to the embedding page after each change and on resize.
+fn post_height(state: State) {
+    let last = StoredValue::new(0u32);
+    let post = move || {
+        set_timeout(
+            move || {
+                let h = browser::document_height();
+                if h > 0 && h != last.get_value() {
+                    last.set_value(h);
+                    browser::post_to_parent(&page::height_message(h));
+                }
+            },
+            Duration::from_millis(50),
+        )
+    };
+    Effect::new(move |_| {
+        state.charts.track();
+        state.shown.track();
+        post();
+    });
+    let handle = window_event_listener(leptos::ev::resize, move |_| post());
+    on_cleanup(move || handle.remove());
+}
+
+/// The compact card: the answer, vLLM's lines (or its refusal), the four figures, the charts.
+#[component]
+fn Card(state: State) -> impl IntoView {
+    move || {
+        state.shown.with(|x| {
+            x.as_ref().map(|x| {
+                let (s, o) = (&x.s, &x.o);
+                let r = &o.chosen.report;
+                let stats = page::stats(s, o).map(|st| {
+                    view! {
+                        <div class="stat">
+                            <p class="stat__label">{st.label}</p>
+                            <p class="stat__value" data-testid=st.testid data-value=st.value>{st.text}</p>
+                        </div>
+                    }
+                });
+                let refusal = r.refusal.map(|x| view! {
+                    <p class="refusal" data-testid="refusal" data-value=x.kind.key()>
+                        <strong>"vLLM would refuse to start. "</strong>{page::refusal_summary(x.kind)}
+                    </p>
+                });
+                let lines = page::log_lines(r);
+                let lines_value = lines.clone();
+                view! {
+                    <section class="results results--card">
+                        {refusal}
+                        <div class="stats">{stats.into_iter().collect_view()}</div>
+                        <pre class="log" data-testid="vllm-lines" data-value=lines_value>{lines}</pre>
+                    </section>
+                }
+            })
+        })
+    }
+}
+
+/// The embedded view: a headline with a link to the full page, then the card and the charts
+/// (`embed=1`), or one chart.
 #[component]
 pub fn EmbedView(state: State) -> impl IntoView {
     let scenario = state.scenario;
@@ -21,6 +80,7 @@ pub fn EmbedView(state: State) -> impl IntoView {
             .shown
             .with(|x| x.as_ref().map(|x| page::embed_headline(&x.s, &x.o)))
     };
+    post_height(state);
     view! {
         <main class="embed">
             <h1 class="embed__head">
@@ -28,26 +88,61 @@ pub fn EmbedView(state: State) -> impl IntoView {
                 " "
                 <a href=full target="_blank" rel="noopener">"Open in kvbudget ↗"</a>
             </h1>
-            {(embed == Embed::Compact).then(|| view! { <Results state/> })}
+            {(embed == Embed::Compact).then(|| view! { <Card state/> })}
             <Figures state embed/>
         </main>
     }
 }
 
-/// The `<iframe>` snippet for the current scenario, with a copy button.
+/// The embed builder: mode and theme, a live preview, and the snippet with a copy button.
 #[component]
 pub fn EmbedBox(scenario: Scn, copied: RwSignal<String>) -> impl IntoView {
-    let snippet = move || {
-        page::embed_snippet(&browser::url_for(
-            &scenario.with(|s| encode(&page::embedded(s))),
-        ))
+    let mode = RwSignal::new(Embed::Compact);
+    let theme = RwSignal::new(Theme::Light);
+    let url = move || {
+        browser::url_for(&scenario.with(|s| encode(&page::embedded(s, mode.get(), theme.get()))))
     };
+    let snippet = move || page::embed_snippet(&url(), mode.get());
+    let modes = [
+        (
+            Embed::Compact,
+            "Card: answer, vLLM lines and the three charts",
+        ),
+        (Embed::Memory, "Memory split only"),
+        (Embed::Concurrency, "Concurrency vs context only"),
+        (Embed::Roofline, "Decode roofline only"),
+    ];
+    let themes = [
+        (Theme::Light, "Light"),
+        (Theme::Dark, "Dark"),
+        (Theme::Auto, "Follow the reader's system"),
+    ];
     view! {
         <div class="embed-box">
-            <label for="embed-code">"Paste this into a course page:"</label>
-            <textarea id="embed-code" readonly rows="4" data-testid="embed-snippet" prop:value=snippet></textarea>
+            <div class="field-row">
+                <div class="field">
+                    <label for="embed-mode">"Show"</label>
+                    <select id="embed-mode" data-testid="embed-mode" on:change=move |ev| {
+                        let v = event_target_value(&ev);
+                        mode.set(Embed::parse(&v).unwrap_or(Embed::Compact));
+                    }>
+                        {modes.into_iter().map(|(m, l)| view! { <option value=m.key().unwrap_or("1") selected=move || mode.get() == m>{l}</option> }).collect_view()}
+                    </select>
+                </div>
+                <div class="field">
+                    <label for="embed-theme">"Theme"</label>
+                    <select id="embed-theme" data-testid="embed-theme" on:change=move |ev| {
+                        theme.set(Theme::parse(&event_target_value(&ev)).unwrap_or(Theme::Light));
+                    }>
+                        {themes.into_iter().map(|(t, l)| view! { <option value=t.key().unwrap_or("auto") selected=move || theme.get() == t>{l}</option> }).collect_view()}
+                    </select>
+                </div>
+            </div>
+            <label for="embed-code">"Paste this into a course page (the frame takes the height the page reports):"</label>
+            <textarea id="embed-code" readonly rows="5" data-testid="embed-snippet" prop:value=snippet></textarea>
             <button type="button" on:click=move |_| browser::copy_reporting("snippet", snippet(), copied)>"Copy snippet"</button>
-            <p class="hint">"One chart only: replace embed=1 with embed=memory, embed=concurrency or embed=roofline."</p>
+            <p class="hint">"Preview:"</p>
+            <iframe class="embed-preview" title="Preview of the embedded view" src=url></iframe>
         </div>
     }
 }

@@ -55,6 +55,18 @@ fn figure(state: State, chart: &'static Chart) -> impl IntoView {
             <figcaption><strong>{chart.title}</strong>{chart.subtitle}</figcaption>
             <div class="chart__svg" node_ref=node inner_html=move || svg.get()></div>
             <p class="sr-summary">{summary}</p>
+            <p class="chart__export">
+                "Download: "
+                <button type="button" class="linkish" data-testid=format!("{}-svg", chart.testid) on:click=move |_| {
+                    browser::download(&format!("{}.svg", chart.file), &svg.get_untracked(), "image/svg+xml");
+                }>"SVG"</button>
+                " · "
+                <button type="button" class="linkish" data-testid=format!("{}-csv", chart.testid) on:click=move |_| {
+                    if let Some(text) = state.charts.with_untracked(|d| d.as_ref().map(chart.csv)) {
+                        browser::download(&format!("{}.csv", chart.file), &text, "text/csv");
+                    }
+                }>"CSV"</button>
+            </p>
         </figure>
     }
 }

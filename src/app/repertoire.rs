@@ -38,13 +38,14 @@ pub fn Repertoire(state: State) -> impl IntoView {
                     <tbody>
                         {move || rows.get().into_iter().map(|row| {
                             let short = row.model.id().rsplit('/').next().unwrap_or_default().to_string();
+                            let label = format!("Load {short} with {} KV", row.kv.label(row.model_dtype));
                             let load = {
                                 let row = row.clone();
                                 move |_| scenario.update(|s| row.load_into(s))
                             };
                             view! {
                                 <tr data-row=row.key()>
-                                    <th scope="row"><button type="button" class="linkish" on:click=load>{short}</button></th>
+                                    <th scope="row"><button type="button" class="linkish" aria-label=label on:click=load>{short}</button></th>
                                     <td data-label="KV dtype">{row.kv.label(row.model_dtype)}</td>
                                     <td class="num" data-label="KV per token" data-value=row.bytes_per_token.0.to_string()>{format!("{} KiB", thousands(row.bytes_per_token.0 / 1024))}</td>
                                     <td class="num" data-label="GiB per sequence">{fixed2(row.bytes_per_sequence.0 as f64 / GIB as f64)}</td>

@@ -122,15 +122,26 @@ pub fn Results(state: State) -> impl IntoView {
         view! {
             <section class="results" aria-labelledby="results-title">
                 <h2 id="results-title">{page::results_title(s, o)}</h2>
+                <p class="sr-only" aria-live="polite">{page::answer(s, o)}</p>
                 {error_box}
                 <div class="stats">{stats.into_iter().collect_view()}</div>
                 {spread_note}
                 <ul class="warnings">{words.warnings.iter().map(|w| view! { <li>{w.clone()}</li> }).collect_view()}</ul>
                 <h3>"What vLLM " {s.version.to_string()} " prints at startup"</h3>
                 <pre class="log" data-testid="vllm-lines" data-value=lines_value>{lines}</pre>
+                <details class="primer">
+                    <summary>"The KV cache in one minute"</summary>
+                    {page::PRIMER.iter().map(|p| view! { <p>{*p}</p> }).collect_view()}
+                </details>
                 <h3>"How"</h3>
                 <dl class="derivation">
-                    {words.derivations.iter().map(|(k, v)| view! { <dt>{*k}</dt><dd>{v.clone()}</dd> }).collect_view()}
+                    {words.derivations.iter().map(|(k, v)| {
+                        let term = match page::definition(k) {
+                            Some(d) => view! { <span class="term" tabindex="0" title=d>{*k}</span> }.into_any(),
+                            None => view! { <span>{*k}</span> }.into_any(),
+                        };
+                        view! { <dt>{term}</dt><dd>{v.clone()}</dd> }
+                    }).collect_view()}
                     <dt>"formula vs vLLM"</dt>
                     <dd>{formula_vs_vllm}</dd>
                 </dl>

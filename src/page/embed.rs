@@ -1,6 +1,8 @@
-//! Embedding: the views' scenarios and the `<iframe>` snippet, escaped.
+//! Embedding in a course page: the views' scenarios, the `<iframe>` snippet (escaped, with a
+//! suggested height, clipboard permission and the few lines that resize the frame to the height
+//! the embedded page posts), and that message.
 
-use kvbudget_core::scenario::{Embed, PageScenario};
+use kvbudget_core::scenario::{Embed, PageScenario, Theme};
 
 /// Text made safe to place inside HTML text or a quoted attribute.
 pub fn html_escape(s: &str) -> String {
@@ -10,18 +12,45 @@ pub fn html_escape(s: &str) -> String {
         .replace('>', "&gt;")
 }
 
-/// The `<iframe>` a course page pastes to embed `url`.
-pub fn embed_snippet(url: &str) -> String {
+/// The message type the embedded page posts to its parent with its height in CSS px.
+pub const HEIGHT_MESSAGE: &str = "kvbudget:height";
+
+/// The message posted to the parent: `{"type":"kvbudget:height","height":N}`.
+pub fn height_message(height: u32) -> String {
+    format!("{{\"type\":\"{HEIGHT_MESSAGE}\",\"height\":{height}}}")
+}
+
+/// A starting height for a frame about 700 px wide, before the page posts its own.
+pub fn suggested_height(mode: Embed) -> u32 {
+    match mode {
+        Embed::Compact => 1900,
+        Embed::Full => 3200,
+        Embed::Memory => 330,
+        Embed::Concurrency | Embed::Roofline => 560,
+    }
+}
+
+/// The `<iframe>` a course page pastes to embed `url` in `mode`, and the script that resizes it
+/// to the height the embedded page posts (only messages from that frame are read).
+pub fn embed_snippet(url: &str, mode: Embed) -> String {
     format!(
-        "<iframe src=\"{}\" width=\"100%\" height=\"720\" style=\"border:0\" loading=\"lazy\" title=\"kvbudget: KV cache budget\"></iframe>",
-        html_escape(url)
+        "<iframe id=\"kvbudget-frame\" src=\"{}\" width=\"100%\" height=\"{}\" style=\"border:0\" loading=\"lazy\" allow=\"clipboard-write\" title=\"kvbudget: KV cache budget\"></iframe>\n\
+         <script>addEventListener(\"message\",function(e){{var f=document.getElementById(\"kvbudget-frame\");\
+         if(f&&e.source===f.contentWindow&&e.data&&e.data.type===\"{HEIGHT_MESSAGE}\")f.style.height=e.data.height+\"px\";}});</script>",
+        html_escape(url),
+        suggested_height(mode)
     )
 }
 
-/// The scenario as the compact embedded view.
-pub fn embedded(s: &PageScenario) -> PageScenario {
+/// The scenario as an embedded view in `mode` with `theme`.
+pub fn embedded(s: &PageScenario, mode: Embed, theme: Theme) -> PageScenario {
     PageScenario {
-        embed: Embed::Compact,
+        embed: if mode == Embed::Full {
+            Embed::Compact
+        } else {
+            mode
+        },
+        theme,
         ..s.clone()
     }
 }

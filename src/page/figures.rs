@@ -24,6 +24,10 @@ pub struct Chart {
     pub value: fn(&Outcome) -> String,
     /// What it shows, in words, for screen readers.
     pub summary: fn(&Outcome, &ChartData) -> String,
+    /// The plotted series as CSV, for export.
+    pub csv: fn(&ChartData) -> String,
+    /// The file name of its exports, without extension.
+    pub file: &'static str,
 }
 
 /// The three charts, in page order.
@@ -34,6 +38,21 @@ pub const CHARTS: [Chart; 3] = [
         title: "Memory split on one GPU",
         subtitle: " — 16-bit and FP8 KV side by side",
         draw: charts::memory,
+        file: "kvbudget-memory",
+        csv: |d| {
+            let mut out = String::from("kv_dtype,band,bytes\n");
+            for bar in &d.memory {
+                for s in &bar.segments {
+                    out.push_str(&format!(
+                        "{},{},{}\n",
+                        csv_field(&bar.label),
+                        csv_field(&s.label),
+                        s.bytes
+                    ));
+                }
+            }
+            out
+        },
         value: |o| o.chosen.pool.to_string(),
         summary: |_, d| {
             d.memory
@@ -57,6 +76,25 @@ pub const CHARTS: [Chart; 3] = [
         title: "Concurrency vs context",
         subtitle: " — the hyperbola, vLLM's whole blocks",
         draw: charts::concurrency,
+        file: "kvbudget-concurrency",
+        csv: |d| {
+            let mut out = String::from("context_tokens");
+            for c in &d.concurrency {
+                out.push_str(&format!(
+                    ",{}",
+                    csv_field(&format!("sequences {} KV", c.label))
+                ));
+            }
+            out.push_str(",max_num_seqs\n");
+            for (i, x) in d.contexts.iter().enumerate() {
+                out.push_str(&x.to_string());
+                for c in &d.concurrency {
+                    out.push_str(&format!(",{}", c.values.get(i).copied().unwrap_or(0)));
+                }
+                out.push_str(&format!(",{}\n", d.cap));
+            }
+            out
+        },
         value: |o| o.chosen.capped.to_string(),
         summary: |o, d| {
             let per: Vec<String> = o
@@ -78,6 +116,21 @@ pub const CHARTS: [Chart; 3] = [
         title: "Decode roofline",
         subtitle: " — bandwidth ÷ (weights + KV read per step)",
         draw: charts::roofline,
+        file: "kvbudget-roofline",
+        csv: |d| {
+            let mut out =
+                String::from("context_tokens,one_sequence_tokens_per_s,all_together_tokens_per_s,compute_roof_tokens_per_s\n");
+            for (i, x) in d.contexts.iter().enumerate() {
+                let at = |v: &[f64]| v.get(i).map(|y| format!("{y:.1}")).unwrap_or_default();
+                out.push_str(&format!(
+                    "{x},{},{},{}\n",
+                    at(&d.roofline_single),
+                    at(&d.roofline_aggregate),
+                    at(&d.roofline_compute)
+                ));
+            }
+            out
+        },
         value: |o| format!("{}", o.decode.aggregate.round() as u64),
         summary: |o, _| {
             if o.chosen.report.refusal.is_some() {
@@ -97,6 +150,15 @@ pub const CHARTS: [Chart; 3] = [
         },
     },
 ];
+
+/// A CSV field, quoted when it holds a comma or a quote.
+pub fn csv_field(s: &str) -> String {
+    if s.contains([',', '"', '\n']) {
+        format!("\"{}\"", s.replace('"', "\"\""))
+    } else {
+        s.to_string()
+    }
+}
 
 /// A rate for people: thousands separators from 100 up, one decimal below.
 pub fn rate(x: f64) -> String {

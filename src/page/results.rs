@@ -167,3 +167,40 @@ pub fn refusal_summary(kind: RefusalKind) -> &'static str {
         RefusalKind::InvalidTp => "vLLM cannot split this model's attention heads evenly over this many GPUs.",
     }
 }
+
+/// What a derivation's term means, shown on hover or focus.
+pub fn definition(term: &str) -> Option<&'static str> {
+    Some(match term {
+        "KV per token" => "Every layer stores a key and a value vector per KV head for each token it has seen: the KV cache. Grouped-query attention shares few KV heads among many query heads.",
+        "as plain MHA" => "Multi-head attention with one KV head per query head, as older models had: the cache grouped-query attention saves.",
+        "context per sequence" => "Tokens one request holds in the cache: its prompt plus everything generated so far (a reasoning trace included).",
+        "KV per sequence" => "The cache of one request at this context: tokens × bytes per token.",
+        "KV pool" => "The memory vLLM gives the KV cache: total × gpu_memory_utilization, less the weights and the overhead (activations of the profile run, CUDA context, CUDA graphs). The rest of the GPU, (1 − utilization) × total, vLLM leaves unclaimed.",
+        "sequences (formula)" => "The course formula ⌊pool / (context × bytes per token)⌋: concurrency falls as a hyperbola in the context.",
+        "sequences (vLLM)" => "vLLM allocates the cache in whole blocks of 16 tokens (paged attention): a request takes whole blocks, so a few tokens of each are wasted.",
+        "after the cap" => "max_num_seqs bounds how many requests vLLM runs at once, whatever fits.",
+        "longest context for max_num_seqs" => "The inverse question: how long each request may be if max_num_seqs of them must fit at once.",
+        "decode ceiling" => "Decoding is bound by memory bandwidth: each step reads the weights once and every running sequence's cache. It cannot exceed what the GPU computes either (the compute roof).",
+        "overhead (estimate)" => "kvbudget's estimate of what vLLM's profile run measures besides the weights, part by part, with its uncertainty.",
+        "activation peak" => "The largest temporary memory of vLLM's profile run: sampler logits for max_num_seqs rows and the forward pass of max_num_batched_tokens.",
+        _ => return None,
+    })
+}
+
+/// The primer at the top of the results: what the page computes, in one minute.
+pub const PRIMER: [&str; 4] = [
+    "A transformer keeps, for every token of every request, a key and a value vector per KV head in every layer: the KV cache. One token costs 2 (K and V) × layers × KV heads × head_dim × bytes per element.",
+    "vLLM claims total × gpu_memory_utilization of the GPU, loads the weights, measures a profile run, and gives the rest to the cache in blocks of 16 tokens (the KV pool).",
+    "Sequences that fit = pool ÷ (context × bytes per token), rounded down to whole blocks: double the context and half as many fit. FP8 KV halves the bytes and doubles the sequences.",
+    "Decoding reads the weights and every running sequence's cache at each step, so memory bandwidth bounds tokens per second; more sequences share one read of the weights.",
+];
+
+/// A refusal in a few words, for a table cell.
+pub fn refusal_short(kind: RefusalKind) -> &'static str {
+    match kind {
+        RefusalKind::WeightsDoNotFit => "weights do not load",
+        RefusalKind::NoKvMemory => "no KV memory",
+        RefusalKind::MaxModelLen => "max_model_len too long",
+        RefusalKind::InvalidTp => "TP invalid",
+    }
+}

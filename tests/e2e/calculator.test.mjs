@@ -163,7 +163,30 @@ test('embed modes and the embed snippet', async () => {
   const { context, page } = await openReady(env, ISSUE_URL);
   await openEmbed(page);
   const snippet = await embedSnippet(page);
-  assert.match(snippet, /^<iframe src="http:\/\/127\.0\.0\.1:\d+\/courses\/llm-serving\/kvbudget\/\?model=Qwen%2FQwen3-14B-AWQ&amp;kv=fp8&amp;.*embed=1" /);
+  assert.match(snippet, /^<iframe id="kvbudget-frame" src="http:\/\/127\.0\.0\.1:\d+\/courses\/llm-serving\/kvbudget\/\?model=Qwen%2FQwen3-14B-AWQ&amp;kv=fp8&amp;.*embed=1&amp;theme=light" width="100%" height="1900" [^>]*allow="clipboard-write"/);
+  // One chart, dark: the snippet follows the builder's choices and suggests that mode's height.
+  await page.selectOption(sel('embed-mode'), 'concurrency');
+  await page.selectOption(sel('embed-theme'), 'dark');
+  await page.waitForFunction((s) => document.querySelector(s).value.includes('embed=concurrency&amp;theme=dark'), sel('embed-snippet'));
+  assert.match(await embedSnippet(page), /height="560"/);
+  await context.close();
+});
+
+test('an embedded view posts its height to the course page, which resizes the frame', async () => {
+  const { context, page, problems } = await openPage(env.b, 'about:blank', { viewport: { width: 900, height: 900 } });
+  const url = env.srv.base + ISSUE_URL + '&embed=1&theme=light';
+  await page.setContent(`<!doctype html><body style="background:#fff"><div style="width:700px">
+    <iframe id="kvbudget-frame" src="${url}" width="100%" height="300" style="border:0"></iframe></div>
+    <script>window.heights=[];addEventListener("message",function(e){var f=document.getElementById("kvbudget-frame");
+    if(f&&e.source===f.contentWindow&&e.data&&e.data.type==="kvbudget:height"){window.heights.push(e.data.height);f.style.height=e.data.height+"px";}});</script></body>`);
+  await page.waitForFunction(() => window.heights.length > 0 && window.heights[window.heights.length - 1] > 600, null, { timeout: 15000 });
+  const h = await page.evaluate(() => window.heights[window.heights.length - 1]);
+  const frameHeight = await page.evaluate(() => document.getElementById('kvbudget-frame').getBoundingClientRect().height);
+  assert.equal(Math.round(frameHeight), h);
+  // ?theme=light fixes the scheme whatever the reader's is.
+  const frame = page.frames().find((f) => f.url().includes('embed=1'));
+  assert.equal(await frame.evaluate(() => document.documentElement.dataset.theme), 'light');
+  assert.deepEqual(problems, []);
   await context.close();
 });
 

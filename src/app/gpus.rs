@@ -1,0 +1,66 @@
+//! The current model and context on every GPU preset; a row loads its GPU.
+
+use super::State;
+use crate::page;
+use kvbudget_core::gpus::compare;
+use kvbudget_core::scenario::GpuChoice;
+use kvbudget_core::units::thousands;
+use leptos::prelude::*;
+
+/// The table, recomputed only when the evaluated scenario changes.
+#[component]
+pub fn Gpus(state: State) -> impl IntoView {
+    let scenario = state.scenario;
+    let rows = Memo::new(move |_| {
+        state
+            .shown
+            .with(|x| x.as_ref().map(|x| compare(&x.s)).unwrap_or_default())
+    });
+    let caption = move || {
+        state.shown.with(|x| {
+            x.as_ref().map(|x| {
+                format!(
+                    "{} at {} tokens on every GPU preset (choose a row to load it)",
+                    x.s.model.name(),
+                    thousands(x.o.context)
+                )
+            })
+        })
+    };
+    view! {
+        <section class="repertoire gpus" aria-labelledby="gpus-title">
+            <h2 id="gpus-title">"On other GPUs"</h2>
+            <div class="table-wrap">
+                <table class="rep" data-testid="gpu-table">
+                    <caption>{caption}</caption>
+                    <thead>
+                        <tr>
+                            <th scope="col">"GPU"</th>
+                            <th scope="col">"Memory vLLM sees"</th>
+                            <th scope="col">"Sequences that fit"</th>
+                            <th scope="col">"Decode, all together"</th>
+                        </tr>
+                    </thead>
+                    <tbody>
+                        {move || rows.get().into_iter().map(|row| {
+                            let g = row.gpu;
+                            let load = move |_| scenario.update(|s| s.gpu = GpuChoice::Preset(g));
+                            let fits = match row.refusal {
+                                Some(k) => page::refusal_short(k).to_string(),
+                                None => thousands(row.capped),
+                            };
+                            view! {
+                                <tr data-row=g.slug>
+                                    <th scope="row"><button type="button" class="linkish" aria-label=format!("Load the {}", g.name) on:click=load>{g.name}</button></th>
+                                    <td class="num" data-label="Memory vLLM sees">{format!("{:.2} GiB", g.total.as_gib())}</td>
+                                    <td class="num key" data-label="Sequences that fit" data-value=row.capped.to_string()>{fits}</td>
+                                    <td class="num" data-label="Decode, all together">{if row.aggregate > 0.0 { format!("{} tokens/s", page::rate(row.aggregate)) } else { "—".into() }}</td>
+                                </tr>
+                            }
+                        }).collect_view()}
+                    </tbody>
+                </table>
+            </div>
+        </section>
+    }
+}
