@@ -235,7 +235,7 @@ fn scan_allocation(line: &str, p: &mut ParsedLog) {
         dtype: word_after(msg, "dtype: "),
         tokens: u_after(msg, "#tokens:"),
         k_size: size_after(msg, " K size:"),
-        v_size: size_after(msg, "V size:"),
+        v_size: size_after(msg, ", V size:"),
         kv_size: size_after(msg, "KV size:"),
         line: msg.chars().take(400).collect(),
     });
