@@ -435,7 +435,7 @@ pub fn default_mfs(i: &Inputs, d: &Defaults) -> MfsDefault {
             let r = formula_reserved(i, d, g);
             match g {
                 Some(g) => (py_round((g - r) / g, 3), Some(r)),
-                None => (i.version.mfs_without_gpu(), Some(r)),
+                None => (i.version.mfs_without_gpu(), None),
             }
         }
     };
