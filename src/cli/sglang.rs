@@ -320,6 +320,7 @@ pub(crate) fn sglang_cmd(a: &SglangArgs) -> Result<i32, String> {
             "kv_cache_dtype": s.kv_dtype.name(),
             "mem_fraction_static": r.mem_fraction_static,
             "mem_fraction_static_default": r.mfs_default.is_some(),
+            "server_args_mem_fraction_static": r.mfs_default.as_ref().map_or(s.mem_fraction_static.unwrap_or(r.mem_fraction_static), |d| d.printed),
             "reserved_mib": r.mfs_default.as_ref().and_then(|d| d.reserved_mib),
             "chunked_prefill_size": r.defaults.chunked_prefill_size,
             "cuda_graph_max_bs": r.defaults.cuda_graph_max_bs,

@@ -115,6 +115,9 @@ pub struct MfsDefault {
     pub value: f64,
     /// Before the multimodal adjustment.
     pub before_multimodal: f64,
+    /// What the server arguments print: the value, except up to 0.4.8, where the model runner
+    /// applies the multimodal factor after they are printed.
+    pub printed: f64,
     /// The MiB the rule keeps back (generations that reserve), in Python's float.
     pub reserved_mib: Option<f64>,
 }
@@ -439,14 +442,17 @@ pub fn default_mfs(i: &Inputs, d: &Defaults) -> MfsDefault {
             }
         }
     };
-    let value = match (i.multimodal, i.version.multimodal_rule()) {
-        (None, _) => base,
-        (Some(_), MultimodalRule::Times { factor, .. }) => base * factor,
-        (Some(vit), MultimodalRule::Vit) => base * vit_factor(vit),
+    let (value, printed) = match (i.multimodal, i.version.multimodal_rule()) {
+        (None, _) => (base, base),
+        (Some(_), MultimodalRule::Times { factor, user_too }) => {
+            (base * factor, if user_too { base } else { base * factor })
+        }
+        (Some(vit), MultimodalRule::Vit) => (base * vit_factor(vit), base * vit_factor(vit)),
     };
     MfsDefault {
         value,
         before_multimodal: base,
+        printed,
         reserved_mib: reserved,
     }
 }
@@ -505,6 +511,36 @@ mod tests {
         assert_eq!(mfs(&inputs(Version::new(0, 5, 12), g)), 0.833);
         // 0.5.20: chunk 4096, bs 48, 50 sizes: 512 + 6,144 + 96 + 128 + 400 = 7,280 → 0.7036 → 0.704.
         assert_eq!(mfs(&inputs(Version::new(0, 5, 20), g)), 0.704);
+    }
+
+    #[test]
+    fn large_gpu_generations() {
+        // H200 (143,771 MiB), TP 1. 0.4.6: (143,771 − 13,312) / 143,771 = 0.90741.
+        assert!((mfs(&inputs(Version::new(0, 4, 6), 143_771)) - 0.907_408).abs() < 1e-6);
+        // 0.4.6.post2: min(0.88 + 49,152 × 0.12 / 143,771, 125,339 / 143,771) = 0.87180.
+        let m = mfs(&inputs(Version::post(0, 4, 6, 2), 143_771));
+        assert!((m - 0.871_797).abs() < 1e-6);
+        // 0.4.7 above 180,000 MiB (B200, 183,359): 0.79.
+        assert_eq!(mfs(&inputs(Version::new(0, 4, 7), 183_359)), 0.79);
+        // 0.4.7 with speculative decoding below 96 GiB: 0.88 × 0.95.
+        let mut i = inputs(Version::new(0, 4, 7), 81_559);
+        i.speculative = Some(SpecAlgorithm::Eagle);
+        assert_eq!(mfs(&i), 0.88 * 0.95);
+    }
+
+    #[test]
+    fn multimodal_up_to_048_is_applied_after_printing() {
+        let mut i = inputs(Version::new(0, 4, 5), 81_559);
+        i.multimodal = Some(Vit::default());
+        let d = default_mfs(&i, &defaults(&i));
+        assert_eq!(d.printed, 0.88);
+        assert_eq!(d.value, 0.88 * 0.90);
+        // 0.4.10+: the ViT rule, printed as applied. ViT-L (24 × 1024): 0.95 × 1.0.
+        let mut i = inputs(Version::new(0, 5, 2), 81_559);
+        i.multimodal = Some(Vit::default());
+        let d = default_mfs(&i, &defaults(&i));
+        assert_eq!(d.printed, d.value);
+        assert_eq!(d.value, 0.874 * 0.95);
     }
 
     #[test]

@@ -14,5 +14,7 @@ pub mod report;
 pub mod version;
 
 pub use defaults::{SpecAlgorithm, Vit};
-pub use report::{report, Mamba, Memory, ModelExtras, Range, Report, Scenario};
+pub use report::{
+    default_fraction, launch_command, report, Mamba, Memory, ModelExtras, Range, Report, Scenario,
+};
 pub use version::{Version, NEWEST, OLDEST};

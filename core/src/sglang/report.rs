@@ -365,6 +365,17 @@ fn assemble(s: &Scenario, g: &Geometry, p: &Pool, torch: &str, r: &mut Report) {
             mamba_cap: p.mamba.map(|m| m.slots / 3),
         },
     );
+    if s.speculative.is_some() {
+        r.notes.push(format!(
+            "speculative decoding: SGLang {v} {}; the draft's own pool line is not printed (its geometry is the draft model's)",
+            match v.spec_pool() {
+                super::version::SpecPool::DraftOwn => "gives the draft a pool of its own beside this one",
+                super::version::SpecPool::Inflated => "widens the shared pool for drafts and verification (SGLang's default 5 steps × top-4 + 8 draft tokens per request, 3 × 1 + 4 for DeepSeek and STANDALONE)",
+                super::version::SpecPool::Shared => "keeps the draft's KV outside the profile, in the reserve",
+                super::version::SpecPool::CellScaled => "prices the draft's layers into every token (1 layer for EAGLE/MTP heads unless given)",
+            }
+        ));
+    }
     r.max_total_num_tokens = Some(t as u64);
     r.max_running_requests = Some(requests.max(0) as u64);
     let page = r.page_size;
@@ -454,20 +465,94 @@ fn assemble(s: &Scenario, g: &Geometry, p: &Pool, torch: &str, r: &mut Report) {
     r.notes.push("`Memory pool end` and `available_gpu_mem` are estimates: the free memory after loading less the KV buffers, the request table and (for the latter) about 2 MiB per decode graph batch size and 8 MiB per prefill graph size".into());
 }
 
+/// `python -m sglang.launch_server …` for the scenario: the model and every setting that differs
+/// from SGLang's default (the page's serve command).
+pub fn launch_command(s: &Scenario) -> String {
+    let mut c = format!("python -m sglang.launch_server --model-path {}", s.model.id);
+    let mut flag = |name: &str, value: Option<String>| {
+        if let Some(v) = value {
+            c.push_str(&format!(" --{name} {v}"));
+        }
+    };
+    flag("tp-size", (s.tp > 1).then(|| s.tp.to_string()));
+    flag("pp-size", (s.pp > 1).then(|| s.pp.to_string()));
+    flag("dp-size", (s.dp > 1).then(|| s.dp.to_string()));
+    flag("context-length", s.context_length.map(|x| x.to_string()));
+    flag(
+        "kv-cache-dtype",
+        (s.kv_dtype != KvDtype::Auto).then(|| s.kv_dtype.name().to_string()),
+    );
+    flag(
+        "mem-fraction-static",
+        s.mem_fraction_static.map(py_float_repr),
+    );
+    flag("page-size", s.page_size.map(|x| x.to_string()));
+    flag(
+        "chunked-prefill-size",
+        s.chunked_prefill_size.map(|x| x.to_string()),
+    );
+    flag(
+        "cuda-graph-max-bs",
+        s.cuda_graph_max_bs.map(|x| x.to_string()),
+    );
+    flag(
+        "max-running-requests",
+        s.max_running_requests.map(|x| x.to_string()),
+    );
+    flag(
+        "max-total-tokens",
+        s.max_total_tokens.map(|x| x.to_string()),
+    );
+    flag(
+        "speculative-algorithm",
+        s.speculative.map(|a| a.name().to_string()),
+    );
+    if s.dp_attention {
+        c.push_str(" --enable-dp-attention");
+    }
+    match (s.version.prefill_graph(), s.prefill_graph) {
+        (super::version::PrefillGraph::OptIn, Some(true)) => {
+            c.push_str(" --enable-piecewise-cuda-graph")
+        }
+        (super::version::PrefillGraph::Default, Some(false)) => {
+            c.push_str(" --disable-piecewise-cuda-graph")
+        }
+        _ => {}
+    }
+    c
+}
+
 /// Text for `mem_fraction_static` as SGLang prints it (`repr`).
 pub fn mfs_text(m: f64) -> String {
     py_float_repr(m)
 }
 
-/// The default fraction of a release on a GPU for a model, as SGLang would print it.
+/// The default `mem_fraction_static` of a release on a GPU for a model, as its server arguments
+/// print it (`server_args=ServerArgs(… mem_fraction_static=…)`).
 pub fn default_fraction(s: &Scenario) -> f64 {
     let d = defaults::defaults(&profile::inputs(s));
-    profile::fraction(
-        &Scenario {
-            mem_fraction_static: None,
-            ..s.clone()
-        },
-        &d,
-    )
-    .0
+    defaults::default_mfs(&profile::inputs(s), &d).printed
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn launch_command_names_what_differs() {
+        let m = ModelSpec::from_geometry("Qwen/Qwen3-8B", 36, 8, 128);
+        let mut s = Scenario::new(m, Version::new(0, 5, 8), Some(24_564));
+        assert_eq!(
+            launch_command(&s),
+            "python -m sglang.launch_server --model-path Qwen/Qwen3-8B"
+        );
+        s.tp = 2;
+        s.kv_dtype = KvDtype::Fp8E4m3;
+        s.mem_fraction_static = Some(0.85);
+        s.prefill_graph = Some(true);
+        assert_eq!(
+            launch_command(&s),
+            "python -m sglang.launch_server --model-path Qwen/Qwen3-8B --tp-size 2 --kv-cache-dtype fp8_e4m3 --mem-fraction-static 0.85 --enable-piecewise-cuda-graph"
+        );
+    }
 }
