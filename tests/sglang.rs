@@ -566,6 +566,31 @@ mod calibration {
     }
 
     #[test]
+    fn lfm2_hybrid_from_its_printed_memory() {
+        // LFM2-700M printed 15.33 GiB free before loading and 13.81 after but not its fraction;
+        // on a 16 GB card (16,380 MiB) 0.5.6's default is round((16,380 − 3,728) / 16,380, 3) =
+        // 0.772 (512 + 1.5 × 2,048 + 2 × 8 + 128 = 3,728). rest = 13.81 − 15.33 × 0.228 = 10.315
+        // GiB; 0.9 / 1.9 of it in 61,440 B state slots, the remainder in 12,288 B KV tokens.
+        let Some(records) = records() else { return };
+        let r = records
+            .iter()
+            .find(|r| r["id"] == "lfm2-700m-16gb-hybrid")
+            .unwrap();
+        let mut s = known("lfm2-700m-16gb-hybrid").unwrap();
+        s.gpu_mib = Some(16_380);
+        s.pre_load_free_gib = r["avail_mem_before_load_gb"].as_f64();
+        s.post_load_free_gib = r["avail_mem_after_load_gb"].as_f64();
+        let rep = report(&s).unwrap();
+        assert_eq!(rep.mem_fraction_static, 0.772);
+        let printed = r["kv_tokens"].as_u64().unwrap() as f64;
+        let t = rep.max_total_num_tokens.unwrap() as f64;
+        assert!((t - printed).abs() / printed <= 0.002, "{t} vs {printed}");
+        let slots = rep.mamba_slots.unwrap() as f64;
+        assert!((slots - 85_292.0).abs() / 85_292.0 <= 0.002, "{slots}");
+        eprintln!("lfm2: {t} tokens vs printed {printed}, {slots} state slots vs 85292");
+    }
+
+    #[test]
     fn mamba_line_of_lfm2() {
         // max_mamba_cache_size 85,292: conv state (85,292 + 1) × 61,440 B = 4.8805 GiB → "4.88GB".
         let s = known("lfm2-700m-16gb-hybrid").unwrap();

@@ -109,6 +109,10 @@ pub fn sglang_log_json(p: &SglangLog) -> Value {
             "kind": "not_enough_memory",
             "mem_fraction_static": mem_fraction_static,
         }),
+        Some(Refusal::EmptyProfile { profiled }) => json!({
+            "kind": "profile_without_room",
+            "profiled_tokens": profiled,
+        }),
         Some(Refusal::NoRest {
             mem_fraction_static,
             suggested,
@@ -127,6 +131,7 @@ pub fn sglang_log_json(p: &SglangLog) -> Value {
         "kv_cache_dtype": p.kv_cache_dtype,
         "page_size": p.page_size,
         "pre_load_free_gib": opt_f64(p.pre_load_free_gib),
+        "pre_load_free_gib_or_derived": opt_f64(p.pre_load_free_gib_or_derived()),
         "post_load_free_gib": opt_f64(p.post_load_free_gib),
         "weights_gib": opt_f64(p.weights_gib),
         "architecture": p.architecture,

@@ -33,6 +33,12 @@ pub enum Refusal {
         /// `Current value: …mem_fraction_static=M`.
         mem_fraction_static: Option<f64>,
     },
+    /// `max_total_tokens=A is larger than the profiled value B` with `B ≤ 0` and no pool after
+    /// it: up to 0.5.10 the next thing SGLang does is raise `Not enough memory`.
+    EmptyProfile {
+        /// The profiled value.
+        profiled: i64,
+    },
     /// 0.5.14+: `Loaded weights leave no GPU memory for the KV cache under --mem-fraction-static=M.`
     NoRest {
         /// The fraction in force.
@@ -96,6 +102,16 @@ pub struct ParsedLog {
 }
 
 impl ParsedLog {
+    /// The free memory before loading: printed (`Load weight begin`), else the free memory
+    /// after loading plus the `mem usage` of the same line.
+    pub fn pre_load_free_gib_or_derived(&self) -> Option<f64> {
+        self.pre_load_free_gib.or_else(|| {
+            self.post_load_free_gib
+                .zip(self.weights_gib)
+                .map(|(a, w)| a + w)
+        })
+    }
+
     /// The pool's size in tokens: the summary's `max_total_num_tokens`, else the first
     /// allocation's `#tokens`.
     pub fn total_tokens(&self) -> Option<u64> {
@@ -200,6 +216,11 @@ pub fn parse(text: &str) -> ParsedLog {
     }
     if !carry.is_empty() {
         scan_line(&carry, &mut p);
+    }
+    if let (None, None, Some(b)) = (&p.refusal, p.total_tokens(), p.profiled_value) {
+        if b <= 0 {
+            p.refusal = Some(Refusal::EmptyProfile { profiled: b });
+        }
     }
     p
 }
@@ -351,6 +372,13 @@ max_total_num_tokens=2618868, chunked_prefill_size=-1, max_prefill_tokens=16384,
             })
         );
         assert_eq!(p.chunked_prefill_size, Some(-1));
+        let q = parse("[2025-07-02 07:41:58 DP0 TP0] Load weight end. type=DeepseekV3ForCausalLM, dtype=torch.bfloat16, avail mem=21.73 GB, mem usage=166.59 GB.\n\
+[2025-07-02 07:41:59 DP0 TP0] max_total_tokens=131072 is larger than the profiled value -561981. Use the profiled value instead.");
+        assert_eq!(
+            q.refusal,
+            Some(Refusal::EmptyProfile { profiled: -561_981 })
+        );
+        assert!((q.pre_load_free_gib_or_derived().unwrap() - 188.32).abs() < 1e-9);
         assert_eq!(p.available_gpu_mem_gib, Some(13.38));
         assert!(!is_sglang("INFO GPU KV cache size: 42,656 tokens"));
     }

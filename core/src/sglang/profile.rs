@@ -216,7 +216,10 @@ pub(super) fn memory(s: &Scenario, context: Bytes) -> Result<(f64, f64, Memory)>
             need_weights("after")?;
             (pre, pre - weights, Memory::HalfPredicted)
         }
-        (None, Some(after)) => (after + weights, after, Memory::HalfPredicted),
+        (None, Some(after)) => {
+            need_weights("before")?;
+            (after + weights, after, Memory::HalfPredicted)
+        }
         (None, None) => {
             let gpu = s.gpu_mib.ok_or(KvError::Invalid {
                 field: "GPU",
@@ -317,7 +320,7 @@ pub(super) fn size_pool(
     if s.model.extras.multimodal && v.reserves_vlm_cache() {
         rest -= 100.0 / 1024.0;
     }
-    if let Some(m) = s.extras.mamba {
+    if let Some(m) = s.extras.mamba.filter(|_| rest > 0.0) {
         let mp = pool::mamba_pool(v, rest, m.conv_bytes + m.ssm_bytes, m.ratio, m.max_slots);
         rest -= mp.state_gib;
         p.mamba = Some(mp);
