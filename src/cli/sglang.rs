@@ -171,6 +171,7 @@ fn flag_of(field: &str) -> String {
         "pre-load free memory" => "--pre-load-free-gib".into(),
         "post-load free memory" => "--post-load-free-gib".into(),
         "GPU memory" => "--gpu-total-mib".into(),
+        "prefill CUDA graphs" => "--enable-piecewise-cuda-graph: prefill CUDA graphs".into(),
         "GPU" => "--gpu".into(),
         "weights" => "--weights-gib".into(),
         "SGLang version" => "--sglang-version".into(),
@@ -359,13 +360,20 @@ pub(crate) fn sglang_cmd(a: &SglangArgs) -> Result<i32, String> {
             say!("{kind}: {e}");
         }
         if let Some(g) = r.range {
+            let pool = if g.high_tokens <= 0 {
+                "SGLang refuses across the range".to_string()
+            } else {
+                format!(
+                    "max_total_num_tokens {} to {}",
+                    g.low_tokens.max(0),
+                    g.high_tokens
+                )
+            };
             eprintln!(
-                "kvbudget: free memory predicted ({} GiB before loading, {}–{}): max_total_num_tokens {} to {}",
+                "kvbudget: free memory predicted ({} GiB before loading, {}–{}; give --pre-load-free-gib and --post-load-free-gib from a log to be exact): {pool}",
                 fixed2(r.pre_load_free_gib.unwrap_or(0.0)),
                 fixed2(g.low_pre_gib),
                 fixed2(g.high_pre_gib),
-                g.low_tokens,
-                g.high_tokens
             );
         }
     }

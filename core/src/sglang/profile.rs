@@ -125,6 +125,20 @@ pub(super) fn validate(s: &Scenario) -> Result<()> {
             });
         }
     }
+    if s.page_size.is_some_and(|p| p > 1) && !s.version.has_pages() {
+        return Err(KvError::Invalid {
+            field: "page_size",
+            message: format!("exists from SGLang 0.4.4 (got {})", s.version),
+        });
+    }
+    if s.prefill_graph == Some(true)
+        && s.version.prefill_graph() == super::version::PrefillGraph::Absent
+    {
+        return Err(KvError::Invalid {
+            field: "prefill CUDA graphs",
+            message: format!("exist from SGLang 0.5.4 (got {})", s.version),
+        });
+    }
     if let Some(g) = s.gpu_mib {
         check_range(
             "GPU memory",
