@@ -1,5 +1,6 @@
-//! The `kvbudget` command line: `predict` and `verify` (twins of the course lab's scripts) and
-//! `vllm` (what vLLM prints at startup for a scenario).
+//! The `kvbudget` command line: `predict` and `verify` (twins of the course lab's scripts),
+//! `vllm` (what vLLM prints at startup for a scenario) and `sglang` (the same for SGLang, in
+//! [`sglang`]).
 
 use kvbudget_core::pyjson;
 use kvbudget_core::report_json::{kv_report, prediction_json};
@@ -26,14 +27,16 @@ macro_rules! say {
     }};
 }
 
-/// Exit status when vLLM would refuse to start (or the log shows it refused).
+mod sglang;
+
+/// Exit status when the engine would refuse to start (or the log shows it refused).
 pub const EXIT_REFUSED: i32 = 3;
 
 #[derive(Parser, Debug)]
 #[command(
     name = "kvbudget",
     version,
-    about = "KV-cache arithmetic for serving an LLM with vLLM on one GPU"
+    about = "KV-cache arithmetic for serving an LLM with vLLM or SGLang on one GPU"
 )]
 struct Cli {
     #[command(subcommand)]
@@ -44,12 +47,14 @@ struct Cli {
 enum Command {
     /// Predict max concurrency from the model geometry and a KV pool (the lab's predict.py).
     Predict(PredictArgs),
-    /// Read a vLLM startup log and compare it with the prediction; writes kv_report.json (the lab's verify.py).
+    /// Read a vLLM or SGLang startup log and compare it with the prediction; writes kv_report.json (the lab's verify.py).
     Verify(VerifyArgs),
     /// Print what vLLM would print at startup about its KV cache for a scenario.
     Vllm(Box<VllmArgs>),
     /// The inverse question: the settings that give N sequences of C tokens, per version.
     Plan(Box<plan::PlanArgs>),
+    /// Print what SGLang would print at startup about its KV pool for a scenario.
+    Sglang(Box<sglang::SglangArgs>),
 }
 
 #[derive(Args, Debug)]
@@ -82,7 +87,7 @@ struct PredictArgs {
 
 #[derive(Args, Debug)]
 struct VerifyArgs {
-    /// The vLLM startup log to read.
+    /// The startup log to read (vLLM, or SGLang when it has no vLLM KV line).
     #[arg(long, default_value = "serve.log")]
     log: String,
     /// Context per sequence, in tokens.
@@ -237,6 +242,7 @@ pub fn run() -> i32 {
         Command::Verify(a) => verify(&a),
         Command::Vllm(a) => vllm_cmd(&a),
         Command::Plan(a) => plan::run(&a),
+        Command::Sglang(a) => sglang::sglang_cmd(&a),
     };
     match result {
         Ok(code) => code,
@@ -255,7 +261,7 @@ fn preset(id: &str) -> Result<&'static presets::ModelPreset, String> {
 }
 
 /// The model from `--config` (read like vLLM reads it) or `--model` (a preset), if either is given.
-fn base_model(
+pub(crate) fn base_model(
     model: &Option<String>,
     config: &Option<String>,
 ) -> Result<Option<ModelSpec>, String> {
@@ -342,6 +348,12 @@ fn verify(a: &VerifyArgs) -> Result<i32, String> {
     let parsed = logparse::parse(&text);
     let pred =
         seed::predict(l, k, h, a.dtype_bytes, a.kv_pool_gib, a.ctx).map_err(|e| e.to_string())?;
+    if parsed.kv.is_none()
+        && parsed.error.is_none()
+        && kvbudget_core::sglang::logparse::is_sglang(&text)
+    {
+        return verify_sglang(a, &text, &pred);
+    }
     let cached = parsed.cached_tokens(a.block_size);
     if cached.is_none() && parsed.error.is_none() {
         return Err(format!(
@@ -362,13 +374,56 @@ fn verify(a: &VerifyArgs) -> Result<i32, String> {
     Ok(0)
 }
 
-fn gib_flag(name: &'static str, g: f64) -> Result<Bytes, String> {
+/// `verify` on an SGLang log: the pool is `max_total_num_tokens` (else the first `#tokens`).
+fn verify_sglang(a: &VerifyArgs, text: &str, pred: &seed::SeedPrediction) -> Result<i32, String> {
+    use kvbudget_core::sglang::logparse as sg;
+    let parsed = sg::parse(text);
+    let cached = parsed.total_tokens();
+    if cached.is_none() && parsed.refusal.is_none() {
+        return Err(format!(
+            "no KV capacity line in {}: looked for {} (vLLM) or {}",
+            a.log,
+            logparse::LOOKED_FOR,
+            sg::LOOKED_FOR
+        ));
+    }
+    let report = kvbudget_core::report_json::kv_report_sglang(pred, &parsed, a.ctx as u64);
+    let out = pyjson::dumps(&report);
+    std::fs::write(&a.out, format!("{out}\n"))
+        .map_err(|e| format!("cannot write {}: {e}", a.out))?;
+    say!("{out}");
+    if let (None, Some(_)) = (cached, &parsed.refusal) {
+        eprintln!(
+            "kvbudget: SGLang refused to start: its pool got no tokens (see sglang_log.refusal)"
+        );
+        return Ok(EXIT_REFUSED);
+    }
+    Ok(0)
+}
+
+pub(crate) fn gib_flag(name: &'static str, g: f64) -> Result<Bytes, String> {
     Bytes::from_gib_f64(g)
         .ok_or_else(|| format!("--{name} must be a finite number of GiB, 0 or more (got {g})"))
 }
 
-fn build_model(a: &VllmArgs) -> Result<ModelSpec, String> {
-    let base = base_model(&a.model, &a.config)?;
+/// The model flags the engines' subcommands share: a preset or a config, overridden by geometry.
+pub(crate) struct ModelFlags<'a> {
+    pub model: &'a Option<String>,
+    pub config: &'a Option<String>,
+    pub layers: Option<u64>,
+    pub kv_heads: Option<u64>,
+    pub head_dim: Option<u64>,
+    pub attention_heads: Option<u64>,
+    pub mla_latent: Option<u64>,
+    pub sliding_window: Option<u64>,
+    pub sliding_layers: Option<u64>,
+    pub model_dtype: Option<&'a str>,
+    pub weights_gib: Option<f64>,
+}
+
+/// The model from `--model` / `--config` and the geometry flags (validated).
+pub(crate) fn model_from(a: &ModelFlags) -> Result<ModelSpec, String> {
+    let base = base_model(a.model, a.config)?;
     let need = |flag: Option<u64>, from: Option<u64>, name: &str| {
         flag.or(from)
             .ok_or_else(|| format!("--{name} is required without --model"))
@@ -403,7 +458,7 @@ fn build_model(a: &VllmArgs) -> Result<ModelSpec, String> {
         .attention_heads
         .or(base.as_ref().map(|m| m.attention_heads.max(kv_heads)))
         .unwrap_or(kv_heads);
-    let dtype = match a.model_dtype.as_deref() {
+    let dtype = match a.model_dtype {
         None => base.as_ref().map(|m| m.dtype).unwrap_or(ModelDtype::Bf16),
         Some(s) => ModelDtype::parse(s).map_err(|_| {
             format!(
@@ -416,7 +471,7 @@ fn build_model(a: &VllmArgs) -> Result<ModelSpec, String> {
         Some(g) => gib_flag("weights-gib", g)?,
         None => base.as_ref().map(|m| m.weights).unwrap_or_default(),
     };
-    let m = ModelSpec {
+    Ok(ModelSpec {
         id: base
             .as_ref()
             .map(|m| m.id.clone())
@@ -429,19 +484,32 @@ fn build_model(a: &VllmArgs) -> Result<ModelSpec, String> {
         dtype,
         max_position: base.as_ref().map(|m| m.max_position).unwrap_or(0),
         weights,
-        vocab: a
-            .vocab_size
-            .unwrap_or(base.as_ref().map(|m| m.vocab).unwrap_or(0)),
-        extras: {
-            let mut e = base.as_ref().map(|m| m.extras).unwrap_or_default();
-            e.hidden = a.hidden_size.unwrap_or(e.hidden);
-            e.intermediate = a.intermediate_size.unwrap_or(e.intermediate);
-            e.experts_per_token = a.experts_per_token.unwrap_or(e.experts_per_token);
-            e.moe_intermediate = a.moe_intermediate_size.unwrap_or(e.moe_intermediate);
-            e.multimodal |= a.multimodal;
-            e
-        },
-    };
+        vocab: base.as_ref().map(|m| m.vocab).unwrap_or(0),
+        extras: base.as_ref().map(|m| m.extras).unwrap_or_default(),
+    })
+}
+
+fn build_model(a: &VllmArgs) -> Result<ModelSpec, String> {
+    let mut m = model_from(&ModelFlags {
+        model: &a.model,
+        config: &a.config,
+        layers: a.layers,
+        kv_heads: a.kv_heads,
+        head_dim: a.head_dim,
+        attention_heads: a.attention_heads,
+        mla_latent: a.mla_latent,
+        sliding_window: a.sliding_window,
+        sliding_layers: a.sliding_layers,
+        model_dtype: a.model_dtype.as_deref(),
+        weights_gib: a.weights_gib,
+    })?;
+    m.vocab = a.vocab_size.unwrap_or(m.vocab);
+    let e = &mut m.extras;
+    e.hidden = a.hidden_size.unwrap_or(e.hidden);
+    e.intermediate = a.intermediate_size.unwrap_or(e.intermediate);
+    e.experts_per_token = a.experts_per_token.unwrap_or(e.experts_per_token);
+    e.moe_intermediate = a.moe_intermediate_size.unwrap_or(e.moe_intermediate);
+    e.multimodal |= a.multimodal;
     m.validate().map_err(|e| e.to_string())?;
     Ok(m)
 }

@@ -1,4 +1,4 @@
-//! The `kvbudget` binary end to end: predict, verify and vllm as a user runs them.
+//! The `kvbudget` binary end to end: predict, verify, vllm and sglang as a user runs them.
 
 use std::path::PathBuf;
 use std::process::{Command, Output};
@@ -469,6 +469,19 @@ fn every_subcommand_documents_its_flags() {
                 "[default: 1]",
             ][..],
         ),
+        (
+            "sglang",
+            &[
+                "--pre-load-free-gib",
+                "--post-load-free-gib",
+                "--mem-fraction-static",
+                "--sglang-version",
+                "--gpu-total-mib",
+                "--num-tokens",
+                "[default: 0.9]",
+                "[default: auto]",
+            ][..],
+        ),
     ] {
         let o = kvbudget(&[sub, "--help"], None);
         assert!(o.status.success());
@@ -657,4 +670,264 @@ fn config_json_stands_in_for_model() {
         None,
     );
     assert!(String::from_utf8_lossy(&o.stderr).contains("is not valid JSON"));
+}
+
+/// SGLANG-ACCOUNTING §5 A: Qwen3-8B on an RTX 4090, 23.0 GiB free before loading, 7.70 after.
+const EXAMPLE_A: [&str; 8] = [
+    "sglang",
+    "--model",
+    "Qwen/Qwen3-8B",
+    "--gpu",
+    "rtx-4090",
+    "--pre-load-free-gib",
+    "23.0",
+    "--post-load-free-gib",
+];
+
+#[test]
+fn sglang_prints_the_release_lines() {
+    // 0.5.20: 512 + 1.5 × 4,096 + 2 × 48 + 128 + 50 × 8 = 7,280 MiB → mfs 0.704;
+    // rest = 7.70 − 23.0 × 0.296 = 0.892 GiB → 6,495 tokens of 147,456 B; K 0.45 GiB.
+    let o = kvbudget(
+        &[&EXAMPLE_A[..], &["7.70", "--sglang-version", "0.5.20"]].concat(),
+        None,
+    );
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let t = stdout(&o);
+    let lines: Vec<&str> = t.lines().collect();
+    assert_eq!(lines[0], "Load weight begin. avail mem=23.00 GB");
+    assert_eq!(
+        lines[2],
+        "KV Cache is allocated. dtype: torch.bfloat16, #tokens: 6495, K size: 0.45 GB, V size: 0.45 GB"
+    );
+    assert!(lines[4].starts_with("max_total_num_tokens=6495, chunked_prefill_size=4096, max_prefill_tokens=16384, max_running_requests=2048, context_len=40960, available_gpu_mem="));
+    // 0.4.0: 0.88 → 35,971 tokens; its scheduler line has no chunked size, 2049 requests.
+    let o = kvbudget(
+        &[&EXAMPLE_A[..], &["7.70", "--sglang-version", "0.4.0"]].concat(),
+        None,
+    );
+    assert!(stdout(&o).contains(
+        "max_total_num_tokens=35971, max_prefill_tokens=16384, max_running_requests=2049, context_len=40960"
+    ));
+}
+
+#[test]
+fn sglang_json_fields() {
+    let o = kvbudget(
+        &[
+            &EXAMPLE_A[..],
+            &["7.70", "--sglang-version", "0.5.3", "--json"],
+        ]
+        .concat(),
+        None,
+    );
+    assert!(o.status.success());
+    let v = json(&o);
+    // 0.5.3: reserved 3,744 MiB → 0.848; 30,612 tokens; K = 30,613 × 73,728 B = 2.10 GiB.
+    assert_eq!(v["mem_fraction_static"], 0.848);
+    assert_eq!(v["reserved_mib"], 3744.0);
+    assert_eq!(v["max_total_num_tokens"], 30_612);
+    assert_eq!(v["cell_size_bytes"], 147_456);
+    assert_eq!(v["k_size_gib"], "2.10");
+    assert_eq!(v["v_size_gib"], "2.10");
+    assert!(v["kv_size_gib"].is_null());
+    assert_eq!(v["max_running_requests"], 2048);
+    assert_eq!(v["memory"], "measured");
+    assert!(v["error"].is_null());
+    assert!(v["lines"].as_array().unwrap().len() >= 5);
+    // MLA: one latent buffer, printed as KV size (§5 C, 0.5.8: 690,970 tokens, 45.22 GiB).
+    let o = kvbudget(
+        &[
+            "sglang",
+            "--layers",
+            "61",
+            "--mla-latent",
+            "576",
+            "--attention-heads",
+            "128",
+            "--context-length",
+            "163840",
+            "--gpu-total-mib",
+            "143771",
+            "--tp-size",
+            "8",
+            "--pre-load-free-gib",
+            "139.6",
+            "--post-load-free-gib",
+            "59.6",
+            "--sglang-version",
+            "0.5.8",
+            "--json",
+        ],
+        None,
+    );
+    let v = json(&o);
+    assert_eq!(v["mem_fraction_static"], 0.897);
+    assert_eq!(v["max_total_num_tokens"], 690_970);
+    assert_eq!(v["kv_size_gib"], "45.22");
+    assert!(v["k_size_gib"].is_null());
+}
+
+#[test]
+fn sglang_predicts_the_memory_and_says_so() {
+    let o = kvbudget(
+        &[
+            "sglang",
+            "--model",
+            "Qwen/Qwen3-8B",
+            "--gpu",
+            "rtx-4090",
+            "--json",
+        ],
+        None,
+    );
+    assert!(o.status.success());
+    let v = json(&o);
+    assert_eq!(v["memory"], "predicted");
+    let range = &v["range"]["max_total_num_tokens"];
+    let t = v["max_total_num_tokens"].as_i64().unwrap();
+    assert!(range[0].as_i64().unwrap() < t && t < range[1].as_i64().unwrap());
+    assert!(v["notes"][0].as_str().unwrap().contains("predicted"));
+    let o = kvbudget(
+        &["sglang", "--model", "Qwen/Qwen3-8B", "--gpu", "rtx-4090"],
+        None,
+    );
+    assert!(String::from_utf8_lossy(&o.stderr).contains("free memory predicted"));
+}
+
+#[test]
+fn sglang_from_a_pool_size() {
+    let o = kvbudget(
+        &[
+            "sglang",
+            "--model",
+            "Qwen/Qwen3-8B",
+            "--num-tokens",
+            "20480",
+            "--sglang-version",
+            "0.5.8",
+        ],
+        None,
+    );
+    assert!(o.status.success());
+    // (20,480 + 1) × 8 × 128 × 36 × 2 B = 1.41 GiB.
+    assert_eq!(
+        stdout(&o),
+        "Using KV cache dtype: torch.bfloat16\nKV Cache is allocated. #tokens: 20480, K size: 1.41 GB, V size: 1.41 GB\n"
+    );
+}
+
+#[test]
+fn sglang_refusal_exits_3_with_the_error() {
+    // rest = 3.0 − 23.0 × 0.2 = −1.6 GiB.
+    let low = [
+        &EXAMPLE_A[..],
+        &["3.0", "--mem-fraction-static", "0.8", "--sglang-version"],
+    ]
+    .concat();
+    let o = kvbudget(&[&low[..], &["0.4.3"]].concat(), None);
+    assert_eq!(o.status.code(), Some(3));
+    assert!(stdout(&o).ends_with(
+        "RuntimeError: Not enough memory. Please try to increase --mem-fraction-static.\n"
+    ));
+    let o = kvbudget(&[&low[..], &["0.5.23", "--json"]].concat(), None);
+    assert_eq!(o.status.code(), Some(3));
+    let v = json(&o);
+    assert_eq!(v["error_type"], "ValueError");
+    assert!(v["error"].as_str().unwrap().starts_with(
+        "Loaded weights leave no GPU memory for the KV cache under --mem-fraction-static=0.8. Raise --mem-fraction-static above 0.870"
+    ));
+    assert!(v["max_total_num_tokens"].is_null());
+}
+
+#[test]
+fn sglang_bad_flags_say_what_is_accepted() {
+    for (args, needle) in [
+        (
+            &["--mem-fraction-static", "1.5"][..],
+            "--mem-fraction-static must be a number greater than 0 and at most 1",
+        ),
+        (
+            &["--tp-size", "0"][..],
+            "--tp-size must be a whole number from 1 to 1,024",
+        ),
+        (&["--sglang-version", "0.9.0"][..], "from 0.3.0 to 0.5.23"),
+        (&["--kv-cache-dtype", "fp8"][..], "fp8_e4m3"),
+        (&["--kv-cache-dtype", "int3"][..], "--kv-cache-dtype"),
+        (&["--gpu", "mi300x"][..], "--gpu-total-mib"),
+        (&["--speculative-algorithm", "MEDUSA"][..], "EAGLE"),
+        (
+            &["--chunked-prefill-size", "-5"][..],
+            "--chunked-prefill-size must be -1",
+        ),
+    ] {
+        let o = kvbudget(
+            &[&["sglang", "--model", "Qwen/Qwen3-8B"][..], args].concat(),
+            None,
+        );
+        assert_eq!(o.status.code(), Some(1), "{args:?}");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(err.contains(needle), "{args:?}: {err}");
+    }
+    let o = kvbudget(
+        &[
+            "sglang",
+            "--layers",
+            "32",
+            "--kv-heads",
+            "8",
+            "--head-dim",
+            "128",
+            "--gpu",
+            "rtx-4090",
+        ],
+        None,
+    );
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("--weights-gib is required"));
+}
+
+#[test]
+fn verify_reads_sglang_logs() {
+    let dir = tempdir("verify-sglang");
+    let o = kvbudget(
+        &[
+            "verify",
+            "--log",
+            &fixture("sglang_0.5.8_capped.log"),
+            "--model",
+            "Qwen/Qwen3-8B",
+            "--ctx",
+            "8192",
+        ],
+        Some(&dir),
+    );
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("kv_report.json")).unwrap())
+            .unwrap();
+    // The pool: max_total_num_tokens=20480; at 8,192 tokens each, 2 sequences.
+    assert_eq!(v["engine"], "sglang");
+    assert_eq!(v["vllm_total_cached_tokens"], 20_480);
+    assert_eq!(v["vllm_implied_max_seqs_at_ctx"], 2);
+    let log = &v["sglang_log"];
+    assert_eq!(log["pre_load_free_gib"], 23.0);
+    assert_eq!(log["post_load_free_gib"], 7.7);
+    assert_eq!(log["mem_fraction_static"], 0.847);
+    assert_eq!(log["kv_allocations"][0]["k_size_gib"], "1.41");
+    assert_eq!(log["max_running_requests"], 128);
+    // A refusal writes the report and exits 3.
+    let o = kvbudget(
+        &[
+            "verify",
+            "--log",
+            &fixture("sglang_0.5.8_not_enough_memory.log"),
+        ],
+        Some(&dir),
+    );
+    assert_eq!(o.status.code(), Some(3));
+    let v = json(&o);
+    assert!(v["vllm_total_cached_tokens"].is_null());
+    assert_eq!(v["sglang_log"]["refusal"]["kind"], "not_enough_memory");
+    assert_eq!(v["sglang_log"]["refusal"]["mem_fraction_static"], 0.8);
 }

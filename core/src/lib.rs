@@ -3,7 +3,8 @@
 //! Bytes are integers. Everything here is plain Rust with no browser dependency, so the CLI,
 //! the web page and the tests share one implementation. Data flows one way:
 //! URL ([`query`]) → [`scenario`] → evaluation ([`calc`]) → [`explain`] and [`chart_data`] → views.
-//! What is an engine's own (vLLM's releases, startup report, overhead, logs) lives in [`vllm`].
+//! What is an engine's own (releases, startup report, overhead, logs) lives in [`vllm`] and
+//! [`sglang`].
 
 #![warn(missing_docs)]
 
@@ -24,6 +25,7 @@ pub mod repertoire;
 pub mod report_json;
 pub mod scenario;
 pub mod seed;
+pub mod sglang;
 pub mod units;
 pub mod verify;
 pub mod vllm;

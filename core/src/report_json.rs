@@ -1,8 +1,10 @@
 //! The JSON of the course lab's `kv_report.json`, shared by the CLI's `verify` and the page's download:
 //! the lab's keys (`prediction`, `vllm_total_cached_tokens`, `vllm_implied_max_seqs_at_ctx`, `agreement`)
-//! plus `vllm_log`, everything the parser read.
+//! plus `vllm_log`, everything the parser read; for an SGLang log the same lab keys (the pool's
+//! tokens under the lab's `vllm_total_cached_tokens`) plus `engine` and `sglang_log`.
 
 use crate::seed::SeedPrediction;
+use crate::sglang::logparse::{ParsedLog as SglangLog, Refusal};
 use crate::vllm::logparse::{KvFigure, LogError, ParsedLog};
 use serde_json::{json, Value};
 
@@ -94,5 +96,87 @@ pub fn kv_report(pred: &SeedPrediction, parsed: &ParsedLog, block_size: u64, ctx
         "vllm_implied_max_seqs_at_ctx": implied,
         "agreement": agreement,
         "vllm_log": parsed_json(parsed, block_size),
+    })
+}
+
+/// Everything the SGLang parser read, as JSON.
+pub fn sglang_log_json(p: &SglangLog) -> Value {
+    let refusal = match &p.refusal {
+        None => Value::Null,
+        Some(Refusal::NotEnoughMemory {
+            mem_fraction_static,
+        }) => json!({
+            "kind": "not_enough_memory",
+            "mem_fraction_static": mem_fraction_static,
+        }),
+        Some(Refusal::EmptyProfile { profiled }) => json!({
+            "kind": "profile_without_room",
+            "profiled_tokens": profiled,
+        }),
+        Some(Refusal::NoRest {
+            mem_fraction_static,
+            suggested,
+        }) => json!({
+            "kind": "no_memory_after_weights",
+            "mem_fraction_static": mem_fraction_static,
+            "suggested_mem_fraction_static": suggested,
+        }),
+    };
+    json!({
+        "model": p.model,
+        "mem_fraction_static": opt_f64(p.mem_fraction_static),
+        "tp_size": p.tp_size,
+        "pp_size": p.pp_size,
+        "dp_size": p.dp_size,
+        "kv_cache_dtype": p.kv_cache_dtype,
+        "page_size": p.page_size,
+        "pre_load_free_gib": opt_f64(p.pre_load_free_gib),
+        "pre_load_free_gib_or_derived": opt_f64(p.pre_load_free_gib_or_derived()),
+        "post_load_free_gib": opt_f64(p.post_load_free_gib),
+        "weights_gib": opt_f64(p.weights_gib),
+        "architecture": p.architecture,
+        "kv_allocations": p.allocations.iter().map(|a| json!({
+            "label": a.label,
+            "dtype": a.dtype,
+            "tokens": a.tokens,
+            "k_size_gib": a.k_size,
+            "v_size_gib": a.v_size,
+            "kv_size_gib": a.kv_size,
+            "line": a.line,
+        })).collect::<Vec<_>>(),
+        "pool_end_free_gib": opt_f64(p.pool_end_free_gib),
+        "max_total_num_tokens": p.max_total_num_tokens,
+        "chunked_prefill_size": p.chunked_prefill_size,
+        "max_prefill_tokens": p.max_prefill_tokens,
+        "max_running_requests": p.max_running_requests,
+        "context_len": p.context_len,
+        "available_gpu_mem_gib": opt_f64(p.available_gpu_mem_gib),
+        "swa_layer_tokens": p.swa_split.map(|(_, s)| s),
+        "full_layer_tokens": p.swa_split.map(|(f, _)| f),
+        "max_mamba_cache_size": p.mamba_slots,
+        "profiled_value": p.profiled_value,
+        "refusal": refusal,
+    })
+}
+
+/// `kv_report.json` for an SGLang log: the lab's keys (the pool's tokens as the cached tokens),
+/// then `engine` and `sglang_log`.
+pub fn kv_report_sglang(pred: &SeedPrediction, parsed: &SglangLog, ctx: u64) -> Value {
+    let cached = parsed.total_tokens();
+    let implied = cached.map(|t| t / ctx.max(1));
+    let agreement = match implied {
+        Some(n) => format!("{} predicted vs {} observed", pred.predicted_max_seqs, n),
+        None => format!(
+            "{} predicted vs none observed (SGLang did not start)",
+            pred.predicted_max_seqs
+        ),
+    };
+    json!({
+        "prediction": prediction_json(pred),
+        "vllm_total_cached_tokens": cached,
+        "vllm_implied_max_seqs_at_ctx": implied,
+        "agreement": agreement,
+        "engine": "sglang",
+        "sglang_log": sglang_log_json(parsed),
     })
 }
