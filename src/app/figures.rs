@@ -57,11 +57,11 @@ fn figure(state: State, chart: &'static Chart) -> impl IntoView {
             <p class="sr-summary">{summary}</p>
             <p class="chart__export">
                 "Download: "
-                <button type="button" class="linkish" data-testid=format!("{}-svg", chart.testid) on:click=move |_| {
+                <button type="button" class="linkish" data-testid=format!("export-{}-svg", chart.testid) on:click=move |_| {
                     browser::download(&format!("{}.svg", chart.file), &svg.get_untracked(), "image/svg+xml");
                 }>"SVG"</button>
                 " · "
-                <button type="button" class="linkish" data-testid=format!("{}-csv", chart.testid) on:click=move |_| {
+                <button type="button" class="linkish" data-testid=format!("export-{}-csv", chart.testid) on:click=move |_| {
                     if let Some(text) = state.charts.with_untracked(|d| d.as_ref().map(chart.csv)) {
                         browser::download(&format!("{}.csv", chart.file), &text, "text/csv");
                     }

@@ -376,8 +376,9 @@ pub fn model_option(m: &ModelPreset) -> String {
         Attention::Mla { latent } => format!("MLA {latent}"),
         _ => format!("{} KV heads × {}", m.spec.kv_heads, m.spec.head_dim),
     };
+    // The weights first: a narrow select cuts the end of the label.
     format!(
-        "{} — {attn}, {} GiB weights",
+        "{} — {} GiB, {attn}",
         m.id(),
         fixed2(m.spec.weights.as_gib())
     )

@@ -173,7 +173,12 @@ test('embed modes and the embed snippet', async () => {
 });
 
 test('an embedded view posts its height to the course page, which resizes the frame', async () => {
-  const { context, page, problems } = await openPage(env.b, 'about:blank', { viewport: { width: 900, height: 900 } });
+  // A course page holding the snippet's frame and listener (a fresh page: navigating it to
+  // about:blank first makes Chromium refuse the loopback frame).
+  const context = await env.b.newContext({ viewport: { width: 900, height: 900 } });
+  const page = await context.newPage();
+  const problems = [];
+  page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
   const url = env.srv.base + ISSUE_URL + '&embed=1&theme=light';
   await page.setContent(`<!doctype html><body style="background:#fff"><div style="width:700px">
     <iframe id="kvbudget-frame" src="${url}" width="100%" height="300" style="border:0"></iframe></div>

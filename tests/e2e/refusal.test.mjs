@@ -1,0 +1,84 @@
+// What vLLM would really do at the edges, through the page: each refusal kind with its checked
+// one-click fixes, TP sizes vLLM refuses, contexts typed as 32k, the theme key, the compute roof.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { suite, urlParam } from './harness.mjs';
+import { sel, value, text, openReady, fill, waitValue } from './page.mjs';
+
+const env = suite();
+
+/** Waits until the URL's `key` is no longer `old` (URL writes are debounced) and returns it. */
+async function changed(page, key, old) {
+  await page.waitForFunction(([k, o]) => new URL(location.href).searchParams.get(k) !== o, [key, old]);
+  return new URL(page.url()).searchParams.get(key);
+}
+
+/** Clicks the fix of kind `key` and waits until vLLM starts. */
+async function applyFix(page, key) {
+  await page.click(`${sel('fix')}[data-fix="${key}"]`);
+  await page.waitForFunction((s) => !document.querySelector(s), sel('refusal'));
+}
+
+test('weights that do not load: no KV line, and the AWQ checkpoint is one click away', async () => {
+  // Qwen3-14B (27.52 GiB) on an RTX 4090 (23.55 GiB): out of memory while loading the weights.
+  const { context, page, problems } = await openReady(env, '?model=Qwen/Qwen3-14B&gpu=rtx-4090&ctx=8192');
+  assert.equal(await value(page, 'refusal'), 'weights-do-not-fit');
+  assert.equal(await value(page, 'max-seqs'), '0');
+  assert.ok(!(await value(page, 'vllm-lines')).includes('Available KV cache memory'));
+  assert.match(await text(page, 'chart-concurrency'), /vLLM would not start/);
+  // No utilization or KV dtype is offered: neither loads the weights.
+  assert.equal(await page.locator(`${sel('fix')}[data-fix="util"], ${sel('fix')}[data-fix="kv"]`).count(), 0);
+  await applyFix(page, 'model');
+  assert.equal(await urlParam(page, 'model', 'Qwen/Qwen3-14B-AWQ'), 'Qwen/Qwen3-14B-AWQ');
+  assert.ok(Number(await value(page, 'max-seqs')) > 0);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('a TP size that does not split the heads is refused with vLLM\'s message; a valid one fixes it', async () => {
+  const { context, page, problems } = await openReady(env, '?model=Qwen/Qwen3-8B&gpu=h100-sxm&tp=3');
+  assert.equal(await value(page, 'refusal'), 'invalid-tp');
+  assert.match(await value(page, 'vllm-lines'), /Total number of attention heads \(32\) must be divisible by tensor parallel size \(3\)/);
+  await applyFix(page, 'tp');
+  assert.ok(['2', '4'].includes(await changed(page, 'tp', '3')));
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('max_model_len too long: vLLM\'s error with its estimate, and the shorter length fixes it', async () => {
+  // Qwen3-8B BF16 at 40,960 on an RTX 4090 with the lab's 1 GiB: 2,455 blocks < 2,560 needed;
+  // the longest that fits is 39,264 tokens (tests/calc.rs).
+  const { context, page, problems } = await openReady(env, '?model=Qwen/Qwen3-8B&gpu=rtx-4090&ctx=40960&overhead_gib=1');
+  assert.equal(await value(page, 'refusal'), 'max-model-len');
+  assert.match(await value(page, 'vllm-lines'), /estimated maximum model length is 39264/);
+  await applyFix(page, 'ctx');
+  assert.equal(await urlParam(page, 'ctx', '39264'), '39264');
+  assert.equal(await value(page, 'max-seqs'), '1');
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('no KV memory left: a higher utilization is offered only because it helps', async () => {
+  const { context, page, problems } = await openReady(env, '?model=Qwen/Qwen3-8B&gpu=rtx-4090&util=0.6&overhead_gib=1');
+  assert.equal(await value(page, 'refusal'), 'no-kv-memory');
+  await applyFix(page, 'util');
+  assert.ok(Number(await changed(page, 'util', '0.6')) > 0.6);
+  assert.ok(Number(await value(page, 'max-seqs')) > 0);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('contexts typed as 32k, the theme key, and the compute roof', async () => {
+  const { context, page, problems } = await openReady(env, '?model=Qwen/Qwen2.5-7B-Instruct&gpu=h100-sxm&ctx=512&seqs=1024&theme=dark');
+  assert.equal(await page.evaluate(() => document.documentElement.dataset.theme), 'dark');
+  // Bandwidth alone would allow about 75,000 tokens/s here; the H100's 989.5 dense BF16 TFLOPS
+  // cap it lower, and the summary says so.
+  assert.ok(Number(await value(page, 'chart-roofline')) < 75000);
+  assert.match(await text(page, 'chart-roofline'), /compute roof/);
+  await fill(page, 'ctx', '32k');
+  await page.locator('#ctx').blur();
+  assert.equal(await urlParam(page, 'ctx', '32768'), '32768');
+  await waitValue(page, 'max-seqs', await value(page, 'max-seqs'));
+  assert.deepEqual(problems, []);
+  await context.close();
+});

@@ -1,0 +1,67 @@
+// Viewport screenshots of the states a user meets, committed under tests/e2e/screenshots/ so a
+// change to what people see shows in review; each also checks what that state must show.
+import { test, before } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { suite, SHOTS } from './harness.mjs';
+import { sel, value, openReady } from './page.mjs';
+
+const env = suite();
+before(() => fs.mkdirSync(SHOTS, { recursive: true }));
+
+async function shoot(name, query, { width = 1280, height = 900, scheme = 'light', scrollTo = null, check = null } = {}) {
+  const { context, page, problems } = await openReady(env, query, { viewport: { width, height }, colorScheme: scheme });
+  if (scrollTo) await page.locator(sel(scrollTo)).scrollIntoViewIfNeeded();
+  await page.waitForTimeout(150);
+  if (check) await check(page);
+  await page.screenshot({ path: path.join(SHOTS, `${name}.png`) });
+  assert.deepEqual(problems, [], name);
+  await context.close();
+}
+
+for (const width of [1280, 768, 360]) {
+  for (const scheme of ['light', 'dark']) {
+    test(`the default scenario at ${width} px, ${scheme}`, () =>
+      shoot(`default-${width}-${scheme}`, '', { width, height: width === 360 ? 740 : 900, scheme }));
+  }
+}
+
+test('Qwen2.5-7B on an H100 at 4K with max_num_seqs 64: both curves and the point in range', () =>
+  shoot('qwen25-7b-h100-4k-seqs64', '?model=Qwen/Qwen2.5-7B-Instruct&gpu=h100-sxm&ctx=4096&seqs=64', {
+    scrollTo: 'chart-concurrency',
+    check: async (page) => assert.equal(await value(page, 'max-seqs'), '64'),
+  }));
+
+test('Qwen3-8B on an RTX 4090 at 32K, BF16', () =>
+  shoot('qwen3-8b-4090-32k', '?model=Qwen/Qwen3-8B&gpu=rtx-4090&ctx=32768&kv=auto', {
+    scrollTo: 'chart-memory',
+    check: async (page) => assert.ok(Number(await value(page, 'max-seqs')) >= 1),
+  }));
+
+test('Qwen3-14B on an RTX 4090: does not load, with its fixes', () =>
+  shoot('qwen3-14b-4090-does-not-load', '?model=Qwen/Qwen3-14B&gpu=rtx-4090', {
+    check: async (page) => assert.equal(await value(page, 'refusal'), 'weights-do-not-fit'),
+  }));
+
+for (const mode of ['1', 'memory', 'concurrency', 'roofline']) {
+  test(`embed=${mode} in a 700 px frame of a light course page (reader in dark mode)`, async () => {
+    const context = await env.b.newContext({ viewport: { width: 820, height: 900 }, colorScheme: 'dark' });
+    const page = await context.newPage();
+    const url = `${env.srv.base}?model=Qwen/Qwen3-8B&gpu=rtx-4090&ctx=8192&embed=${mode}&theme=light`;
+    await page.setContent(`<!doctype html><body style="background:#fff;color:#222;font:16px sans-serif;margin:20px">
+      <h1 style="font-size:20px">Lesson 3: the KV cache budget</h1><p>Try the scenario below.</p>
+      <div style="width:700px"><iframe id="kvbudget-frame" src="${url}" width="100%" height="300" style="border:0" title="kvbudget"></iframe></div>
+      <script>addEventListener("message",function(e){var f=document.getElementById("kvbudget-frame");
+      if(f&&e.source===f.contentWindow&&e.data&&e.data.type==="kvbudget:height")f.style.height=e.data.height+"px";});</script></body>`);
+    const frame = await (await page.waitForSelector('#kvbudget-frame')).contentFrame();
+    await frame.waitForSelector('[data-testid^="chart-"] svg');
+    await page.waitForFunction(() => document.getElementById('kvbudget-frame').getBoundingClientRect().height > 300);
+    // The frame is as tall as its content: nothing scrolls inside it.
+    const inner = await frame.evaluate(() => document.documentElement.scrollHeight);
+    const outer = await page.evaluate(() => document.getElementById('kvbudget-frame').getBoundingClientRect().height);
+    assert.ok(Math.abs(inner - outer) <= 2, `frame ${outer} px, content ${inner} px`);
+    await page.screenshot({ path: path.join(SHOTS, `embed-${mode === '1' ? 'card' : mode}-700.png`) });
+    await context.close();
+  });
+}
