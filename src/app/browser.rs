@@ -283,3 +283,10 @@ pub fn remove_element(id: &str) {
         el.remove();
     }
 }
+
+/// Whether the `<details>` a toggle event comes from is open.
+pub fn details_open(ev: &leptos::ev::Event) -> bool {
+    ev.target()
+        .and_then(|t| t.dyn_into::<web_sys::HtmlDetailsElement>().ok())
+        .is_some_and(|d| d.open())
+}

@@ -11,11 +11,12 @@ use leptos::prelude::*;
 /// One chart's figure; its SVG is a memo, redrawn when its data or its width changes.
 fn figure(state: State, chart: &'static Chart) -> impl IntoView {
     let node = NodeRef::<Div>::new();
-    let width = RwSignal::new(0u32);
+    // None until measured: the chart is drawn once, at the width it is shown at.
+    let width = RwSignal::new(None::<u32>);
     let measure = move || {
         if let Some(el) = node.get_untracked() {
-            let w = browser::width_of(&el);
-            if w > 0 && w != width.get_untracked() {
+            let w = Some(browser::width_of(&el));
+            if w != width.get_untracked() {
                 width.set(w);
             }
         }
@@ -28,8 +29,9 @@ fn figure(state: State, chart: &'static Chart) -> impl IntoView {
     let _resize = window_event_listener(leptos::ev::resize, move |_| measure());
     let svg = Memo::new(move |_| {
         let w = match width.get() {
-            0 => DEFAULT_WIDTH,
-            w => w,
+            None => return String::new(),
+            Some(0) => DEFAULT_WIDTH,
+            Some(w) => w,
         };
         state.charts.with(|d| {
             d.as_ref()

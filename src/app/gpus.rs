@@ -1,17 +1,22 @@
 //! The current model and context on every GPU preset; a row loads its GPU.
 
-use super::State;
+use super::{browser, State};
 use crate::page;
 use kvbudget_core::gpus::compare;
 use kvbudget_core::scenario::GpuChoice;
 use kvbudget_core::units::thousands;
 use leptos::prelude::*;
 
-/// The table, recomputed only when the evaluated scenario changes.
+/// The table, computed only while it is open (14 evaluations), and then only when the evaluated
+/// scenario changes.
 #[component]
 pub fn Gpus(state: State) -> impl IntoView {
     let scenario = state.scenario;
+    let open = RwSignal::new(false);
     let rows = Memo::new(move |_| {
+        if !open.get() {
+            return Vec::new();
+        }
         state
             .shown
             .with(|x| x.as_ref().map(|x| compare(&x.s)).unwrap_or_default())
@@ -28,8 +33,8 @@ pub fn Gpus(state: State) -> impl IntoView {
         })
     };
     view! {
-        <section class="repertoire gpus" aria-labelledby="gpus-title">
-            <h2 id="gpus-title">"On other GPUs"</h2>
+        <details class="repertoire gpus" on:toggle=move |ev| open.set(browser::details_open(&ev))>
+            <summary><h2 id="gpus-title">"On other GPUs"</h2></summary>
             <div class="table-wrap">
                 <table class="rep" data-testid="gpu-table">
                     <caption>{caption}</caption>
@@ -61,6 +66,6 @@ pub fn Gpus(state: State) -> impl IntoView {
                     </tbody>
                 </table>
             </div>
-        </section>
+        </details>
     }
 }
