@@ -11,6 +11,7 @@ mod gpus;
 mod import;
 mod inputs;
 mod log_check;
+mod plan;
 mod repertoire;
 mod results;
 
@@ -131,6 +132,7 @@ pub fn App() -> impl IntoView {
                 </form>
                 <div class="outputs">
                     <results::Results state/>
+                    <plan::PlanPanel state/>
                     <log_check::LogCheck state/>
                     <figures::Figures state embed=Embed::Full/>
                     <repertoire::Repertoire state/>
@@ -138,11 +140,7 @@ pub fn App() -> impl IntoView {
                 </div>
             </main>
             <footer class="foot">
-                <p>
-                    "Exact integer arithmetic, computed in your browser; vLLM's accounting per version. "
-                    "The non-KV overhead is estimated from the model and settings (calibrated on published vLLM logs), "
-                    "or the course lab's single figure if you give one."
-                </p>
+                <p>"Exact integer arithmetic, computed in your browser; vLLM's accounting per version. The non-KV overhead is estimated from the model and settings (calibrated on published vLLM logs), or the course lab's single figure if you give one."</p>
             </footer>
         </Show>
     }

@@ -265,3 +265,24 @@ fn tensor_parallel_sizes_vllm_refuses() {
         );
     }
 }
+
+#[test]
+fn the_plan_mode_asks_the_inverse_question() {
+    // Qwen3-8B BF16 on an RTX 4090, 2 sequences of 8,192 tokens: 2 × ⌈8,192 / 16⌉ = 1,024 blocks
+    // + the null block vLLM 0.29+ reserves = 1,025 blocks × (16 tokens × 147,456 B = 2,359,296 B)
+    // = 2,418,278,400 B of --kv-cache-memory (the same as `kvbudget plan`, tests/knobs.rs).
+    let (s, notes) = decode("?model=Qwen/Qwen3-8B&gpu=rtx-4090&ctx=8192&plan=2");
+    assert!(notes.is_empty(), "{notes:?}");
+    let o = evaluate(&s).unwrap();
+    let p = kvbudget::core::calc::plan(&s, &o).unwrap().unwrap();
+    assert_eq!(p.kv_cache_blocks, 1025);
+    assert_eq!(p.kv_cache_memory, 2_418_278_400);
+    // Fed back as KV memory, the page holds at least the 2 sequences asked for.
+    let mut t = s.clone();
+    t.kv_memory = Some(kvbudget::core::units::Bytes(p.kv_cache_memory));
+    assert!(evaluate(&t).unwrap().chosen.capped >= 2);
+    // The serve command carries vLLM's flag for it.
+    assert!(explain(&t, &evaluate(&t).unwrap())
+        .serve_command
+        .ends_with("--kv-cache-memory 2418278400"));
+}

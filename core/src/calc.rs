@@ -98,7 +98,7 @@ fn vllm_scenario_with(
         block_size: None,
         max_model_len: Some(len),
         max_num_seqs: Some(s.seqs()),
-        max_num_batched_tokens: None,
+        max_num_batched_tokens: s.mnbt,
         version: s.version,
         engine: s.version.default_engine(),
         memory: match s.kv_memory {
@@ -112,7 +112,7 @@ fn vllm_scenario_with(
         },
         arch: s.gpu.arch(),
         gpu_total: Some(s.gpu.total()),
-        knobs: Default::default(),
+        knobs: s.knobs,
     }
 }
 
@@ -302,5 +302,27 @@ pub fn decode_terms(s: &PageScenario, model: &ModelSpec, kv: KvDtype) -> Result<
     Ok((
         capacity::weights_per_gpu(model.weights, s.tp, 1),
         capacity::bytes_per_token(model, kv, s.tp, 1)?,
+    ))
+}
+
+/// The plan the scenario asks for (`plan`: N sequences of the context), when it asks for one.
+pub fn plan(s: &PageScenario, o: &Outcome) -> Option<Result<crate::vllm::plan::Plan>> {
+    let n = s.plan?;
+    let mut base = vllm_scenario(s, &o.model, s.kv, o.context);
+    // A plan sizes the budget: KV memory taken from a log is the log's, not the plan's.
+    if let KvMemory::Available(_) = base.memory {
+        base.memory = KvMemory::Budget {
+            gpu_total: s.gpu.total(),
+            util: s.util(),
+            weights: o.model.weights,
+            overhead: s.overhead_policy(),
+        };
+    }
+    Some(crate::vllm::plan::plan(
+        &base,
+        crate::vllm::plan::Need {
+            sequences: n,
+            context: o.context,
+        },
     ))
 }

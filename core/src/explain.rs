@@ -351,5 +351,34 @@ pub fn serve_command(s: &PageScenario) -> String {
     if s.pp > 1 {
         cmd.push_str(&format!(" --pipeline-parallel-size {}", s.pp));
     }
+    if let Some(n) = s.mnbt {
+        cmd.push_str(&format!(" --max-num-batched-tokens {n}"));
+    }
+    let k = &s.knobs;
+    if k.enforce_eager {
+        cmd.push_str(" --enforce-eager");
+    }
+    if k.cpu_offload_gb > 0.0 {
+        cmd.push_str(&format!(" --cpu-offload-gb {}", k.cpu_offload_gb));
+    }
+    if let Some(l) = k.lora {
+        cmd.push_str(&format!(
+            " --enable-lora --max-loras {} --max-lora-rank {}",
+            l.max_loras, l.max_rank
+        ));
+    }
+    if let Some(x) = k.speculative {
+        cmd.push_str(&format!(
+            " --speculative-config '{{\"num_speculative_tokens\": {}}}'",
+            x.num_tokens
+        ));
+    }
+    if k.prefix_caching {
+        cmd.push_str(" --enable-prefix-caching");
+    }
+    // KV memory taken as given is vLLM's own flag from 0.11.
+    if let (Some(b), true) = (s.kv_memory, s.version >= crate::vllm::Version::new(0, 11)) {
+        cmd.push_str(&format!(" --kv-cache-memory {}", b.0));
+    }
     cmd
 }

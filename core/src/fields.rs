@@ -253,6 +253,11 @@ fn bytes_in(
     })
 }
 
+/// A GiB figure within `0 ..= max_gib`, as bytes ⌊g × 2³⁰⌋ (`range` says so in words).
+pub fn parse_gib(field: &'static str, s: &str, max_gib: f64, range: &'static str) -> Result<Bytes> {
+    bytes_in(field, s, (0.0, max_gib), Bytes::from_gib_f64, range)
+}
+
 /// Overhead: 0 … 1,024 GiB.
 pub fn parse_overhead(s: &str) -> Result<Bytes> {
     bytes_in(

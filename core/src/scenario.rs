@@ -6,7 +6,7 @@
 use crate::model::{Extras, KvDtype, ModelSpec};
 use crate::presets::{self, Arch, GpuPreset, ModelPreset};
 use crate::units::{Bytes, GIB};
-use crate::vllm::{serve_defaults, Overhead, Version, NEWEST};
+use crate::vllm::{serve_defaults, Knobs, Overhead, Version, NEWEST};
 use std::borrow::Cow;
 
 /// The model a fresh page shows.
@@ -261,6 +261,12 @@ pub struct PageScenario {
     /// A preset's weights as a log measured them ("Model loading took", × GPUs), in place of the
     /// preset's figure (custom models carry their weights in their geometry).
     pub weights: Option<Bytes>,
+    /// `--max-num-batched-tokens`; None is vLLM's default for the GPU.
+    pub mnbt: Option<u64>,
+    /// vLLM's other flags (eager mode, CPU offload, LoRA, speculative decoding, prefix caching).
+    pub knobs: Knobs,
+    /// The inverse question: plan for this many sequences of the context (None: no plan).
+    pub plan: Option<u64>,
 }
 
 impl Default for PageScenario {
@@ -284,6 +290,9 @@ impl Default for PageScenario {
             theme: Theme::Auto,
             kv_memory: None,
             weights: None,
+            mnbt: None,
+            knobs: Knobs::default(),
+            plan: None,
         }
     }
 }

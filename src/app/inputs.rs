@@ -60,6 +60,27 @@ fn picker(
     }
 }
 
+/// A checkbox for one flag of the scenario.
+fn checkbox(
+    state: State,
+    id: &'static str,
+    label: &'static str,
+    get: fn(&PageScenario) -> bool,
+    set: fn(&mut PageScenario, bool),
+) -> impl IntoView {
+    let scenario = state.scenario;
+    view! {
+        <div class="field field--check">
+            <input id=id type="checkbox" prop:checked=move || scenario.with(get)
+                on:change=move |ev| {
+                    let on = event_target_checked(&ev);
+                    scenario.update(|s| set(s, on));
+                }/>
+            <label for=id>{label}</label>
+        </div>
+    }
+}
+
 /// Every input, in four fieldsets.
 #[component]
 pub fn Inputs(state: State) -> impl IntoView {
@@ -129,6 +150,12 @@ pub fn Inputs(state: State) -> impl IntoView {
             <legend>"vLLM"</legend>
             {picker(state, "vllm", "vLLM version", versions, |s| s.version.to_string(), |s, v| if let Ok(v) = Version::parse(v) { s.version = v })}
             {fields(&page::VLLM)}
+            <details class="more-flags">
+                <summary>"More vLLM flags"</summary>
+                {checkbox(state, "eager", "--enforce-eager (no CUDA graphs)", |s| s.knobs.enforce_eager, |s, b| s.knobs.enforce_eager = b)}
+                {checkbox(state, "prefix", "--enable-prefix-caching (no memory change; reuses whole blocks)", |s| s.knobs.prefix_caching, |s, b| s.knobs.prefix_caching = b)}
+                {fields(&page::FLAGS)}
+            </details>
             <p class="hint">
                 <button type="button" class="linkish" data-testid="overhead-seed"
                     on:click=move |_| scenario.update(|s| s.overhead = Some(Bytes::gib(1)))>
@@ -145,6 +172,7 @@ pub fn Inputs(state: State) -> impl IntoView {
             <legend>"Requests"</legend>
             <p class="hint">"Each sequence holds its prompt plus its reasoning trace; empty: max_model_len."</p>
             {fields(&page::REQUESTS)}
+            {text_field(state, &page::PLAN, units)}
         </fieldset>
         <button type="button" class="linkish" on:click=move |_| scenario.set(PageScenario::default())>"Reset to defaults"</button>
     }

@@ -204,3 +204,8 @@ pub fn refusal_short(kind: RefusalKind) -> &'static str {
         RefusalKind::InvalidTp => "TP invalid",
     }
 }
+
+/// What the plan's figures mean.
+pub const PLAN_NOTE: &str =
+    "The utilization and the longest length carry the overhead estimate's range; \
+--kv-cache-memory (vLLM 0.11+) skips the estimate and gives exactly these blocks.";

@@ -82,3 +82,23 @@ test('contexts typed as 32k, the theme key, and the compute roof', async () => {
   assert.deepEqual(problems, []);
   await context.close();
 });
+
+test('the plan mode agrees with `kvbudget plan`, and its KV memory fed back fits the sequences', async () => {
+  // Qwen3-8B on an RTX 4090, 2 sequences of 8,192 tokens: 1,025 blocks × 2,359,296 B (tests/calc.rs).
+  const { execFileSync } = await import('node:child_process');
+  const path = await import('node:path');
+  const { ROOT } = await import('./harness.mjs');
+  const cli = JSON.parse(execFileSync(path.join(ROOT, 'target/debug/kvbudget'),
+    ['plan', '--model', 'Qwen/Qwen3-8B', '--gpu', 'rtx-4090', '--sequences', '2', '--context', '8192', '--json'], { encoding: 'utf8' }));
+  const { context, page, problems } = await openReady(env, '?model=Qwen/Qwen3-8B&gpu=rtx-4090&ctx=8192&plan=2');
+  const plan = cli.plans[0];
+  assert.equal(await value(page, 'plan-kv-bytes'), String(plan.kv_cache_memory_bytes));
+  assert.equal(await value(page, 'plan-kv-bytes'), '2418278400');
+  assert.equal(await value(page, 'plan-util'), String(plan.gpu_memory_utilization.point));
+  assert.equal(await value(page, 'plan-ctx'), String(plan.longest_max_model_len.safe));
+  await page.click(sel('plan-apply-kv'));
+  assert.equal(await urlParam(page, 'kv_bytes', '2418278400'), '2418278400');
+  assert.ok(Number(await value(page, 'max-seqs')) >= 2);
+  assert.deepEqual(problems, []);
+  await context.close();
+});

@@ -45,6 +45,14 @@ pub struct Param {
     default: fn(&PageScenario) -> String,
 }
 
+mod flags;
+pub use flags::FLAG_PARAMS;
+
+/// Every parameter in query order: the scenario's, then vLLM's other flags and the plan.
+pub fn all_params() -> impl Iterator<Item = &'static Param> {
+    PARAMS.iter().chain(FLAG_PARAMS)
+}
+
 fn custom(s: &PageScenario) -> Option<&ModelSpec> {
     s.model.custom()
 }
@@ -536,7 +544,7 @@ fn attention(v: &str, params: &Params, layers: u64) -> Result<Attention> {
 
 /// Whether `key` is a parameter kvbudget knows.
 pub fn is_known(key: &str) -> bool {
-    PARAMS.iter().any(|p| p.key == key)
+    all_params().any(|p| p.key == key)
 }
 
 /// Decodes a query string (with or without the leading `?`). Every bad or unknown parameter
@@ -559,7 +567,7 @@ pub fn decode(query: &str) -> (PageScenario, Vec<Notice>) {
         }
         params.insert(k.into_owned(), v.into_owned());
     }
-    for p in PARAMS {
+    for p in all_params() {
         let (Some(write), Some(v)) = (p.write, params.get(p.key)) else {
             continue;
         };
@@ -589,7 +597,7 @@ pub fn decode(query: &str) -> (PageScenario, Vec<Notice>) {
 /// The query string (without `?`) for a scenario; decoding it gives the scenario back.
 pub fn encode(s: &PageScenario) -> String {
     let mut q = form_urlencoded::Serializer::new(String::new());
-    for p in PARAMS {
+    for p in all_params() {
         if let Some(v) = (p.read)(s) {
             q.append_pair(p.key, &v);
         }
@@ -598,7 +606,7 @@ pub fn encode(s: &PageScenario) -> String {
 }
 
 /// A number as the URL writes it: integers without `.0`, others in Python's shortest form.
-fn num(x: f64) -> String {
+pub(crate) fn num(x: f64) -> String {
     if x.fract() == 0.0 && x.abs() < 1e15 {
         format!("{}", x as i64)
     } else {
