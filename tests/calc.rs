@@ -43,7 +43,7 @@ fn the_issue_scenario_matches_the_cli_figures() {
     assert_eq!(o.longest_context, 544);
     assert!(explain(&s, &o).derivations[0]
         .1
-        .starts_with("2 (K and V) × 40 layers × 8 KV heads × 128 head_dim × 1 B (FP8) = 81,920 B = 80 KiB per token"));
+        .starts_with("2 (K and V) × 40 layers × 8 KV heads × 128 head_dim × 1 B for FP8 = 81,920 B = 80 KiB per token"));
 }
 
 #[test]

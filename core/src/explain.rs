@@ -85,11 +85,11 @@ fn sizes(s: &PageScenario, o: &Outcome) -> Vec<(&'static str, String)> {
         "KV per token",
         match model.attention {
             Attention::Mla { latent } => format!(
-                "{layers_text} × {latent} latent (one per layer, no separate K and V) × {b} B ({dtype}) = {} per token",
+                "{layers_text} × {latent} latent (one per layer, no separate K and V) × {b} B for {dtype} = {} per token",
                 both(bpt)
             ),
             _ => format!(
-                "2 (K and V) × {layers_text} × {heads_text} × {} head_dim × {b} B ({dtype}) = {} per token",
+                "2 (K and V) × {layers_text} × {heads_text} × {} head_dim × {b} B for {dtype} = {} per token",
                 model.head_dim,
                 both(bpt)
             ),

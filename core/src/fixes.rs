@@ -60,7 +60,7 @@ impl Change {
             Change::Kv(k) => format!("--kv-cache-dtype {}", k.name()),
             Change::Ctx(c) => format!("--max-model-len {c}"),
             Change::Tp(t) => format!("--tensor-parallel-size {t}"),
-            Change::Gpu(g) => format!("a {}", g.name),
+            Change::Gpu(g) => format!("the {}", g.name),
             Change::Util(u) => format!("--gpu-memory-utilization {u}"),
         }
     }
