@@ -286,3 +286,27 @@ fn the_plan_mode_asks_the_inverse_question() {
         .serve_command
         .ends_with("--kv-cache-memory 2418278400"));
 }
+
+#[test]
+fn prefix_caching_changes_no_memory_and_hits_whole_blocks() {
+    // A 1,000-token shared prompt with 16-token blocks: ⌊1,000 / 16⌋ × 16 = 992 tokens reused,
+    // 8 recomputed; the pool and the sequences are those without the flag.
+    let (plain, _) = decode("?model=Qwen/Qwen3-8B&gpu=rtx-4090&ctx=8192&prompt=1000&trace=4000");
+    let (s, _) =
+        decode("?model=Qwen/Qwen3-8B&gpu=rtx-4090&ctx=8192&prompt=1000&trace=4000&prefix=1");
+    let (a, b) = (evaluate(&plain).unwrap(), evaluate(&s).unwrap());
+    assert_eq!(a.chosen.pool, b.chosen.pool);
+    assert_eq!(a.chosen.capped, b.chosen.capped);
+    let words = explain(&s, &b);
+    let line = &words
+        .derivations
+        .iter()
+        .find(|(k, _)| *k == "prefix caching")
+        .unwrap()
+        .1;
+    assert!(
+        line.contains("⌊1,000 / 16⌋ × 16 = 992 are reused and 8 recomputed"),
+        "{line}"
+    );
+    assert!(words.serve_command.ends_with("--enable-prefix-caching"));
+}

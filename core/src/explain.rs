@@ -49,6 +49,9 @@ pub fn explain(s: &PageScenario, o: &Outcome) -> Explanation {
     let mut derivations = sizes(s, o);
     derivations.extend(pool_and_sequences(s, o));
     derivations.extend(overhead_parts(o));
+    if s.knobs.prefix_caching {
+        derivations.push(("prefix caching", prefix_caching(s, o)));
+    }
     Explanation {
         derivations,
         warnings: warnings(s, o),
@@ -244,6 +247,21 @@ fn pool_and_sequences(s: &PageScenario, o: &Outcome) -> Vec<(&'static str, Strin
         ),
     ));
     d
+}
+
+/// What `--enable-prefix-caching` changes: no memory, and hits only on whole blocks of a shared
+/// prefix (the prompt when given, else the whole context).
+fn prefix_caching(s: &PageScenario, o: &Outcome) -> String {
+    let bs = o.chosen.report.block_size;
+    let shared = s.prompt.unwrap_or(o.context);
+    let reused = crate::vllm::reusable_prefix_tokens(shared, bs);
+    format!(
+        "memory unchanged (the same blocks); a repeated prefix hits only in whole {bs}-token blocks: of a shared prompt of {} tokens, ⌊{} / {bs}⌋ × {bs} = {} are reused and {} recomputed; a prefix shorter than {bs} tokens never is",
+        thousands(shared),
+        thousands(shared),
+        thousands(reused),
+        thousands(shared - reused)
+    )
 }
 
 /// The estimate's parts, when it is used.
