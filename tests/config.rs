@@ -215,3 +215,23 @@ fn broken_and_odd_configs_say_what_is_wrong() {
         .to_string()
         .contains("at most 1 MiB"));
 }
+
+#[test]
+fn a_config_identical_to_a_preset_is_recognised() {
+    // Every preset's own config.json has the preset's geometry, so the page can offer the preset
+    // (whose weights are what vLLM logged) instead of the estimate from the config.
+    for preset in presets::MODELS {
+        let file = preset.id().rsplit('/').next().unwrap();
+        let m = import(&config(file), kvbudget::core::config::UNNAMED).unwrap();
+        assert_eq!(
+            kvbudget::core::config::matching_preset(&m.spec).map(|p| p.id()),
+            Some(preset.id()),
+            "{file}"
+        );
+    }
+    // A pasted config without an id of its own keeps the generic name; with `_name_or_path` it
+    // takes that name.
+    let named = config("Qwen3-8B").replacen('{', "{\"_name_or_path\": \"Qwen/Qwen3-8B\",", 1);
+    let m = import(&named, kvbudget::core::config::UNNAMED).unwrap();
+    assert_eq!(m.spec.id, "Qwen/Qwen3-8B");
+}

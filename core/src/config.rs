@@ -33,6 +33,25 @@ pub struct Imported {
     pub notes: Vec<String>,
 }
 
+/// The name of an imported model that nothing names (a pasted or dropped config without
+/// `_name_or_path`).
+pub const UNNAMED: &str = "imported model";
+
+/// The preset an imported model is, when its geometry is a preset's (layers, heads, KV heads,
+/// head_dim, attention, dtype, vocabulary and default length): its weights figure is vLLM's own.
+pub fn matching_preset(m: &ModelSpec) -> Option<&'static crate::presets::ModelPreset> {
+    crate::presets::MODELS.iter().find(|p| {
+        let q = &p.spec;
+        // MLA caches one latent: its KV heads and head_dim do not size the cache.
+        let mla = matches!(m.attention, Attention::Mla { .. });
+        (q.layers, q.attention_heads, q.attention, q.dtype, q.vocab)
+            == (m.layers, m.attention_heads, m.attention, m.dtype, m.vocab)
+            && (mla || (q.kv_heads, q.head_dim) == (m.kv_heads, m.head_dim))
+            && q.max_position == m.max_position
+            && q.extras.hidden == m.extras.hidden
+    })
+}
+
 /// The largest config kvbudget reads (a config is a few KB).
 pub const MAX_CONFIG_BYTES: usize = 1 << 20;
 
@@ -193,6 +212,11 @@ pub fn import(text: &str, name: &str) -> Result<Imported> {
         0
     };
 
+    // A pasted or dropped config has no id of its own: its `_name_or_path` names it when present.
+    let name = match s(top, "_name_or_path").map(str::trim) {
+        Some(n) if name == UNNAMED && !n.is_empty() => n,
+        _ => name,
+    };
     let mut spec = ModelSpec {
         id: truncate(name.trim(), 120).into(),
         layers,

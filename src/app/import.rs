@@ -5,7 +5,9 @@ use super::browser::{self, FetchFailure};
 use super::drop_panel::DropPanel;
 use super::Scn;
 use crate::page;
-use kvbudget_core::config::{import, MAX_CONFIG_BYTES};
+use kvbudget_core::config::{import, matching_preset, MAX_CONFIG_BYTES, UNNAMED};
+use kvbudget_core::presets::ModelPreset;
+use kvbudget_core::scenario::ModelChoice;
 use leptos::prelude::*;
 
 /// What the last import attempt said.
@@ -13,7 +15,7 @@ use leptos::prelude::*;
 enum Status {
     Idle,
     Busy(String),
-    Done(String, Vec<String>),
+    Done(String, Vec<String>, Option<&'static ModelPreset>),
     Failed(String),
 }
 
@@ -21,7 +23,8 @@ fn apply(scenario: Scn, status: RwSignal<Status>, text: &str, name: &str) {
     match import(text, name) {
         Ok(m) => {
             scenario.update(|s| page::adopt_import(s, &m));
-            status.set(Status::Done(page::import_summary(&m), m.notes));
+            let preset = matching_preset(&m.spec);
+            status.set(Status::Done(page::import_summary(&m), m.notes, preset));
         }
         Err(e) => status.set(Status::Failed(e.to_string())),
     }
@@ -57,7 +60,7 @@ pub fn ImportConfig(scenario: Scn) -> impl IntoView {
     let on_reading =
         Callback::new(move |name: String| status.set(Status::Busy(format!("Reading {name}…"))));
     let on_text = Callback::new(move |text: Result<String, String>| match text {
-        Ok(text) => apply(scenario, status, &text, "imported model"),
+        Ok(text) => apply(scenario, status, &text, UNNAMED),
         Err(e) => status.set(Status::Failed(format!("{e}; a config.json is a few KB"))),
     });
     let on_fetch = move |_| {
@@ -75,9 +78,17 @@ pub fn ImportConfig(scenario: Scn) -> impl IntoView {
         match status.get() {
         Status::Idle => view! { <p class="hint">"Paste the JSON, drop the file here, choose it, or fetch it by id."</p> }.into_any(),
         Status::Busy(t) => view! { <p class="hint">{t}</p> }.into_any(),
-        Status::Done(t, notes) => view! {
+        Status::Done(t, notes, preset) => view! {
             <div class="import-ok">
                 <p>{t}</p>
+                {preset.map(|p| view! {
+                    <p>"This is the preset "{p.id()}" (same geometry): "
+                        <button type="button" class="linkish" data-testid="config-use-preset"
+                            on:click=move |_| scenario.update(|s| s.set_model(ModelChoice::Preset(p)))>
+                            "use the preset, with the weights vLLM logs"
+                        </button>
+                    </p>
+                })}
                 <ul class="hint">{notes.into_iter().map(|n| view! { <li>{n}</li> }).collect_view()}</ul>
             </div>
         }

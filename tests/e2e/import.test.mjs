@@ -109,3 +109,15 @@ test('fetching by id: found, not found, gated and unreachable each get their own
   assert.deepEqual(problems.filter((p) => !expected(p)), []);
   await context.close();
 });
+
+test('a pasted config identical to a preset offers the preset', async () => {
+  const { context, page, problems } = await open();
+  await page.fill(sel('config-text'), read('Qwen3-14B'));
+  await click(page, 'config-import');
+  await page.waitForSelector(sel('config-use-preset'));
+  await click(page, 'config-use-preset');
+  assert.equal(await urlParam(page, 'model', 'Qwen/Qwen3-14B'), 'Qwen/Qwen3-14B');
+  assert.equal(await fieldValue(page, 'model'), 'Qwen/Qwen3-14B');
+  assert.deepEqual(problems, []);
+  await context.close();
+});
