@@ -13,6 +13,7 @@ mod inputs;
 mod log_check;
 mod repertoire;
 mod results;
+mod sglang;
 
 use kvbudget_core::calc::{evaluate, Outcome};
 use kvbudget_core::chart_data::{self, ChartData};

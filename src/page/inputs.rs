@@ -2,11 +2,13 @@
 //! and the hints beside them.
 
 use kvbudget_core::calc::Outcome;
+use kvbudget_core::engines;
 use kvbudget_core::error::KvError;
 use kvbudget_core::fields;
 use kvbudget_core::model::{Attention, ModelSpec};
 use kvbudget_core::presets::{self, GpuPreset, ModelPreset};
-use kvbudget_core::scenario::{GpuChoice, ModelChoice, PageScenario};
+use kvbudget_core::scenario::{Engine, GpuChoice, ModelChoice, PageScenario};
+use kvbudget_core::sglang::{self, Version as SglangVersion};
 use kvbudget_core::units::{fixed2, thousands};
 use kvbudget_core::vllm::{Version, NEWEST};
 
@@ -291,6 +293,58 @@ pub const VLLM: [Input; 4] = [
     },
 ];
 
+/// SGLang's own settings (the engine and version are pickers); empty: SGLang's default.
+pub const SGLANG: [Input; 3] = [
+    Input {
+        id: "mfs",
+        label: "mem_fraction_static",
+        hint: "0–1; empty: SGLang's default for the GPU",
+        inputmode: "decimal",
+        show: |s, _| {
+            s.sglang
+                .mem_fraction_static
+                .map(|u| u.to_string())
+                .unwrap_or_default()
+        },
+        apply: |s, t, _| {
+            s.sglang.mem_fraction_static = optional(t, fields::parse_mfs)?;
+            Ok(())
+        },
+    },
+    Input {
+        id: "page_size",
+        label: "page_size",
+        hint: "tokens; empty: 1",
+        inputmode: "numeric",
+        show: |s, _| {
+            s.sglang
+                .page_size
+                .map(|n| n.to_string())
+                .unwrap_or_default()
+        },
+        apply: |s, t, _| {
+            s.sglang.page_size = optional(t, fields::parse_page_size)?;
+            Ok(())
+        },
+    },
+    Input {
+        id: "chunked",
+        label: "chunked_prefill_size",
+        hint: "tokens, -1: off; empty: SGLang's default",
+        inputmode: "numeric",
+        show: |s, _| {
+            s.sglang
+                .chunked_prefill_size
+                .map(|n| n.to_string())
+                .unwrap_or_default()
+        },
+        apply: |s, t, _| {
+            s.sglang.chunked_prefill_size = optional(t, fields::parse_chunked_prefill)?;
+            Ok(())
+        },
+    },
+];
+
 /// What each request holds.
 pub const REQUESTS: [Input; 2] = [
     Input {
@@ -330,7 +384,62 @@ pub fn placeholder(id: &str, s: &PageScenario, o: Option<&Outcome>) -> String {
             ),
             None => "estimate".into(),
         },
+        "mfs" => format!(
+            "{} (SGLang {} default here)",
+            engines::default_mfs(s),
+            s.sglang.version()
+        ),
+        "page_size" => "1 (SGLang default)".into(),
+        "chunked" => match engines::sglang_outcome(s) {
+            Ok(o) => format!(
+                "{} (SGLang {} default here)",
+                o.report.defaults.chunked_prefill_size,
+                s.sglang.version()
+            ),
+            Err(_) => "SGLang default".into(),
+        },
         _ => String::new(),
+    }
+}
+
+/// The engine picker's options.
+pub fn engine_options() -> Vec<(String, String)> {
+    [Engine::Vllm, Engine::Sglang]
+        .iter()
+        .map(|e| (e.key().unwrap_or("vllm").to_string(), e.label().to_string()))
+        .collect()
+}
+
+/// The engine picker's value for the scenario.
+pub fn engine_value(s: &PageScenario) -> String {
+    s.engine.key().unwrap_or("vllm").to_string()
+}
+
+/// Picking `value` in the engine picker.
+pub fn select_engine(s: &mut PageScenario, value: &str) {
+    if let Some(e) = Engine::parse(value) {
+        s.engine = e;
+    }
+}
+
+/// The SGLang version picker's value for the scenario.
+pub fn sglang_version_value(s: &PageScenario) -> String {
+    s.sglang.version().to_string()
+}
+
+/// Picking `value` in the SGLang version picker (the newest is the default: no URL key).
+pub fn select_sglang_version(s: &mut PageScenario, value: &str) {
+    if let Ok(v) = SglangVersion::parse(value) {
+        s.sglang.version = (v != sglang::NEWEST).then_some(v);
+    }
+}
+
+/// An SGLang release as the picker lists it.
+pub fn sglang_version_option(v: SglangVersion) -> String {
+    if v == sglang::NEWEST {
+        format!("{v} (newest known)")
+    } else {
+        v.to_string()
     }
 }
 

@@ -4,12 +4,14 @@
 //! snippet. The Leptos components in `app/` only wire these to the DOM.
 
 mod embed;
+mod engines;
 mod figures;
 mod imports;
 mod inputs;
 mod results;
 
 pub use embed::*;
+pub use engines::*;
 pub use figures::*;
 pub use imports::*;
 pub use inputs::*;
