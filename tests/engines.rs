@@ -2,7 +2,7 @@
 //! (SGLANG-ACCOUNTING §5 A and §6), the free memory predicted from the card and the weights.
 
 use kvbudget::core::calc::evaluate;
-use kvbudget::core::engines::{compare, default_mfs, gpu_mib, sglang_outcome};
+use kvbudget::core::engines::{compare, default_mfs, gpu_mib, sglang_command, sglang_outcome};
 use kvbudget::core::query::{decode, encode};
 use kvbudget::core::scenario::{Engine, PageScenario, SglangKnobs};
 use kvbudget::core::sglang::{Memory, Version};
@@ -169,4 +169,31 @@ fn url_round_trips_with_sglang() {
     let (s, notes) = decode("engine=tgi");
     assert_eq!(s.engine, Engine::Vllm);
     assert_eq!(notes[0].param, "engine");
+}
+
+/// A KV dtype SGLang lacks is an input error (the command is still SGLang's); a GPU too small
+/// for the weights after SGLang's reserve is its refusal, with no tokens and no sequences.
+#[test]
+fn sglang_refusals_and_input_errors() {
+    let mut s = sglang_page();
+    s.kv = kvbudget::core::model::KvDtype::Float16;
+    let e = sglang_outcome(&s).unwrap_err().to_string();
+    assert!(e.contains("SGLang 0.5.23 has no \"float16\""), "{e}");
+    assert!(
+        sglang_command(&s).starts_with("python -m sglang.launch_server --model-path Qwen/Qwen3-8B")
+    );
+
+    // Qwen3-8B on an L4 (23,034 MiB): 0.5.23's default 0.684 leaves nothing after the weights.
+    let mut s = sglang_page();
+    s.gpu =
+        kvbudget::core::scenario::GpuChoice::Preset(kvbudget::core::presets::gpu("l4").unwrap());
+    let o = sglang_outcome(&s).unwrap();
+    assert_eq!(o.report.mem_fraction_static, 0.684);
+    assert_eq!(o.report.max_total_num_tokens, None);
+    assert!(o.report.error.as_deref().unwrap().starts_with(
+        "Loaded weights leave no GPU memory for the KV cache under --mem-fraction-static=0.684."
+    ));
+    assert_eq!(o.sequences, 0);
+    let c = compare(&evaluate(&s).unwrap(), &o);
+    assert_eq!(c.rows[1].tokens, None);
 }

@@ -210,4 +210,19 @@ fn sglang_stats_and_lines() {
     );
     assert!(lines.contains("#tokens: 7422, K size: 0.51 GB, V size: 0.51 GB"));
     assert_eq!(page::tokens_cell(None), "— (refuses)");
+    // A refusal ends the lines with SGLang's exception.
+    let l4 = PageScenario {
+        gpu: kvbudget::core::scenario::GpuChoice::Preset(
+            kvbudget::core::presets::gpu("l4").unwrap(),
+        ),
+        ..s
+    };
+    let o = sglang_outcome(&l4).unwrap();
+    let lines = page::sglang_lines(&o);
+    let last = lines.lines().last().unwrap();
+    assert!(
+        last.starts_with("ValueError: Loaded weights leave no GPU memory"),
+        "{last}"
+    );
+    assert_eq!(page::sglang_stats(&o)[0].sub, "SGLang would not start");
 }

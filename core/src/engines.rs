@@ -92,6 +92,11 @@ pub fn sglang_outcome(s: &PageScenario) -> Result<SglangOutcome> {
     })
 }
 
+/// `python -m sglang.launch_server …` for the page's scenario (also when SGLang would refuse it).
+pub fn sglang_command(s: &PageScenario) -> String {
+    sglang::launch_command(&sglang_scenario(s))
+}
+
 /// SGLang's default `mem_fraction_static` for the page's GPU and settings (the knob's placeholder).
 pub fn default_mfs(s: &PageScenario) -> f64 {
     let mut sg = sglang_scenario(s);

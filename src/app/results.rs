@@ -3,7 +3,7 @@
 
 use super::{browser, embed::EmbedBox, sglang::SglangPanel, State};
 use crate::page;
-use kvbudget_core::engines::sglang_outcome;
+use kvbudget_core::engines::{sglang_command, sglang_outcome};
 use kvbudget_core::fixes::fixes;
 use kvbudget_core::query::{encode, Notice};
 use kvbudget_core::scenario::Engine;
@@ -84,8 +84,8 @@ pub fn Results(state: State) -> impl IntoView {
         };
         let lines_value = lines.clone();
         let serve = match &sg {
-            Some(Ok(sg)) => sg.command.clone(),
-            _ => words.serve_command.clone(),
+            Some(_) => sglang_command(s),
+            None => words.serve_command.clone(),
         };
         let sglang_panel = match sg {
             Some(Ok(sg)) => Some(view! { <SglangPanel s=s.clone() o=o.clone() sg/> }),

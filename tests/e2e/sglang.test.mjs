@@ -66,6 +66,21 @@ test('Qwen3-8B on an RTX 4090: SGLang beside vLLM, its knobs, and the URL round 
   await context.close();
 });
 
+test('SGLang refuses Qwen3-8B on an L4 while vLLM starts; a KV dtype SGLang lacks keeps its command', async () => {
+  const { context, page, problems } = await openReady(env, '?model=Qwen/Qwen3-8B&gpu=l4&ctx=8192&engine=sglang');
+  await waitValue(page, SGLANG_STATS.mfs, '0.684');
+  assert.equal(await value(page, SGLANG_STATS.seqs), '0');
+  assert.match(await value(page, 'vllm-lines'), /\nValueError: Loaded weights leave no GPU memory for the KV cache under --mem-fraction-static=0\.684\./);
+  assert.equal(await value(page, engineCell('sglang', 'tokens')), '');
+  assert.match(await text(page, engineCell('sglang', 'tokens')), /refuses/);
+  assert.ok(Number(await value(page, engineCell('vllm', 'tokens'))) > 0, 'vLLM starts');
+  await select(page, 'kv', 'float16');
+  await waitText(page, 'vllm-lines', /SGLang does not accept these settings: .*has no "float16"/);
+  assert.match(await value(page, 'serve-command'), /^python -m sglang\.launch_server /);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
 test('screenshot: Qwen3-8B on an RTX 4090 under SGLang and vLLM', async () => {
   const { context, page, problems } = await openReady(env, `${QWEN_4090}&engine=sglang`, {
     viewport: { width: 1280, height: 900 }, colorScheme: 'light',
