@@ -215,7 +215,7 @@ fn sglang_stats_and_lines() {
         gpu: kvbudget::core::scenario::GpuChoice::Preset(
             kvbudget::core::presets::gpu("l4").unwrap(),
         ),
-        ..s
+        ..s.clone()
     };
     let o = sglang_outcome(&l4).unwrap();
     let lines = page::sglang_lines(&o);
@@ -225,4 +225,17 @@ fn sglang_stats_and_lines() {
         "{last}"
     );
     assert_eq!(page::sglang_stats(&o)[0].sub, "SGLang would not start");
+    // The answer bar follows the engine.
+    let e = kvbudget::core::calc::evaluate(&s).unwrap();
+    assert_eq!(
+        page::engine_answer(&s, &e),
+        (
+            "0 sequences of 8,192 tokens fit under SGLang 0.5.23 · Qwen/Qwen3-8B · auto KV · RTX 4090".into(),
+            false
+        )
+    );
+    let vllm = PageScenario::default();
+    assert_eq!(page::engine_answer(&vllm, &e).0, page::answer(&vllm, &e));
+    let e = kvbudget::core::calc::evaluate(&l4).unwrap();
+    assert!(page::engine_answer(&l4, &e).1);
 }

@@ -42,19 +42,15 @@ pub fn Notices(notices: RwSignal<Vec<Notice>>, state: State) -> impl IntoView {
 /// The answer in one line, pinned to the bottom of narrow screens where the results sit below the inputs.
 #[component]
 pub fn AnswerBar(state: State) -> impl IntoView {
-    let text = move || {
+    let answer = Memo::new(move |_| {
         state.shown.with(|x| {
             x.as_ref()
-                .map(|x| page::answer(&x.s, &x.o))
+                .map(|x| page::engine_answer(&x.s, &x.o))
                 .unwrap_or_default()
         })
-    };
-    let refused = move || {
-        state.shown.with(|x| {
-            x.as_ref()
-                .is_some_and(|x| x.o.chosen.report.refusal.is_some())
-        })
-    };
+    });
+    let text = move || answer.get().0;
+    let refused = move || answer.get().1;
     view! {
         <p class="answer" class:answer--refused=refused>
             <a href="#results-title">{text}</a>
@@ -136,7 +132,7 @@ pub fn Results(state: State) -> impl IntoView {
         view! {
             <section class="results" aria-labelledby="results-title">
                 <h2 id="results-title">{page::results_title(s, o)}</h2>
-                <p class="sr-only" aria-live="polite">{page::answer(s, o)}</p>
+                <p class="sr-only" aria-live="polite">{page::engine_answer(s, o).0}</p>
                 {error_box}
                 {(s.engine == Engine::Sglang).then(|| view! { <h3 data-testid="stats-engine">{page::vllm_stats_heading(s)}</h3> })}
                 <div class="stats">{stats.into_iter().collect_view()}</div>

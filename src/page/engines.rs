@@ -1,10 +1,43 @@
 //! The texts of the SGLang results and of the two engines side by side.
 
-use super::results::Stat;
-use kvbudget_core::engines::SglangOutcome;
+use super::results::{answer, Stat};
+use kvbudget_core::calc::Outcome;
+use kvbudget_core::engines::{sglang_outcome, SglangOutcome};
 use kvbudget_core::explain::plural;
 use kvbudget_core::scenario::{Engine, PageScenario};
 use kvbudget_core::units::thousands;
+
+/// The answer in one line for the chosen engine, and whether that engine refuses to start.
+pub fn engine_answer(s: &PageScenario, o: &Outcome) -> (String, bool) {
+    match s.engine {
+        Engine::Vllm => (answer(s, o), o.chosen.report.refusal.is_some()),
+        Engine::Sglang => match sglang_outcome(s) {
+            Ok(sg) => {
+                let refused = sg.report.error.is_some();
+                let fit = if refused {
+                    "SGLang would not start".to_string()
+                } else {
+                    format!(
+                        "{} of {} tokens fit",
+                        plural(sg.sequences, "sequence"),
+                        thousands(sg.context)
+                    )
+                };
+                (
+                    format!(
+                        "{fit} under SGLang {} · {} · {} KV · {}",
+                        sg.report.version,
+                        s.model.name(),
+                        s.kv.name(),
+                        s.gpu.name()
+                    ),
+                    refused,
+                )
+            }
+            Err(e) => (format!("SGLang: {e}"), true),
+        },
+    }
+}
 
 /// The heading over the startup lines: the engine and its release.
 pub fn lines_heading(s: &PageScenario) -> String {

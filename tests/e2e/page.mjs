@@ -165,3 +165,5 @@ export const ENGINES_WHY = 'compare-why';
 export const engineCell = (engine, what) => `compare-${engine}-${what}`;
 /** An input's placeholder (the default it follows when empty). */
 export const placeholder = (page, fieldId) => page.getAttribute(field(fieldId), 'placeholder');
+/** The one-line answer bar (pinned to narrow screens); it follows the chosen engine. */
+export const ANSWER_BAR = '.answer';

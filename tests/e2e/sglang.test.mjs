@@ -7,7 +7,7 @@ import path from 'node:path';
 import { suite, openPage, urlParam, SHOTS } from './harness.mjs';
 import {
   sel, field, value, text, ready, openReady, fill, select, fieldValue, waitValue, waitText, placeholder,
-  LINES_HEADING, SGLANG_STATS, ENGINES_TABLE, ENGINES_WHY, engineCell,
+  LINES_HEADING, SGLANG_STATS, ENGINES_TABLE, ENGINES_WHY, ANSWER_BAR, engineCell,
 } from './page.mjs';
 
 const env = suite();
@@ -26,6 +26,7 @@ test('Qwen3-8B on an RTX 4090: SGLang beside vLLM, its knobs, and the URL round 
   // not one 8,192-token sequence; vLLM: 34,672 tokens, 4 sequences.
   assert.equal(await value(page, SGLANG_STATS.mfs), '0.704');
   assert.equal(await value(page, SGLANG_STATS.seqs), '0');
+  assert.match(await page.textContent(ANSWER_BAR), /^0 sequences of 8,192 tokens fit under SGLang 0\.5\.23 · /);
   assert.match(await value(page, 'vllm-lines'), /KV Cache is allocated\. dtype: torch\.bfloat16, #tokens: 7422, K size: 0\.51 GB, V size: 0\.51 GB/);
   assert.equal(await value(page, engineCell('vllm', 'tokens')), '34672');
   assert.equal(await value(page, engineCell('vllm', 'seqs')), '4');
@@ -61,6 +62,7 @@ test('Qwen3-8B on an RTX 4090: SGLang beside vLLM, its knobs, and the URL round 
   await select(page, 'engine', 'vllm');
   assert.equal(await urlParam(page, 'engine', null), null);
   await waitText(page, LINES_HEADING, /^What vLLM /);
+  assert.match(await page.textContent(ANSWER_BAR), /^4 sequences of 8,192 tokens fit · /);
   assert.match(await value(page, 'serve-command'), /^vllm serve /);
   assert.deepEqual(problems, []);
   await context.close();
