@@ -14,6 +14,7 @@ mod log_check;
 mod plan;
 mod repertoire;
 mod results;
+mod sglang;
 
 use kvbudget_core::calc::{evaluate, Outcome};
 use kvbudget_core::chart_data::{self, ChartData};

@@ -1,9 +1,10 @@
 //! The page's decisions, natively: committing typed text, the pickers, what a repertoire row
 //! loads, the charts' table and the embed snippet.
 
+use kvbudget::core::engines::sglang_outcome;
 use kvbudget::core::query::{decode, encode};
 use kvbudget::core::repertoire::rows;
-use kvbudget::core::scenario::{Embed, ModelChoice, PageScenario, Theme};
+use kvbudget::core::scenario::{Embed, Engine, ModelChoice, PageScenario, Theme};
 use kvbudget::core::units::Bytes;
 use kvbudget::page::{self, Units, CHARTS};
 
@@ -15,6 +16,7 @@ fn input(id: &str) -> &'static page::Input {
         .chain(&page::PARALLEL)
         .chain(&page::VLLM)
         .chain(&page::REQUESTS)
+        .chain(&page::SGLANG)
         .find(|i| i.id == id)
         .unwrap_or_else(|| panic!("no input {id}"))
 }
@@ -137,4 +139,103 @@ fn hugging_face_ids() {
     assert!(!page::valid_hf_id("Qwen"));
     assert!(!page::valid_hf_id("a/b/c"));
     assert!(!page::valid_hf_id("a/<script>"));
+}
+
+#[test]
+fn the_engine_picker_and_sglang_knobs() {
+    let mut s = PageScenario::default();
+    assert_eq!(page::engine_value(&s), "vllm");
+    assert_eq!(page::lines_heading(&s), "What vLLM 0.33 prints at startup");
+    page::select_engine(&mut s, "sglang");
+    assert_eq!(s.engine, Engine::Sglang);
+    assert_eq!(
+        page::lines_heading(&s),
+        "What SGLang 0.5.23 prints at startup"
+    );
+    // The defaults as placeholders: 0.704 on a 4090 (7,280 MiB reserved of 24,564), page 1,
+    // chunked prefill 4,096.
+    assert_eq!(
+        page::placeholder("mfs", &s, None),
+        "0.704 (SGLang 0.5.23 default here)"
+    );
+    assert_eq!(
+        page::placeholder("page_size", &s, None),
+        "1 (SGLang default)"
+    );
+    assert_eq!(
+        page::placeholder("chunked", &s, None),
+        "4096 (SGLang 0.5.23 default here)"
+    );
+    let t = input("mfs").commit(&s, "0.85", Units::default()).unwrap();
+    assert_eq!(t.sglang.mem_fraction_static, Some(0.85));
+    let e = input("mfs")
+        .commit(&s, "1.2", Units::default())
+        .unwrap_err();
+    assert!(e.contains("mem_fraction_static"), "{e}");
+    let t = input("mfs").commit(&t, "", Units::default()).unwrap();
+    assert_eq!(t.sglang.mem_fraction_static, None);
+    let t = input("chunked").commit(&s, "-1", Units::default()).unwrap();
+    assert_eq!(t.sglang.chunked_prefill_size, Some(-1));
+    page::select_sglang_version(&mut s, "0.5.3");
+    assert_eq!(
+        s.sglang.version.map(|v| v.to_string()).as_deref(),
+        Some("0.5.3")
+    );
+    assert_eq!(decode(&encode(&s)).0, s);
+}
+
+#[test]
+fn sglang_stats_and_lines() {
+    let s = PageScenario {
+        engine: Engine::Sglang,
+        ..PageScenario::default()
+    };
+    let o = sglang_outcome(&s).unwrap();
+    let [seqs, tokens, mfs] = page::sglang_stats(&o);
+    assert_eq!((seqs.testid, seqs.value.as_str()), ("sglang-seqs", "0"));
+    assert_eq!(
+        (tokens.testid, tokens.value.as_str()),
+        ("sglang-tokens", "7422")
+    );
+    assert_eq!(tokens.text, "7,422 tokens");
+    assert_eq!(mfs.value, "0.704");
+    assert_eq!(
+        mfs.sub,
+        "SGLang 0.5.23's default: 7,280 MiB reserved of 24,564 MiB"
+    );
+    let lines = page::sglang_lines(&o);
+    assert!(
+        lines.starts_with("Load weight begin. avail mem=23.14 GB\n"),
+        "{lines}"
+    );
+    assert!(lines.contains("#tokens: 7422, K size: 0.51 GB, V size: 0.51 GB"));
+    assert_eq!(page::tokens_cell(None), "— (refuses)");
+    // A refusal ends the lines with SGLang's exception.
+    let l4 = PageScenario {
+        gpu: kvbudget::core::scenario::GpuChoice::Preset(
+            kvbudget::core::presets::gpu("l4").unwrap(),
+        ),
+        ..s.clone()
+    };
+    let o = sglang_outcome(&l4).unwrap();
+    let lines = page::sglang_lines(&o);
+    let last = lines.lines().last().unwrap();
+    assert!(
+        last.starts_with("ValueError: Loaded weights leave no GPU memory"),
+        "{last}"
+    );
+    assert_eq!(page::sglang_stats(&o)[0].sub, "SGLang would not start");
+    // The answer bar follows the engine.
+    let e = kvbudget::core::calc::evaluate(&s).unwrap();
+    assert_eq!(
+        page::engine_answer(&s, &e),
+        (
+            "0 sequences of 8,192 tokens fit under SGLang 0.5.23 · Qwen/Qwen3-8B · auto KV · RTX 4090".into(),
+            false
+        )
+    );
+    let vllm = PageScenario::default();
+    assert_eq!(page::engine_answer(&vllm, &e).0, page::answer(&vllm, &e));
+    let e = kvbudget::core::calc::evaluate(&l4).unwrap();
+    assert!(page::engine_answer(&l4, &e).1);
 }

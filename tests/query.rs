@@ -3,7 +3,9 @@
 
 use kvbudget::core::model::{Attention, Extras, KvDtype, ModelDtype, ModelSpec};
 use kvbudget::core::query::{all_params, decode, encode};
-use kvbudget::core::scenario::{custom_start, GpuChoice, ModelChoice, PageScenario};
+use kvbudget::core::scenario::{
+    custom_start, Engine, GpuChoice, ModelChoice, PageScenario, SglangKnobs,
+};
 use kvbudget::core::units::Bytes;
 use kvbudget::core::vllm::Version;
 use kvbudget::core::vllm::{Knobs, Lora, Speculative};
@@ -56,6 +58,13 @@ fn round_trip() {
         prompt: Some(1000),
         trace: Some(4000),
         overhead: Bytes::from_gib_f64(1.37),
+        engine: Engine::Sglang,
+        sglang: SglangKnobs {
+            version: Some(kvbudget::core::sglang::Version::new(0, 4, 6)),
+            mem_fraction_static: Some(0.83),
+            page_size: Some(32),
+            chunked_prefill_size: Some(2048),
+        },
         ..PageScenario::default()
     };
     let q = encode(&s);

@@ -330,6 +330,45 @@ pub fn parse_name(s: &str) -> Result<String> {
     Ok(truncate(t, 120))
 }
 
+/// SGLang's `--mem-fraction-static`: a number in (0, 1].
+pub fn parse_mfs(s: &str) -> Result<f64> {
+    let v = decimal("mem_fraction_static", s)?;
+    if v <= 0.0 || v > 1.0 {
+        return Err(KvError::OutOfRange {
+            field: "mem_fraction_static",
+            range: "greater than 0 and at most 1",
+            got: s.trim().into(),
+        });
+    }
+    Ok(v)
+}
+
+/// SGLang's `--page-size`: 1 … 4,096 tokens.
+pub fn parse_page_size(s: &str) -> Result<u64> {
+    whole(
+        "page_size",
+        s,
+        1,
+        4096,
+        "a whole number of tokens from 1 to 4,096",
+    )
+}
+
+/// SGLang's `--chunked-prefill-size`: −1 (no chunking) or 1 … 1,048,576 tokens.
+pub fn parse_chunked_prefill(s: &str) -> Result<i64> {
+    if s.trim() == "-1" {
+        return Ok(-1);
+    }
+    whole(
+        "chunked_prefill_size",
+        s,
+        1,
+        1 << 20,
+        "-1 or a whole number of tokens from 1 to 1,048,576",
+    )
+    .map(|n| n as i64)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

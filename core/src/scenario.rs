@@ -5,6 +5,7 @@
 
 use crate::model::{Extras, KvDtype, ModelSpec};
 use crate::presets::{self, Arch, GpuPreset, ModelPreset};
+use crate::sglang::Version as SglangVersion;
 use crate::units::{Bytes, GIB};
 use crate::vllm::{serve_defaults, Knobs, Overhead, Version, NEWEST};
 use std::borrow::Cow;
@@ -224,6 +225,60 @@ impl Theme {
     }
 }
 
+/// The serving engine the page emulates.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Engine {
+    /// vLLM (the default).
+    Vllm,
+    /// SGLang.
+    Sglang,
+}
+
+impl Engine {
+    /// The `engine=` value (None for vLLM, the default).
+    pub fn key(self) -> Option<&'static str> {
+        match self {
+            Engine::Vllm => None,
+            Engine::Sglang => Some("sglang"),
+        }
+    }
+    /// Reads an `engine=` value.
+    pub fn parse(s: &str) -> Option<Engine> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "vllm" | "" => Some(Engine::Vllm),
+            "sglang" => Some(Engine::Sglang),
+            _ => None,
+        }
+    }
+    /// The name to show.
+    pub fn label(self) -> &'static str {
+        match self {
+            Engine::Vllm => "vLLM",
+            Engine::Sglang => "SGLang",
+        }
+    }
+}
+
+/// SGLang's own settings on the page; `None` is SGLang's default.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct SglangKnobs {
+    /// The release (`None`: the newest known).
+    pub version: Option<SglangVersion>,
+    /// `--mem-fraction-static`.
+    pub mem_fraction_static: Option<f64>,
+    /// `--page-size`.
+    pub page_size: Option<u64>,
+    /// `--chunked-prefill-size`.
+    pub chunked_prefill_size: Option<i64>,
+}
+
+impl SglangKnobs {
+    /// The release in force.
+    pub fn version(&self) -> SglangVersion {
+        self.version.unwrap_or(crate::sglang::NEWEST)
+    }
+}
+
 /// Everything the page computes from.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PageScenario {
@@ -267,6 +322,10 @@ pub struct PageScenario {
     pub knobs: Knobs,
     /// The inverse question: plan for this many sequences of the context (None: no plan).
     pub plan: Option<u64>,
+    /// The engine emulated.
+    pub engine: Engine,
+    /// SGLang's settings (used when the engine is SGLang, and by the comparison).
+    pub sglang: SglangKnobs,
 }
 
 impl Default for PageScenario {
@@ -293,6 +352,8 @@ impl Default for PageScenario {
             mnbt: None,
             knobs: Knobs::default(),
             plan: None,
+            engine: Engine::Vllm,
+            sglang: SglangKnobs::default(),
         }
     }
 }

@@ -6,7 +6,8 @@ use super::{import::ImportConfig, State};
 use crate::page::{self, Input, Units};
 use kvbudget_core::model::KvDtype;
 use kvbudget_core::presets::{GPUS, MODELS};
-use kvbudget_core::scenario::{GpuChoice, ModelChoice, PageScenario};
+use kvbudget_core::scenario::{Engine, GpuChoice, ModelChoice, PageScenario};
+use kvbudget_core::sglang;
 use kvbudget_core::units::Bytes;
 use kvbudget_core::vllm::{version, Version};
 use leptos::prelude::*;
@@ -114,6 +115,12 @@ pub fn Inputs(state: State) -> impl IntoView {
         .rev()
         .map(|v| (v.to_string(), page::version_option(v)))
         .collect();
+    let sglang_versions: Vec<(String, String)> = sglang::version::offered()
+        .into_iter()
+        .rev()
+        .map(|v| (v.to_string(), page::sglang_version_option(v)))
+        .collect();
+    let is_sglang = move || scenario.with(|s| s.engine == Engine::Sglang);
     view! {
         <fieldset>
             <legend>"Model"</legend>
@@ -145,6 +152,15 @@ pub fn Inputs(state: State) -> impl IntoView {
                 <div class="custom">{fields(&page::CUSTOM_GPU)}</div>
             </Show>
             {fields(&page::PARALLEL)}
+        </fieldset>
+        <fieldset>
+            <legend>"Engine"</legend>
+            {picker(state, "engine", "Engine", page::engine_options(), page::engine_value, page::select_engine)}
+            <Show when=is_sglang>
+                {picker(state, "sglang", "SGLang version", sglang_versions.clone(), page::sglang_version_value, page::select_sglang_version)}
+                {fields(&page::SGLANG)}
+                <p class="hint">"SGLang reads max_model_len as --context-length and the KV dtype, TP and PP above; the free memory is predicted from the GPU and the weights."</p>
+            </Show>
         </fieldset>
         <fieldset>
             <legend>"vLLM"</legend>

@@ -1,10 +1,12 @@
 //! The answer: notices about the URL, the one-line answer bar, and the results panel with its
 //! figures, vLLM's lines, the derivations and the serve command.
 
-use super::{browser, embed::EmbedBox, State};
+use super::{browser, embed::EmbedBox, sglang::SglangPanel, State};
 use crate::page;
+use kvbudget_core::engines::{sglang_command, sglang_outcome};
 use kvbudget_core::fixes::fixes;
 use kvbudget_core::query::{encode, Notice};
+use kvbudget_core::scenario::Engine;
 use leptos::prelude::*;
 
 /// URL parameters that were refused, and a scenario that does not evaluate.
@@ -40,19 +42,15 @@ pub fn Notices(notices: RwSignal<Vec<Notice>>, state: State) -> impl IntoView {
 /// The answer in one line, pinned to the bottom of narrow screens where the results sit below the inputs.
 #[component]
 pub fn AnswerBar(state: State) -> impl IntoView {
-    let text = move || {
+    let answer = Memo::new(move |_| {
         state.shown.with(|x| {
             x.as_ref()
-                .map(|x| page::answer(&x.s, &x.o))
+                .map(|x| page::engine_answer(&x.s, &x.o))
                 .unwrap_or_default()
         })
-    };
-    let refused = move || {
-        state.shown.with(|x| {
-            x.as_ref()
-                .is_some_and(|x| x.o.chosen.report.refusal.is_some())
-        })
-    };
+    });
+    let text = move || answer.get().0;
+    let refused = move || answer.get().1;
     view! {
         <p class="answer" class:answer--refused=refused>
             <a href="#results-title">{text}</a>
@@ -74,9 +72,21 @@ pub fn Results(state: State) -> impl IntoView {
         };
         let (s, o) = (&x.s, &x.o);
         let r = &o.chosen.report;
-        let lines = page::log_lines(r);
+        let sg = (s.engine == Engine::Sglang).then(|| sglang_outcome(s));
+        let lines = match &sg {
+            Some(Ok(sg)) => page::sglang_lines(sg),
+            Some(Err(e)) => format!("SGLang does not accept these settings: {e}"),
+            None => page::log_lines(r),
+        };
         let lines_value = lines.clone();
-        let serve = words.serve_command.clone();
+        let serve = match &sg {
+            Some(_) => sglang_command(s),
+            None => words.serve_command.clone(),
+        };
+        let sglang_panel = match sg {
+            Some(Ok(sg)) => Some(view! { <SglangPanel s=s.clone() o=o.clone() sg/> }),
+            _ => None,
+        };
         let (serve_value, serve_copy) = (serve.clone(), serve.clone());
         let error_box = r.refusal.map(|refusal| {
             let fixes = fixes(s, o);
@@ -122,13 +132,15 @@ pub fn Results(state: State) -> impl IntoView {
         view! {
             <section class="results" aria-labelledby="results-title">
                 <h2 id="results-title">{page::results_title(s, o)}</h2>
-                <p class="sr-only" aria-live="polite">{page::answer(s, o)}</p>
+                <p class="sr-only" aria-live="polite">{page::engine_answer(s, o).0}</p>
                 {error_box}
+                {(s.engine == Engine::Sglang).then(|| view! { <h3 data-testid="stats-engine">{page::vllm_stats_heading(s)}</h3> })}
                 <div class="stats">{stats.into_iter().collect_view()}</div>
                 {spread_note}
                 <ul class="warnings">{words.warnings.iter().map(|w| view! { <li>{w.clone()}</li> }).collect_view()}</ul>
-                <h3>"What vLLM " {s.version.to_string()} " prints at startup"</h3>
+                <h3 data-testid="lines-heading">{page::lines_heading(s)}</h3>
                 <pre class="log" data-testid="vllm-lines" data-value=lines_value>{lines}</pre>
+                {sglang_panel}
                 <details class="primer">
                     <summary>"The KV cache in one minute"</summary>
                     {page::PRIMER.iter().map(|p| view! { <p>{*p}</p> }).collect_view()}

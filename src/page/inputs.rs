@@ -2,11 +2,13 @@
 //! and the hints beside them.
 
 use kvbudget_core::calc::Outcome;
+use kvbudget_core::engines;
 use kvbudget_core::error::KvError;
 use kvbudget_core::fields;
 use kvbudget_core::model::{Attention, ModelSpec};
 use kvbudget_core::presets::{self, GpuPreset, ModelPreset};
-use kvbudget_core::scenario::{GpuChoice, ModelChoice, PageScenario};
+use kvbudget_core::scenario::{Engine, GpuChoice, ModelChoice, PageScenario};
+use kvbudget_core::sglang::{self, Version as SglangVersion};
 use kvbudget_core::units::{fixed2, thousands};
 use kvbudget_core::vllm::{Version, NEWEST};
 
@@ -30,7 +32,7 @@ pub struct Input {
     /// The committed value as text (empty for a value left to its default).
     pub show: fn(&PageScenario, Units) -> String,
     /// Parses typed text into the scenario (empty text: the default, where there is one).
-    apply: fn(&mut PageScenario, &str, Units) -> Result<(), KvError>,
+    pub(super) apply: fn(&mut PageScenario, &str, Units) -> Result<(), KvError>,
 }
 
 impl Input {
@@ -49,7 +51,10 @@ impl Input {
 }
 
 /// `None` for empty text (the field's default), else the parsed value.
-fn optional<T>(text: &str, parse: fn(&str) -> Result<T, KvError>) -> Result<Option<T>, KvError> {
+pub(super) fn optional<T>(
+    text: &str,
+    parse: fn(&str) -> Result<T, KvError>,
+) -> Result<Option<T>, KvError> {
     if text.trim().is_empty() {
         Ok(None)
     } else {
@@ -291,6 +296,58 @@ pub const VLLM: [Input; 4] = [
     },
 ];
 
+/// SGLang's own settings (the engine and version are pickers); empty: SGLang's default.
+pub const SGLANG: [Input; 3] = [
+    Input {
+        id: "mfs",
+        label: "mem_fraction_static",
+        hint: "0–1; empty: SGLang's default for the GPU",
+        inputmode: "decimal",
+        show: |s, _| {
+            s.sglang
+                .mem_fraction_static
+                .map(|u| u.to_string())
+                .unwrap_or_default()
+        },
+        apply: |s, t, _| {
+            s.sglang.mem_fraction_static = optional(t, fields::parse_mfs)?;
+            Ok(())
+        },
+    },
+    Input {
+        id: "page_size",
+        label: "page_size",
+        hint: "tokens; empty: 1",
+        inputmode: "numeric",
+        show: |s, _| {
+            s.sglang
+                .page_size
+                .map(|n| n.to_string())
+                .unwrap_or_default()
+        },
+        apply: |s, t, _| {
+            s.sglang.page_size = optional(t, fields::parse_page_size)?;
+            Ok(())
+        },
+    },
+    Input {
+        id: "chunked",
+        label: "chunked_prefill_size",
+        hint: "tokens, -1: off; empty: SGLang's default",
+        inputmode: "numeric",
+        show: |s, _| {
+            s.sglang
+                .chunked_prefill_size
+                .map(|n| n.to_string())
+                .unwrap_or_default()
+        },
+        apply: |s, t, _| {
+            s.sglang.chunked_prefill_size = optional(t, fields::parse_chunked_prefill)?;
+            Ok(())
+        },
+    },
+];
+
 /// What each request holds.
 pub const REQUESTS: [Input; 2] = [
     Input {
@@ -330,7 +387,62 @@ pub fn placeholder(id: &str, s: &PageScenario, o: Option<&Outcome>) -> String {
             ),
             None => "estimate".into(),
         },
+        "mfs" => format!(
+            "{} (SGLang {} default here)",
+            engines::default_mfs(s),
+            s.sglang.version()
+        ),
+        "page_size" => "1 (SGLang default)".into(),
+        "chunked" => match engines::sglang_outcome(s) {
+            Ok(o) => format!(
+                "{} (SGLang {} default here)",
+                o.report.defaults.chunked_prefill_size,
+                s.sglang.version()
+            ),
+            Err(_) => "SGLang default".into(),
+        },
         _ => String::new(),
+    }
+}
+
+/// The engine picker's options.
+pub fn engine_options() -> Vec<(String, String)> {
+    [Engine::Vllm, Engine::Sglang]
+        .iter()
+        .map(|e| (e.key().unwrap_or("vllm").to_string(), e.label().to_string()))
+        .collect()
+}
+
+/// The engine picker's value for the scenario.
+pub fn engine_value(s: &PageScenario) -> String {
+    s.engine.key().unwrap_or("vllm").to_string()
+}
+
+/// Picking `value` in the engine picker.
+pub fn select_engine(s: &mut PageScenario, value: &str) {
+    if let Some(e) = Engine::parse(value) {
+        s.engine = e;
+    }
+}
+
+/// The SGLang version picker's value for the scenario.
+pub fn sglang_version_value(s: &PageScenario) -> String {
+    s.sglang.version().to_string()
+}
+
+/// Picking `value` in the SGLang version picker (the newest is the default: no URL key).
+pub fn select_sglang_version(s: &mut PageScenario, value: &str) {
+    if let Ok(v) = SglangVersion::parse(value) {
+        s.sglang.version = (v != sglang::NEWEST).then_some(v);
+    }
+}
+
+/// An SGLang release as the picker lists it.
+pub fn sglang_version_option(v: SglangVersion) -> String {
+    if v == sglang::NEWEST {
+        format!("{v} (newest known)")
+    } else {
+        v.to_string()
     }
 }
 
@@ -468,204 +580,3 @@ pub fn custom_summary(s: &PageScenario) -> String {
     };
     format!("{attention}; {}; {vocab}{len}", c.dtype.name())
 }
-
-fn lora_mut(s: &mut PageScenario) -> Option<&mut kvbudget_core::vllm::Lora> {
-    s.knobs.lora.as_mut()
-}
-
-fn spec_mut(s: &mut PageScenario) -> Option<&mut kvbudget_core::vllm::Speculative> {
-    s.knobs.speculative.as_mut()
-}
-
-/// vLLM's other flags, behind "More vLLM flags" (empty: the flag is not given).
-pub const FLAGS: [Input; 7] = [
-    Input {
-        id: "mnbt",
-        label: "max_num_batched_tokens",
-        hint: "empty: vLLM's default",
-        inputmode: "numeric",
-        show: |s, _| s.mnbt.map(|n| n.to_string()).unwrap_or_default(),
-        apply: |s, t, _| {
-            s.mnbt = optional(t, |t| {
-                fields::whole(
-                    "max_num_batched_tokens",
-                    t,
-                    1,
-                    fields::MAX_CTX,
-                    "a whole number of tokens from 1 to 10,485,760",
-                )
-            })?;
-            Ok(())
-        },
-    },
-    Input {
-        id: "offload_gib",
-        label: "CPU offload",
-        hint: "GiB per GPU; empty: none",
-        inputmode: "decimal",
-        show: |s, _| {
-            if s.knobs.cpu_offload_gb > 0.0 {
-                s.knobs.cpu_offload_gb.to_string()
-            } else {
-                String::new()
-            }
-        },
-        apply: |s, t, _| {
-            s.knobs.cpu_offload_gb = optional(t, |t| {
-                fields::parse_gib("CPU offload", t, 1024.0, "a number of GiB from 0 to 1,024")
-            })?
-            .map(|b| b.as_gib())
-            .unwrap_or(0.0);
-            Ok(())
-        },
-    },
-    Input {
-        id: "loras",
-        label: "LoRA adapters on the GPU (max_loras)",
-        hint: "empty: no LoRA",
-        inputmode: "numeric",
-        show: |s, _| {
-            s.knobs
-                .lora
-                .map(|l| l.max_loras.to_string())
-                .unwrap_or_default()
-        },
-        apply: |s, t, _| {
-            s.knobs.lora = match optional(t, |t| {
-                fields::whole("max_loras", t, 1, 1024, "a whole number from 1 to 1,024")
-            })? {
-                None => None,
-                Some(n) => Some(kvbudget_core::vllm::Lora {
-                    max_loras: n,
-                    max_rank: s.knobs.lora.map(|l| l.max_rank).unwrap_or(16),
-                }),
-            };
-            Ok(())
-        },
-    },
-    Input {
-        id: "lora_rank",
-        label: "max_lora_rank",
-        hint: "with LoRA",
-        inputmode: "numeric",
-        show: |s, _| {
-            s.knobs
-                .lora
-                .map(|l| l.max_rank.to_string())
-                .unwrap_or_default()
-        },
-        apply: |s, t, _| {
-            let n = fields::whole(
-                "max_lora_rank",
-                t,
-                1,
-                1024,
-                "a whole number from 1 to 1,024",
-            )?;
-            if let Some(l) = lora_mut(s) {
-                l.max_rank = n;
-            }
-            Ok(())
-        },
-    },
-    Input {
-        id: "spec_tokens",
-        label: "Speculative tokens",
-        hint: "empty: no speculative decoding",
-        inputmode: "numeric",
-        show: |s, _| {
-            s.knobs
-                .speculative
-                .map(|x| x.num_tokens.to_string())
-                .unwrap_or_default()
-        },
-        apply: |s, t, _| {
-            s.knobs.speculative = match optional(t, |t| {
-                fields::whole(
-                    "num_speculative_tokens",
-                    t,
-                    1,
-                    64,
-                    "a whole number from 1 to 64",
-                )
-            })? {
-                None => None,
-                Some(n) => Some(kvbudget_core::vllm::Speculative {
-                    num_tokens: n,
-                    ..s.knobs
-                        .speculative
-                        .unwrap_or(kvbudget_core::vllm::Speculative {
-                            num_tokens: n,
-                            draft_weights: kvbudget_core::units::Bytes(0),
-                            draft_layers: 1,
-                        })
-                }),
-            };
-            Ok(())
-        },
-    },
-    Input {
-        id: "draft_layers",
-        label: "Draft attention layers",
-        hint: "1: an EAGLE head",
-        inputmode: "numeric",
-        show: |s, _| {
-            s.knobs
-                .speculative
-                .map(|x| x.draft_layers.to_string())
-                .unwrap_or_default()
-        },
-        apply: |s, t, _| {
-            let n = fields::whole("draft layers", t, 0, 1024, "a whole number from 0 to 1,024")?;
-            if let Some(x) = spec_mut(s) {
-                x.draft_layers = n;
-            }
-            Ok(())
-        },
-    },
-    Input {
-        id: "draft_gib",
-        label: "Draft weights",
-        hint: "GiB",
-        inputmode: "decimal",
-        show: |s, _| {
-            s.knobs
-                .speculative
-                .map(|x| fixed2(x.draft_weights.as_gib()))
-                .unwrap_or_default()
-        },
-        apply: |s, t, _| {
-            let b = fields::parse_gib(
-                "draft weights",
-                t,
-                4096.0,
-                "a number of GiB from 0 to 4,096",
-            )?;
-            if let Some(x) = spec_mut(s) {
-                x.draft_weights = b;
-            }
-            Ok(())
-        },
-    },
-];
-
-/// The inverse question: how many sequences to plan for.
-pub const PLAN: Input = Input {
-    id: "plan",
-    label: "Plan for this many sequences",
-    hint: "empty: no plan",
-    inputmode: "numeric",
-    show: |s, _| s.plan.map(|n| n.to_string()).unwrap_or_default(),
-    apply: |s, t, _| {
-        s.plan = optional(t, |t| {
-            fields::whole(
-                "plan sequences",
-                t,
-                1,
-                65_536,
-                "a whole number from 1 to 65,536",
-            )
-        })?;
-        Ok(())
-    },
-};

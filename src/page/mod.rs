@@ -4,13 +4,17 @@
 //! snippet. The Leptos components in `app/` only wire these to the DOM.
 
 mod embed;
+mod engines;
 mod figures;
+mod flags;
 mod imports;
 mod inputs;
 mod results;
 
 pub use embed::*;
+pub use engines::*;
 pub use figures::*;
+pub use flags::*;
 pub use imports::*;
 pub use inputs::*;
 pub use results::*;

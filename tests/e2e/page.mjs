@@ -151,3 +151,19 @@ export async function waitField(page, fieldId, expected) {
 export async function waitDiff(page, key, expected) {
   await page.waitForFunction(([s, v]) => document.querySelector(s).dataset.diff === v, [compareRow(key), expected]);
 }
+
+// ── SGLang and the two engines side by side ──────────────────────────────────────────────────────
+
+/** The heading over the startup lines (names the engine and its release). */
+export const LINES_HEADING = 'lines-heading';
+/** SGLang's figures (test ids with a `data-value`): sequences at the context, tokens, mem_fraction_static. */
+export const SGLANG_STATS = { seqs: 'sglang-seqs', tokens: 'sglang-tokens', mfs: 'sglang-mfs' };
+/** The "same GPU, both engines" table and the sentence on why they differ. */
+export const ENGINES_TABLE = sel('compare');
+export const ENGINES_WHY = 'compare-why';
+/** A cell of that table: `engine` is `vllm` or `sglang`, `what` is `tokens` or `seqs`. */
+export const engineCell = (engine, what) => `compare-${engine}-${what}`;
+/** An input's placeholder (the default it follows when empty). */
+export const placeholder = (page, fieldId) => page.getAttribute(field(fieldId), 'placeholder');
+/** The one-line answer bar (pinned to narrow screens); it follows the chosen engine. */
+export const ANSWER_BAR = '.answer';

@@ -10,9 +10,10 @@ use crate::fields::*;
 use crate::model::{Attention, KvDtype, ModelDtype, ModelSpec};
 use crate::presets;
 use crate::scenario::{
-    custom_start, Embed, GpuChoice, ModelChoice, PageScenario, Theme, CUSTOM_GPU_BW_GBS,
+    custom_start, Embed, Engine, GpuChoice, ModelChoice, PageScenario, Theme, CUSTOM_GPU_BW_GBS,
     CUSTOM_GPU_TOTAL, DEFAULT_CTX, DEFAULT_GPU, DEFAULT_MODEL,
 };
+use crate::sglang::{Version as SglangVersion, NEWEST as SGLANG_NEWEST};
 use crate::units::{fixed2, py_float_repr, Bytes};
 use crate::vllm::{Version, NEWEST};
 use std::collections::HashMap;
@@ -466,6 +467,54 @@ pub const PARAMS: &[Param] = &[
             Ok(())
         }),
         default: |_| "the budget".into(),
+    },
+    Param {
+        key: "engine",
+        read: |s| s.engine.key().map(String::from),
+        write: Some(|s, v, _| {
+            s.engine = Engine::parse(v).ok_or_else(|| KvError::Invalid {
+                field: "engine",
+                message: format!("{:?} is not one of vllm, sglang", truncate(v.trim(), 24)),
+            })?;
+            Ok(())
+        }),
+        default: |_| "vllm".into(),
+    },
+    Param {
+        key: "sglang",
+        read: |s| s.sglang.version.map(|v| v.to_string()),
+        write: Some(|s, v, _| {
+            s.sglang.version = Some(SglangVersion::parse(v)?);
+            Ok(())
+        }),
+        default: |_| SGLANG_NEWEST.to_string(),
+    },
+    Param {
+        key: "mfs",
+        read: |s| s.sglang.mem_fraction_static.map(num),
+        write: Some(|s, v, _| {
+            s.sglang.mem_fraction_static = Some(parse_mfs(v)?);
+            Ok(())
+        }),
+        default: |s| format!("SGLang {}'s default for the GPU", s.sglang.version()),
+    },
+    Param {
+        key: "page_size",
+        read: |s| s.sglang.page_size.map(|n| n.to_string()),
+        write: Some(|s, v, _| {
+            s.sglang.page_size = Some(parse_page_size(v)?);
+            Ok(())
+        }),
+        default: |_| "1".into(),
+    },
+    Param {
+        key: "chunked",
+        read: |s| s.sglang.chunked_prefill_size.map(|n| n.to_string()),
+        write: Some(|s, v, _| {
+            s.sglang.chunked_prefill_size = Some(parse_chunked_prefill(v)?);
+            Ok(())
+        }),
+        default: |s| format!("SGLang {}'s default for the GPU", s.sglang.version()),
     },
     Param {
         key: "embed",

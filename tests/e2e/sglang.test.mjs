@@ -1,0 +1,97 @@
+// SGLang as the page's second engine: Qwen3-8B on an RTX 4090 under both engines side by side,
+// SGLang's knobs with their defaults as placeholders, the URL round-tripping with engine=sglang,
+// and a committed viewport screenshot.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { suite, openPage, urlParam, SHOTS } from './harness.mjs';
+import {
+  sel, field, value, text, ready, openReady, fill, select, fieldValue, waitValue, waitText, placeholder,
+  LINES_HEADING, SGLANG_STATS, ENGINES_TABLE, ENGINES_WHY, ANSWER_BAR, engineCell,
+} from './page.mjs';
+
+const env = suite();
+const QWEN_4090 = '?model=Qwen/Qwen3-8B&gpu=rtx-4090&ctx=8192';
+
+test('Qwen3-8B on an RTX 4090: SGLang beside vLLM, its knobs, and the URL round trip', async () => {
+  const { context, page, problems } = await openReady(env, QWEN_4090);
+  assert.match(await text(page, LINES_HEADING), /^What vLLM /);
+  assert.equal(await page.locator(ENGINES_TABLE).count(), 0, 'no comparison under vLLM');
+
+  await select(page, 'engine', 'sglang');
+  assert.equal(await urlParam(page, 'engine', 'sglang'), 'sglang');
+  await waitValue(page, SGLANG_STATS.tokens, '7422');
+  assert.equal(await text(page, LINES_HEADING), 'What SGLang 0.5.23 prints at startup');
+  // 0.5.23 on a 4090 reserves 7,280 MiB of 24,564: mem_fraction_static 0.704, 7,422 tokens,
+  // not one 8,192-token sequence; vLLM: 34,672 tokens, 4 sequences.
+  assert.equal(await value(page, SGLANG_STATS.mfs), '0.704');
+  assert.equal(await value(page, SGLANG_STATS.seqs), '0');
+  assert.match(await page.textContent(ANSWER_BAR), /^0 sequences of 8,192 tokens fit under SGLang 0\.5\.23 · /);
+  assert.match(await value(page, 'vllm-lines'), /KV Cache is allocated\. dtype: torch\.bfloat16, #tokens: 7422, K size: 0\.51 GB, V size: 0\.51 GB/);
+  assert.equal(await value(page, engineCell('vllm', 'tokens')), '34672');
+  assert.equal(await value(page, engineCell('vllm', 'seqs')), '4');
+  assert.equal(await value(page, engineCell('sglang', 'tokens')), '7422');
+  assert.equal(await value(page, engineCell('sglang', 'seqs')), '0');
+  assert.match(await text(page, ENGINES_WHY), /after − pre × \(1 − mem_fraction_static\)/);
+  assert.match(await text(page, ENGINES_WHY), /whole 16-token blocks/);
+  assert.equal(await value(page, 'serve-command'),
+    'python -m sglang.launch_server --model-path Qwen/Qwen3-8B --context-length 8192');
+  assert.equal(await placeholder(page, 'mfs'), '0.704 (SGLang 0.5.23 default here)');
+  assert.equal(await placeholder(page, 'chunked'), '4096 (SGLang 0.5.23 default here)');
+
+  // mem_fraction_static 0.85: 32,021 tokens, 3 sequences; the flag joins the command.
+  await fill(page, 'mfs', '0.85');
+  await page.press(field('mfs'), 'Tab');
+  assert.equal(await urlParam(page, 'mfs', '0.85'), '0.85');
+  await waitValue(page, SGLANG_STATS.tokens, '32021');
+  assert.equal(await value(page, SGLANG_STATS.seqs), '3');
+  assert.match(await value(page, 'serve-command'), /--mem-fraction-static 0\.85$/);
+
+  // The URL brings the same page back.
+  const url = page.url();
+  const again = await openPage(env.b, url);
+  await ready(again.page);
+  await waitValue(again.page, SGLANG_STATS.tokens, '32021');
+  assert.equal(await fieldValue(again.page, 'engine'), 'sglang');
+  assert.equal(await fieldValue(again.page, 'mfs'), '0.85');
+  assert.equal(await value(again.page, engineCell('vllm', 'tokens')), '34672');
+  assert.deepEqual(again.problems, []);
+  await again.context.close();
+
+  // Back to vLLM: no engine key, vLLM's lines and command.
+  await select(page, 'engine', 'vllm');
+  assert.equal(await urlParam(page, 'engine', null), null);
+  await waitText(page, LINES_HEADING, /^What vLLM /);
+  assert.match(await page.textContent(ANSWER_BAR), /^4 sequences of 8,192 tokens fit · /);
+  assert.match(await value(page, 'serve-command'), /^vllm serve /);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('SGLang refuses Qwen3-8B on an L4 while vLLM starts; a KV dtype SGLang lacks keeps its command', async () => {
+  const { context, page, problems } = await openReady(env, '?model=Qwen/Qwen3-8B&gpu=l4&ctx=8192&engine=sglang');
+  await waitValue(page, SGLANG_STATS.mfs, '0.684');
+  assert.equal(await value(page, SGLANG_STATS.seqs), '0');
+  assert.match(await value(page, 'vllm-lines'), /\nValueError: Loaded weights leave no GPU memory for the KV cache under --mem-fraction-static=0\.684\./);
+  assert.equal(await value(page, engineCell('sglang', 'tokens')), '');
+  assert.match(await text(page, engineCell('sglang', 'tokens')), /refuses/);
+  assert.ok(Number(await value(page, engineCell('vllm', 'tokens'))) > 0, 'vLLM starts');
+  await select(page, 'kv', 'float16');
+  await waitText(page, 'vllm-lines', /SGLang does not accept these settings: .*has no "float16"/);
+  assert.match(await value(page, 'serve-command'), /^python -m sglang\.launch_server /);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('screenshot: Qwen3-8B on an RTX 4090 under SGLang and vLLM', async () => {
+  const { context, page, problems } = await openReady(env, `${QWEN_4090}&engine=sglang`, {
+    viewport: { width: 1280, height: 900 }, colorScheme: 'light',
+  });
+  await waitValue(page, SGLANG_STATS.tokens, '7422');
+  await page.locator(sel(SGLANG_STATS.seqs)).scrollIntoViewIfNeeded();
+  await page.evaluate(() => window.scrollBy(0, -80));
+  await page.waitForTimeout(150);
+  await page.screenshot({ path: path.join(SHOTS, 'sglang-vs-vllm-4090.png') });
+  assert.deepEqual(problems, []);
+  await context.close();
+});

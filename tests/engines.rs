@@ -1,0 +1,199 @@
+//! The page's scenario under SGLang, and both engines on the same GPU: Qwen3-8B on an RTX 4090
+//! (SGLANG-ACCOUNTING §5 A and §6), the free memory predicted from the card and the weights.
+
+use kvbudget::core::calc::evaluate;
+use kvbudget::core::engines::{compare, default_mfs, gpu_mib, sglang_command, sglang_outcome};
+use kvbudget::core::query::{decode, encode};
+use kvbudget::core::scenario::{Engine, PageScenario, SglangKnobs};
+use kvbudget::core::sglang::{Memory, Version};
+
+fn sglang_page() -> PageScenario {
+    PageScenario {
+        engine: Engine::Sglang,
+        ..PageScenario::default()
+    }
+}
+
+/// SGLang 0.5.23's default on a 4090: chunked prefill 4,096, cuda_graph_max_bs 48, 50 prefill
+/// graph sizes reserve 512 + 1.5 × 4,096 + 2 × 48 + 128 + 8 × 50 = 7,280 MiB of the card's
+/// 24,564 (as `nvidia-smi` reports it): round(17,284 / 24,564, 3) = 0.704.
+/// Free memory before loading: 24,564 MiB = 23.988 GiB less 0.85 GiB of CUDA context = 23.138 GiB;
+/// after: less the preset's 15.27 GiB of weights = 7.868 GiB.
+/// rest = 7.868 − 23.138 × 0.296 = 1.0193 GiB = 1,094,518,728 B; // 147,456 B per token
+/// (8 KV heads × 128 × 2 (K and V) × 2 B × 36 layers) = 7,422 tokens: less than one 8,192-token
+/// sequence.
+#[test]
+fn qwen3_8b_on_a_4090_under_sglang_defaults() {
+    let s = sglang_page();
+    assert_eq!(gpu_mib(&s.gpu), (24_564, true));
+    assert_eq!(default_mfs(&s), 0.704);
+    let o = sglang_outcome(&s).unwrap();
+    let r = &o.report;
+    assert_eq!(r.version, Version::new(0, 5, 23));
+    assert_eq!(r.memory, Memory::Predicted);
+    assert_eq!(r.mem_fraction_static, 0.704);
+    assert_eq!(r.mfs_default.as_ref().unwrap().reserved_mib, Some(7280.0));
+    assert!((r.pre_load_free_gib.unwrap() - 23.138_281_25).abs() < 1e-6);
+    assert!((r.post_load_free_gib.unwrap() - 7.868_281_25).abs() < 1e-6);
+    assert!((r.rest_gib.unwrap() - 1.019_35).abs() < 1e-5);
+    assert_eq!(r.cell_size_bytes, 147_456);
+    assert_eq!(r.max_total_num_tokens, Some(7_422));
+    assert_eq!(r.max_running_requests, Some(2048));
+    assert_eq!(r.error, None);
+    assert_eq!(
+        r.lines[2],
+        "KV Cache is allocated. dtype: torch.bfloat16, #tokens: 7422, K size: 0.51 GB, V size: 0.51 GB"
+    );
+    assert_eq!(o.context, 8192);
+    assert_eq!(o.fit, 0);
+    assert_eq!(o.sequences, 0);
+    assert_eq!(
+        o.command,
+        "python -m sglang.launch_server --model-path Qwen/Qwen3-8B --context-length 8192"
+    );
+}
+
+/// `--mem-fraction-static 0.85`: rest = 7.868 − 23.138 × 0.15 = 4.3975 GiB = 4,721,821,614 B
+/// → 32,021 tokens, ⌊32,021 / 8,192⌋ = 3 sequences. With `--page-size 16` the pool is whole
+/// pages: 2,001 × 16 = 32,016 tokens, still 3 sequences.
+#[test]
+fn sglang_knobs_change_the_pool() {
+    let mut s = sglang_page();
+    s.sglang.mem_fraction_static = Some(0.85);
+    let o = sglang_outcome(&s).unwrap();
+    assert_eq!(o.report.mem_fraction_static, 0.85);
+    assert!(o.report.mfs_default.is_none());
+    assert_eq!(o.report.max_total_num_tokens, Some(32_021));
+    assert_eq!(o.sequences, 3);
+    assert!(
+        o.command.ends_with("--mem-fraction-static 0.85"),
+        "{}",
+        o.command
+    );
+    s.sglang.page_size = Some(16);
+    let o = sglang_outcome(&s).unwrap();
+    assert_eq!(o.report.max_total_num_tokens, Some(32_016));
+    assert_eq!(o.sequences, 3);
+    assert!(o.command.ends_with("--page-size 16"), "{}", o.command);
+    // A 1,000-token context with 16-token pages takes 63 pages = 1,008 tokens: ⌊32,016 / 1,008⌋ = 31.
+    s.ctx = 1000;
+    let o = sglang_outcome(&s).unwrap();
+    assert_eq!(o.tokens_per_sequence, 1008);
+    assert_eq!(o.fit, o.report.max_total_num_tokens.unwrap() / 1008);
+}
+
+/// max_running_requests caps the sequences: 32,021 tokens of 16-token contexts would be 2,001.
+#[test]
+fn sequences_are_capped_by_max_running_requests() {
+    let mut s = sglang_page();
+    s.sglang.mem_fraction_static = Some(0.85);
+    s.ctx = 16;
+    let o = sglang_outcome(&s).unwrap();
+    assert_eq!(o.fit, 32_021 / 16);
+    let cap = o.report.max_running_requests.unwrap();
+    assert_eq!(o.sequences, o.fit.min(cap));
+}
+
+/// Same GPU, both engines. vLLM: total × 0.9 = 21.67 GiB − 15.27 GiB of weights − 1.63 GiB of
+/// estimated overhead = 4.76 GiB, in 16-token blocks of 16 × 147,456 = 2,359,296 B: 2,167 blocks
+/// = 34,672 tokens, ⌊2,167 / 512⌋ = 4 sequences of 8,192. SGLang 0.5.23: 7,422 tokens, none.
+#[test]
+fn both_engines_on_the_same_gpu() {
+    let s = sglang_page();
+    let c = compare(&evaluate(&s).unwrap(), &sglang_outcome(&s).unwrap());
+    assert_eq!(c.rows[0].engine, "vLLM");
+    assert_eq!(c.rows[0].tokens, Some(34_672));
+    assert_eq!(c.rows[0].sequences, 4);
+    assert!(
+        c.rows[0].pool.contains("in whole 16-token blocks"),
+        "{}",
+        c.rows[0].pool
+    );
+    assert_eq!(c.rows[1].engine, "SGLang");
+    assert_eq!(c.rows[1].tokens, Some(7_422));
+    assert_eq!(c.rows[1].sequences, 0);
+    assert_eq!(
+        c.rows[1].pool,
+        "after − pre × (1 − mem_fraction_static) = 7.87 GiB − 23.14 GiB × (1 − 0.704) = 1.02 GiB, 147,456 B per token, in pages of 1"
+    );
+    assert!(c.why.contains("after − pre × (1 − mem_fraction_static)"));
+    assert!(c.why.contains("whole 16-token blocks"));
+}
+
+/// FP8 on the page is SGLang's `fp8_e4m3`: one byte per element halves the cell.
+#[test]
+fn fp8_is_e4m3() {
+    let mut s = sglang_page();
+    s.kv = kvbudget::core::model::KvDtype::Fp8;
+    let o = sglang_outcome(&s).unwrap();
+    assert_eq!(o.report.cell_size_bytes, 73_728);
+    assert!(
+        o.command.contains("--kv-cache-dtype fp8_e4m3"),
+        "{}",
+        o.command
+    );
+}
+
+#[test]
+fn url_round_trips_with_sglang() {
+    let s = PageScenario {
+        engine: Engine::Sglang,
+        sglang: SglangKnobs {
+            version: Some(Version::new(0, 5, 3)),
+            mem_fraction_static: Some(0.825),
+            page_size: Some(16),
+            chunked_prefill_size: Some(-1),
+        },
+        ..PageScenario::default()
+    };
+    let q = encode(&s);
+    assert!(
+        q.contains("engine=sglang&sglang=0.5.3&mfs=0.825&page_size=16&chunked=-1"),
+        "{q}"
+    );
+    let (back, notes) = decode(&q);
+    assert_eq!(notes, vec![]);
+    assert_eq!(back, s);
+    // vLLM is the default: no engine key, and no SGLang keys unless set.
+    let q = encode(&PageScenario::default());
+    assert!(
+        !q.contains("engine") && !q.contains("mfs") && !q.contains("sglang"),
+        "{q}"
+    );
+    // Bad SGLang values fall back one at a time.
+    let (s, notes) = decode("engine=SGLang&sglang=0.9.0&mfs=1.5&page_size=0");
+    assert_eq!(s.engine, Engine::Sglang);
+    assert_eq!(s.sglang, SglangKnobs::default());
+    let params: Vec<&str> = notes.iter().map(|n| n.param.as_str()).collect();
+    assert_eq!(params, ["sglang", "mfs", "page_size"]);
+    let (s, notes) = decode("engine=tgi");
+    assert_eq!(s.engine, Engine::Vllm);
+    assert_eq!(notes[0].param, "engine");
+}
+
+/// A KV dtype SGLang lacks is an input error (the command is still SGLang's); a GPU too small
+/// for the weights after SGLang's reserve is its refusal, with no tokens and no sequences.
+#[test]
+fn sglang_refusals_and_input_errors() {
+    let mut s = sglang_page();
+    s.kv = kvbudget::core::model::KvDtype::Float16;
+    let e = sglang_outcome(&s).unwrap_err().to_string();
+    assert!(e.contains("SGLang 0.5.23 has no \"float16\""), "{e}");
+    assert!(
+        sglang_command(&s).starts_with("python -m sglang.launch_server --model-path Qwen/Qwen3-8B")
+    );
+
+    // Qwen3-8B on an L4 (23,034 MiB): 0.5.23's default 0.684 leaves nothing after the weights.
+    let mut s = sglang_page();
+    s.gpu =
+        kvbudget::core::scenario::GpuChoice::Preset(kvbudget::core::presets::gpu("l4").unwrap());
+    let o = sglang_outcome(&s).unwrap();
+    assert_eq!(o.report.mem_fraction_static, 0.684);
+    assert_eq!(o.report.max_total_num_tokens, None);
+    assert!(o.report.error.as_deref().unwrap().starts_with(
+        "Loaded weights leave no GPU memory for the KV cache under --mem-fraction-static=0.684."
+    ));
+    assert_eq!(o.sequences, 0);
+    let c = compare(&evaluate(&s).unwrap(), &o);
+    assert_eq!(c.rows[1].tokens, None);
+}
