@@ -168,3 +168,33 @@ fn differences_name_the_settings_before_boot_variation() {
         mismatches(&aligned, &log)
     );
 }
+
+#[test]
+fn adopting_an_sglang_log_prints_its_pool() {
+    // SGLang 0.5.8, Qwen3-8B on a 24 GB card, capped by --max-total-tokens 20480: the page takes
+    // SGLang as the engine, the log's mem_fraction_static (0.847), context (40,960) and its pool of
+    // 20,480 tokens, so SGLang's lines on the page carry the log's #tokens.
+    let text = fixture("sglang_0.5.8_capped.log");
+    assert!(kvbudget::core::sglang::logparse::is_sglang(&text));
+    let log = kvbudget::core::sglang::logparse::parse(&text);
+    let (s, _) = decode("?model=Qwen/Qwen3-14B&gpu=rtx-4090");
+    let (adopted, notes) = kvbudget::core::engines::adopt_sglang_log(&s, &log);
+    assert!(
+        notes.contains(&"engine: vLLM → SGLang".to_string()),
+        "{notes:?}"
+    );
+    assert_eq!(adopted.model.name(), "Qwen/Qwen3-8B");
+    assert_eq!(adopted.ctx, 40_960);
+    assert_eq!(adopted.sglang.mem_fraction_static, Some(0.847));
+    let o = kvbudget::core::engines::sglang_outcome(&adopted).unwrap();
+    assert_eq!(o.report.max_total_num_tokens, Some(20_480));
+    assert!(
+        o.report.lines.iter().any(|l| l.contains("#tokens: 20480")),
+        "{:?}",
+        o.report.lines
+    );
+    // And the URL carries it.
+    let (again, n) = decode(&kvbudget::core::query::encode(&adopted));
+    assert!(n.is_empty(), "{n:?}");
+    assert_eq!(again, adopted);
+}

@@ -7,7 +7,7 @@
 use crate::calc::Outcome;
 use crate::error::Result;
 use crate::model::KvDtype;
-use crate::scenario::{GpuChoice, PageScenario};
+use crate::scenario::{Engine, GpuChoice, PageScenario};
 use crate::sglang::{self, cards, Memory};
 use crate::units::{fixed2, thousands, GIB, MIB};
 
@@ -63,7 +63,80 @@ pub fn sglang_scenario(s: &PageScenario) -> sglang::Scenario {
     sg.mem_fraction_static = s.sglang.mem_fraction_static;
     sg.page_size = s.sglang.page_size;
     sg.chunked_prefill_size = s.sglang.chunked_prefill_size;
+    sg.num_tokens = s.sglang.num_tokens;
     sg
+}
+
+/// The scenario with an SGLang log's numbers: SGLang as the engine, the log's model (when a
+/// preset), TP, PP, KV dtype, page size, chunked prefill, `mem_fraction_static`, context length,
+/// and its pool's size in tokens taken as given, so the page prints the log's lines. Returns what
+/// changed and what could not be taken.
+pub fn adopt_sglang_log(
+    current: &PageScenario,
+    log: &sglang::logparse::ParsedLog,
+) -> (PageScenario, Vec<String>) {
+    let mut s = current.clone();
+    let mut notes = Vec::new();
+    s.engine = Engine::Sglang;
+    match log.model.as_deref().map(|m| (m, crate::presets::model(m))) {
+        Some((_, Some(p))) => s.set_model(crate::scenario::ModelChoice::Preset(p)),
+        Some((m, None)) => notes.push(format!(
+            "the log's model {} is not a preset: kept {}",
+            crate::error::truncate(m, 80),
+            current.model.name()
+        )),
+        None => notes.push("the log does not name its model: kept the current one".into()),
+    }
+    if let Some(t) = log
+        .tp_size
+        .filter(|t| (1..=crate::fields::MAX_TP).contains(t))
+    {
+        s.tp = t;
+    }
+    if let Some(p) = log
+        .pp_size
+        .filter(|p| (1..=crate::fields::MAX_PP).contains(p))
+    {
+        s.pp = p;
+    }
+    if let Some(k) = log
+        .kv_cache_dtype
+        .as_deref()
+        .and_then(|k| crate::model::KvDtype::parse(k).ok())
+    {
+        s.kv = k;
+    }
+    if let Some(c) = log.context_len {
+        s.ctx = c.clamp(crate::fields::MIN_CTX, crate::fields::MAX_CTX);
+        s.prompt = None;
+        s.trace = None;
+    }
+    s.sglang.mem_fraction_static = log.mem_fraction_static.filter(|f| *f > 0.0 && *f <= 1.0);
+    s.sglang.page_size = log.page_size;
+    s.sglang.chunked_prefill_size = log.chunked_prefill_size;
+    s.sglang.num_tokens = log.total_tokens();
+    if s.sglang.num_tokens.is_none() {
+        notes.push("no pool line to take the tokens from: the free memory is predicted".into());
+    }
+    let mut changed = Vec::new();
+    if current.engine != Engine::Sglang {
+        changed.push("engine: vLLM → SGLang".to_string());
+    }
+    if current.model.name() != s.model.name() {
+        changed.push(format!(
+            "model: {} → {}",
+            current.model.name(),
+            s.model.name()
+        ));
+    }
+    if current.ctx != s.ctx {
+        changed.push(format!("context length: {} → {}", current.ctx, s.ctx));
+    }
+    if let Some(n) = s.sglang.num_tokens {
+        changed.push(format!("pool: {n} tokens, from the log"));
+    }
+    changed.extend(notes);
+    (s, changed)
 }
 
 /// The page's scenario under SGLang. `Err` is a setting SGLang does not accept (a KV dtype it

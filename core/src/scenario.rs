@@ -270,6 +270,9 @@ pub struct SglangKnobs {
     pub page_size: Option<u64>,
     /// `--chunked-prefill-size`.
     pub chunked_prefill_size: Option<i64>,
+    /// The pool's size in tokens taken as given (adopted from an SGLang log), instead of the
+    /// one computed from the free memory.
+    pub num_tokens: Option<u64>,
 }
 
 impl SglangKnobs {

@@ -4,6 +4,8 @@
 use super::drop_panel::DropPanel;
 use super::{browser, State};
 use crate::page;
+use kvbudget_core::engines::adopt_sglang_log;
+use kvbudget_core::sglang::{self, logparse::ParsedLog as SgLog};
 use kvbudget_core::verify::{adopt, align, compare, mismatches, Verdict};
 use kvbudget_core::vllm::logparse::{self, ParsedLog};
 use leptos::prelude::*;
@@ -21,6 +23,20 @@ async fn parse_in_chunks(text: String) -> ParsedLog {
         }
     }
     p
+}
+
+/// An SGLang log, read at once (its startup part is short).
+fn load_sglang(
+    text: &str,
+    sg: RwSignal<Option<SgLog>>,
+    verdict: RwSignal<&'static str>,
+    message: RwSignal<String>,
+) {
+    let p = sglang::logparse::parse(text);
+    let (key, status) = page::sglang_log_status(&p);
+    verdict.set(key);
+    message.set(status);
+    sg.set((key != "no-kv-line").then_some(p));
 }
 
 fn load(text: String, parsed: RwSignal<Option<ParsedLog>>, message: RwSignal<String>) {
@@ -42,8 +58,17 @@ pub fn LogCheck(state: State) -> impl IntoView {
     let message = RwSignal::new(String::new());
     let adopted = RwSignal::new(Vec::<String>::new());
     let on_reading = Callback::new(move |name: String| message.set(format!("Reading {name}…")));
+    let sg = RwSignal::new(None::<SgLog>);
+    let sg_verdict = RwSignal::new("no-kv-line");
     let on_text = Callback::new(move |text: Result<String, String>| match text {
-        Ok(text) => load(text, parsed, message),
+        Ok(text) if sglang::logparse::is_sglang(&text) => {
+            parsed.set(None);
+            load_sglang(&text, sg, sg_verdict, message);
+        }
+        Ok(text) => {
+            sg.set(None);
+            load(text, parsed, message)
+        }
         Err(e) => message.set(format!("{e}; trim it to the startup part (64 MiB at most)")),
     });
     let rows = move || {
@@ -51,10 +76,41 @@ pub fn LogCheck(state: State) -> impl IntoView {
         shown.with(|x| x.as_ref().map(|x| compare(&x.s, &x.o, &log)))
     };
     let verdict = move || {
+        if sg.with(|x| x.is_some()) {
+            return sg_verdict.get();
+        }
         parsed.with(|p| {
             p.as_ref()
                 .map(|p| Verdict::of(p).key())
                 .unwrap_or("no-kv-line")
+        })
+    };
+    let sg_table = move || {
+        let log = sg.get()?;
+        let rows = scenario.with(|s| page::sglang_compare(s, &log));
+        Some(view! {
+            <div class="table-wrap">
+                <table class="rep compare" data-testid="log-compare">
+                    <caption>"This scenario under SGLang beside the log"</caption>
+                    <thead><tr><th scope="col">""</th><th scope="col">"scenario (SGLang)"</th><th scope="col">"log"</th></tr></thead>
+                    <tbody>
+                        {rows.into_iter().map(|(what, ours, theirs)| view! {
+                            <tr data-row=what><th scope="row">{what}</th><td class="num" data-label="scenario">{ours}</td><td class="num" data-label="log">{theirs}</td></tr>
+                        }).collect_view()}
+                    </tbody>
+                </table>
+            </div>
+            <div class="actions">
+                <button type="button" data-testid="log-adopt-sglang" on:click=move |_| {
+                    if let Some(log) = sg.get_untracked() {
+                        let (s, notes) = adopt_sglang_log(&scenario.get_untracked(), &log);
+                        scenario.set(s);
+                        let mut lines = vec!["Adopted the SGLang log's numbers:".to_string()];
+                        lines.extend(notes);
+                        adopted.set(lines);
+                    }
+                }>"Use these numbers"</button>
+            </div>
         })
     };
     let differ = move || {
@@ -127,6 +183,7 @@ pub fn LogCheck(state: State) -> impl IntoView {
             <p role="status" data-testid="log-status" data-value=verdict>{move || message.get()}</p>
             {differ}
             {table}
+            {sg_table}
             <Show when=move || parsed.with(|p| p.is_some())>
                 <div class="actions">
                     <button type="button" data-testid="log-adopt" on:click=use_numbers>"Use these numbers"</button>

@@ -6,6 +6,7 @@ use kvbudget_core::config::Imported;
 use kvbudget_core::model::Attention;
 use kvbudget_core::report_json::kv_report;
 use kvbudget_core::scenario::{ModelChoice, PageScenario};
+use kvbudget_core::sglang::logparse::ParsedLog as SgLog;
 use kvbudget_core::units::{fixed2, thousands, GIB};
 use kvbudget_core::verify::Verdict;
 use kvbudget_core::vllm::logparse::{self, LogError, ParsedLog};
@@ -128,4 +129,55 @@ pub fn lab_report(s: &PageScenario, o: &Outcome, log: &ParsedLog) -> Option<Stri
             o.context,
         )) + "\n",
     )
+}
+
+/// What the log check says about an SGLang log: its verdict key and the sentence.
+pub fn sglang_log_status(p: &SgLog) -> (&'static str, String) {
+    let who = p.model.as_deref().unwrap_or("This SGLang log");
+    match (p.refusal.is_some(), p.total_tokens()) {
+        (true, _) => ("refused", format!("SGLang, {who}: refused to start.")),
+        (false, Some(t)) => (
+            "started",
+            format!(
+                "SGLang, {who}: started, with a pool of {} tokens.",
+                thousands(t)
+            ),
+        ),
+        (false, None) => (
+            "no-kv-line",
+            format!(
+                "No KV cache figures in this log: looked for {}.",
+                kvbudget_core::sglang::logparse::LOOKED_FOR
+            ),
+        ),
+    }
+}
+
+/// The page's SGLang figures beside an SGLang log's: (what, scenario, log).
+pub fn sglang_compare(s: &PageScenario, p: &SgLog) -> Vec<(&'static str, String, String)> {
+    let o = kvbudget_core::engines::sglang_outcome(s).ok();
+    let r = o.as_ref().map(|o| &o.report);
+    let or_dash = |x: Option<String>| x.unwrap_or_else(|| "—".into());
+    vec![
+        (
+            "pool (max_total_num_tokens)",
+            or_dash(r.and_then(|r| r.max_total_num_tokens).map(thousands)),
+            or_dash(p.total_tokens().map(thousands)),
+        ),
+        (
+            "mem_fraction_static",
+            or_dash(r.map(|r| r.mem_fraction_static.to_string())),
+            or_dash(p.mem_fraction_static.map(|f| f.to_string())),
+        ),
+        (
+            "context_len",
+            thousands(s.ctx),
+            or_dash(p.context_len.map(thousands)),
+        ),
+        (
+            "max_running_requests",
+            or_dash(r.and_then(|r| r.max_running_requests).map(thousands)),
+            or_dash(p.max_running_requests.map(thousands)),
+        ),
+    ]
 }

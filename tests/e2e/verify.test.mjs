@@ -129,3 +129,39 @@ test('real vLLM 0.19 logs of preset models adopt with zero differences (when ../
     await context.close();
   }
 });
+
+test('an SGLang log: its verdict, and "Use these numbers" makes the page print its pool', async () => {
+  // SGLang 0.5.8, Qwen3-8B capped at 20,480 tokens (tests/verify.rs adopting_an_sglang_log_prints_its_pool).
+  const { context, page, problems } = await open('?model=Qwen/Qwen3-14B&gpu=rtx-4090');
+  await page.fill(sel('log-text'), fs.readFileSync(path.join(LOGS, 'sglang_0.5.8_capped.log'), 'utf8'));
+  await click(page, 'log-read');
+  await waitText(page, 'log-status', /SGLang, Qwen\/Qwen3-8B: started, with a pool of 20,480 tokens/);
+  assert.equal(await value(page, 'log-status'), 'started');
+  await click(page, 'log-adopt-sglang');
+  assert.equal(await urlParam(page, 'engine', 'sglang'), 'sglang');
+  assert.equal(await urlParam(page, 'sg_tokens', '20480'), '20480');
+  await page.waitForFunction((s) => document.querySelector(s)?.dataset.value === '20480', sel('sglang-tokens'));
+  assert.match(await text(page, 'log-adopted'), /engine: vLLM → SGLang/);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('a shared SGLang log is adopted with its pool (when ../shared is present)', async (t) => {
+  const file = path.join(ROOT, '../shared/calibration/sglang-logs.jsonl');
+  if (!fs.existsSync(file)) {
+    t.skip('../shared/calibration is absent');
+    return;
+  }
+  const records = fs.readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+  const r = records.find((x) => x.max_total_num_tokens && Array.isArray(x.lines) && x.lines.some((l) => l.includes('max_total_num_tokens=')));
+  const { context, page, problems } = await open();
+  await page.fill(sel('log-text'), r.lines.join('\n'));
+  await click(page, 'log-read');
+  await waitText(page, 'log-status', /started/);
+  await click(page, 'log-adopt-sglang');
+  const want = String(r.max_total_num_tokens);
+  assert.equal(await urlParam(page, 'sg_tokens', want), want);
+  await page.waitForFunction(([s, v]) => document.querySelector(s)?.dataset.value === v, [sel('sglang-tokens'), want]);
+  assert.deepEqual(problems, []);
+  await context.close();
+});

@@ -517,6 +517,21 @@ pub const PARAMS: &[Param] = &[
         default: |s| format!("SGLang {}'s default for the GPU", s.sglang.version()),
     },
     Param {
+        key: "sg_tokens",
+        read: |s| s.sglang.num_tokens.map(|n| n.to_string()),
+        write: Some(|s, v, _| {
+            s.sglang.num_tokens = Some(whole(
+                "SGLang pool tokens",
+                v,
+                1,
+                1 << 40,
+                "a whole number of tokens from 1 to 2^40",
+            )?);
+            Ok(())
+        }),
+        default: |_| "the pool from the free memory".into(),
+    },
+    Param {
         key: "embed",
         read: |s| s.embed.key().map(String::from),
         write: Some(|s, v, _| {
