@@ -143,6 +143,7 @@ fn url_round_trips_with_sglang() {
             mem_fraction_static: Some(0.825),
             page_size: Some(16),
             chunked_prefill_size: Some(-1),
+            num_tokens: None,
         },
         ..PageScenario::default()
     };

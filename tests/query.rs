@@ -64,6 +64,7 @@ fn round_trip() {
             mem_fraction_static: Some(0.83),
             page_size: Some(32),
             chunked_prefill_size: Some(2048),
+            num_tokens: Some(20_480),
         },
         ..PageScenario::default()
     };
