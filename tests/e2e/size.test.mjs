@@ -11,10 +11,11 @@ import { DIST } from './harness.mjs';
 // Leptos' `erase_components`; 297,6xx B with refusals and their checked fixes, the log check's
 // verdicts, charts drawn at their width with a compute roof, the embed builder, the GPU table and
 // chart export; 305,6xx B with vLLM's other flags and the plan mode; 331,1xx B with SGLang's emulation
-// on the page (its report, defaults and profile code: about 23 KB gzip) (measured on the release build;
+// on the page (its report, defaults and profile code: about 23 KB gzip); 338,7xx B with SGLang's log
+// parser in the log check (measured on the release build;
 // the product target is 150,000 B, to be reached by loading the config import and the log check on
 // first use). Only raised with a measured reason.
-const BUDGET_GZIP = 335_000;
+const BUDGET_GZIP = 340_000;
 
 test('first load fits the gzip budget', () => {
   const files = fs.readdirSync(DIST).filter((f) => /\.(html|js|wasm|css)$/.test(f));
