@@ -124,36 +124,9 @@ struct VerifyArgs {
 
 #[derive(Args, Debug)]
 pub(crate) struct VllmArgs {
-    /// A model preset by Hugging Face id (case-insensitive); or give the geometry flags.
-    #[arg(long)]
-    model: Option<String>,
-    /// A Hugging Face config.json to read the model from (instead of --model or the geometry flags).
-    #[arg(long)]
-    config: Option<String>,
-    /// Transformer layers (geometry; overrides the preset).
-    #[arg(long)]
-    layers: Option<u64>,
-    /// KV heads (geometry; overrides the preset).
-    #[arg(long)]
-    kv_heads: Option<u64>,
-    /// Head dimension (geometry; overrides the preset).
-    #[arg(long)]
-    head_dim: Option<u64>,
-    /// Query heads [default: the KV heads, i.e. plain MHA].
-    #[arg(long)]
-    attention_heads: Option<u64>,
-    /// MLA latent width per token per layer (kv_lora_rank + qk_rope_head_dim, e.g. 576).
-    #[arg(long)]
-    mla_latent: Option<u64>,
-    /// Sliding-window size in tokens (with --sliding-layers).
-    #[arg(long)]
-    sliding_window: Option<u64>,
-    /// How many layers use the sliding window (with --sliding-window).
-    #[arg(long)]
-    sliding_layers: Option<u64>,
-    /// The checkpoint's dtype, which `--kv-cache-dtype auto` uses: bfloat16, float16 or float32 [default: the preset's, else bfloat16].
-    #[arg(long)]
-    model_dtype: Option<String>,
+    /// The model.
+    #[command(flatten)]
+    pub(crate) m: ModelArgs,
     /// GPU preset slug: rtx-5080, rtx-5090, rtx-4090, rtx-3090, l4, t4, a10g, a100-40gb, a100-80gb, h100-sxm, h100-pcie, h200, l40s, mi300x.
     #[arg(long)]
     gpu: Option<String>,
@@ -163,9 +136,6 @@ pub(crate) struct VllmArgs {
     /// Fraction of the GPU vLLM may use [default: 0.90, or 0.92 from vLLM 0.20].
     #[arg(long)]
     gpu_memory_utilization: Option<f64>,
-    /// Weights in GiB as vLLM counts them [default: the preset's].
-    #[arg(long)]
-    weights_gib: Option<f64>,
     /// Non-KV overhead besides the weights as one figure in GiB (the course lab assumes 1) [default: kvbudget's estimate from the model and settings].
     #[arg(long)]
     overhead_gib: Option<f64>,
@@ -407,23 +377,46 @@ pub(crate) fn gib_flag(name: &'static str, g: f64) -> Result<Bytes, String> {
 }
 
 /// The model flags the engines' subcommands share: a preset or a config, overridden by geometry.
-pub(crate) struct ModelFlags<'a> {
-    pub model: &'a Option<String>,
-    pub config: &'a Option<String>,
-    pub layers: Option<u64>,
-    pub kv_heads: Option<u64>,
-    pub head_dim: Option<u64>,
-    pub attention_heads: Option<u64>,
-    pub mla_latent: Option<u64>,
-    pub sliding_window: Option<u64>,
-    pub sliding_layers: Option<u64>,
-    pub model_dtype: Option<&'a str>,
-    pub weights_gib: Option<f64>,
+#[derive(Args, Debug)]
+pub(crate) struct ModelArgs {
+    /// A model preset by Hugging Face id (case-insensitive); or give the geometry flags.
+    #[arg(long)]
+    pub(crate) model: Option<String>,
+    /// A Hugging Face config.json to read the model from (instead of --model or the geometry flags).
+    #[arg(long)]
+    pub(crate) config: Option<String>,
+    /// Transformer layers (geometry; overrides the preset).
+    #[arg(long)]
+    pub(crate) layers: Option<u64>,
+    /// KV heads (geometry; overrides the preset).
+    #[arg(long)]
+    pub(crate) kv_heads: Option<u64>,
+    /// Head dimension (geometry; overrides the preset).
+    #[arg(long)]
+    pub(crate) head_dim: Option<u64>,
+    /// Query heads [default: the KV heads, i.e. plain MHA].
+    #[arg(long)]
+    pub(crate) attention_heads: Option<u64>,
+    /// MLA latent width per token per layer (kv_lora_rank + qk_rope_head_dim, e.g. 576).
+    #[arg(long)]
+    pub(crate) mla_latent: Option<u64>,
+    /// Sliding-window size in tokens (with --sliding-layers).
+    #[arg(long)]
+    pub(crate) sliding_window: Option<u64>,
+    /// How many layers use the sliding window (with --sliding-window).
+    #[arg(long)]
+    pub(crate) sliding_layers: Option<u64>,
+    /// The checkpoint's dtype, which `--kv-cache-dtype auto` uses: bfloat16, float16 or float32 [default: the preset's, else bfloat16].
+    #[arg(long)]
+    pub(crate) model_dtype: Option<String>,
+    /// Weights in GiB as the engine counts them [default: the preset's].
+    #[arg(long)]
+    pub(crate) weights_gib: Option<f64>,
 }
 
 /// The model from `--model` / `--config` and the geometry flags (validated).
-pub(crate) fn model_from(a: &ModelFlags) -> Result<ModelSpec, String> {
-    let base = base_model(a.model, a.config)?;
+pub(crate) fn model_from(a: &ModelArgs) -> Result<ModelSpec, String> {
+    let base = base_model(&a.model, &a.config)?;
     let need = |flag: Option<u64>, from: Option<u64>, name: &str| {
         flag.or(from)
             .ok_or_else(|| format!("--{name} is required without --model"))
@@ -458,7 +451,7 @@ pub(crate) fn model_from(a: &ModelFlags) -> Result<ModelSpec, String> {
         .attention_heads
         .or(base.as_ref().map(|m| m.attention_heads.max(kv_heads)))
         .unwrap_or(kv_heads);
-    let dtype = match a.model_dtype {
+    let dtype = match a.model_dtype.as_deref() {
         None => base.as_ref().map(|m| m.dtype).unwrap_or(ModelDtype::Bf16),
         Some(s) => ModelDtype::parse(s).map_err(|_| {
             format!(
@@ -490,19 +483,7 @@ pub(crate) fn model_from(a: &ModelFlags) -> Result<ModelSpec, String> {
 }
 
 fn build_model(a: &VllmArgs) -> Result<ModelSpec, String> {
-    let mut m = model_from(&ModelFlags {
-        model: &a.model,
-        config: &a.config,
-        layers: a.layers,
-        kv_heads: a.kv_heads,
-        head_dim: a.head_dim,
-        attention_heads: a.attention_heads,
-        mla_latent: a.mla_latent,
-        sliding_window: a.sliding_window,
-        sliding_layers: a.sliding_layers,
-        model_dtype: a.model_dtype.as_deref(),
-        weights_gib: a.weights_gib,
-    })?;
+    let mut m = model_from(&a.m)?;
     m.vocab = a.vocab_size.unwrap_or(m.vocab);
     let e = &mut m.extras;
     e.hidden = a.hidden_size.unwrap_or(e.hidden);
@@ -561,7 +542,7 @@ pub(crate) fn scenario_of(a: &VllmArgs) -> Result<Scenario, String> {
         let total = gpu_total.ok_or(
             "give --gpu or --gpu-total-gib (or start from --available-kv-gib / --num-gpu-blocks)",
         )?;
-        if a.model.is_none() && a.config.is_none() && a.weights_gib.is_none() {
+        if a.m.model.is_none() && a.m.config.is_none() && a.m.weights_gib.is_none() {
             return Err("--weights-gib is required for a model given by geometry".into());
         }
         KvMemory::Budget {

@@ -1,6 +1,6 @@
 //! `kvbudget sglang`: what SGLang would print at startup about its KV pool for a scenario.
 
-use super::{gib_flag, model_from, ModelFlags, EXIT_REFUSED};
+use super::{gib_flag, model_from, ModelArgs, EXIT_REFUSED};
 use clap::Args;
 use kvbudget_core::model::KvDtype;
 use kvbudget_core::presets;
@@ -12,39 +12,12 @@ use serde_json::json;
 
 #[derive(Args, Debug)]
 pub(crate) struct SglangArgs {
-    /// A model preset by Hugging Face id (case-insensitive); or give the geometry flags.
-    #[arg(long)]
-    model: Option<String>,
-    /// A Hugging Face config.json to read the model from (instead of --model or the geometry flags).
-    #[arg(long)]
-    config: Option<String>,
-    /// Transformer layers (geometry; overrides the preset).
-    #[arg(long)]
-    layers: Option<u64>,
-    /// KV heads (geometry; overrides the preset).
-    #[arg(long)]
-    kv_heads: Option<u64>,
-    /// Head dimension (geometry; overrides the preset).
-    #[arg(long)]
-    head_dim: Option<u64>,
+    /// The model.
+    #[command(flatten)]
+    m: ModelArgs,
     /// V head dimension, when it differs from --head-dim (counted from SGLang 0.5.7).
     #[arg(long)]
     v_head_dim: Option<u64>,
-    /// Query heads [default: the KV heads].
-    #[arg(long)]
-    attention_heads: Option<u64>,
-    /// MLA latent width per token per layer (kv_lora_rank + qk_rope_head_dim, e.g. 576).
-    #[arg(long)]
-    mla_latent: Option<u64>,
-    /// Sliding-window size in tokens (with --sliding-layers).
-    #[arg(long)]
-    sliding_window: Option<u64>,
-    /// How many layers use the sliding window (with --sliding-window).
-    #[arg(long)]
-    sliding_layers: Option<u64>,
-    /// The checkpoint's dtype (what `--kv-cache-dtype auto` stores): bfloat16, float16 or float32 [default: the preset's, else bfloat16].
-    #[arg(long)]
-    model_dtype: Option<String>,
     /// The config's architectures[0] (printed as type=; Llama4, GptOss, MiMo, Gemma4 … get two pools, full and sliding) [default: the preset's].
     #[arg(long)]
     architecture: Option<String>,
@@ -78,9 +51,6 @@ pub(crate) struct SglangArgs {
     /// GPU memory as `nvidia-smi --query-gpu=memory.total` reports it, in MiB (overrides the preset's).
     #[arg(long)]
     gpu_total_mib: Option<u64>,
-    /// Weights on all GPUs in GiB [default: the preset's].
-    #[arg(long)]
-    weights_gib: Option<f64>,
     /// Free memory before loading (the log's `Load weight begin. avail mem=`), GiB [default: predicted from the GPU].
     #[arg(long)]
     pre_load_free_gib: Option<f64>,
@@ -191,19 +161,7 @@ fn flag_error(e: KvError) -> String {
 }
 
 fn scenario(a: &SglangArgs) -> Result<Scenario, String> {
-    let mut model = model_from(&ModelFlags {
-        model: &a.model,
-        config: &a.config,
-        layers: a.layers,
-        kv_heads: a.kv_heads,
-        head_dim: a.head_dim,
-        attention_heads: a.attention_heads,
-        mla_latent: a.mla_latent,
-        sliding_window: a.sliding_window,
-        sliding_layers: a.sliding_layers,
-        model_dtype: a.model_dtype.as_deref(),
-        weights_gib: a.weights_gib,
-    })?;
+    let mut model = model_from(&a.m)?;
     model.extras.multimodal |= a.multimodal;
     model.validate().map_err(flag_error)?;
     let version = match &a.sglang_version {
@@ -296,9 +254,9 @@ fn scenario(a: &SglangArgs) -> Result<Scenario, String> {
     };
     if s.num_tokens.is_none()
         && s.pre_load_free_gib.zip(s.post_load_free_gib).is_none()
-        && a.model.is_none()
-        && a.config.is_none()
-        && a.weights_gib.is_none()
+        && a.m.model.is_none()
+        && a.m.config.is_none()
+        && a.m.weights_gib.is_none()
     {
         return Err("--weights-gib is required for a model given by geometry (or give both --pre-load-free-gib and --post-load-free-gib, or --num-tokens)".into());
     }
