@@ -1,7 +1,7 @@
 //! The page's words: each number's derivation with this scenario's figures, warnings, what would
 //! fit when vLLM would refuse, and the `vllm serve` command.
 
-use crate::calc::Outcome;
+use crate::calc::{decode_terms, Outcome};
 use crate::model::{Attention, KvDtype};
 use crate::scenario::PageScenario;
 use crate::units::{thousands, Bytes};
@@ -141,7 +141,6 @@ fn pool_and_sequences(s: &PageScenario, o: &Outcome) -> Vec<(&'static str, Strin
     let chosen = &o.chosen;
     let r = &chosen.report;
     let seqs = s.seqs();
-    let bpt = chosen.bytes_per_token.0;
     let mut d: Vec<(&'static str, String)> = Vec::new();
     let (open, close) = if s.version.rounding() == Rounding::Ceil {
         ("⌈", "⌉")
@@ -219,21 +218,22 @@ fn pool_and_sequences(s: &PageScenario, o: &Outcome) -> Vec<(&'static str, Strin
             ),
         ));
     }
-    let decode_bpt = crate::capacity::bytes_per_token(&o.model, s.kv, s.tp, 1)
-        .map(|b| b.0)
-        .unwrap_or(bpt);
     if r.refusal.is_some() {
         d.push(("decode ceiling", "none: vLLM would not start".into()));
         return d;
     }
+    // The same terms as the outcome's decode ceiling.
+    let Ok((decode_weights, decode_bpt)) = decode_terms(s, &o.model, s.kv) else {
+        return d;
+    };
     d.push((
         "decode ceiling",
         format!(
             "each step reads the weights once and every sequence's KV: {} GB/s (10⁹ B/s) / ({} B weights + {} tokens × {} B) = {:.1} tokens/s for one sequence; {} together: {:.1} tokens/s{}",
             s.gpu.bandwidth_gbs(),
-            thousands(crate::capacity::weights_per_gpu(o.model.weights, s.tp, 1).0),
+            thousands(decode_weights.0),
             thousands(o.context),
-            thousands(decode_bpt),
+            thousands(decode_bpt.0),
             o.decode.per_sequence,
             plural(chosen.capped.max(1), "sequence"),
             o.decode.aggregate,
