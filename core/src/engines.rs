@@ -78,15 +78,7 @@ pub fn adopt_sglang_log(
     let mut s = current.clone();
     let mut notes = Vec::new();
     s.engine = Engine::Sglang;
-    match log.model.as_deref().map(|m| (m, crate::presets::model(m))) {
-        Some((_, Some(p))) => s.set_model(crate::scenario::ModelChoice::Preset(p)),
-        Some((m, None)) => notes.push(format!(
-            "the log's model {} is not a preset: kept {}",
-            crate::error::truncate(m, 80),
-            current.model.name()
-        )),
-        None => notes.push("the log does not name its model: kept the current one".into()),
-    }
+    notes.extend(s.take_logged_model(log.model.as_deref()));
     if let Some(t) = log
         .tp_size
         .filter(|t| (1..=crate::fields::MAX_TP).contains(t))

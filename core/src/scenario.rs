@@ -399,6 +399,22 @@ impl PageScenario {
         }
         self.model = m;
     }
+    /// Takes the model a log names when it is a preset; otherwise keeps the current one and says
+    /// why (the note a log's adoption shows).
+    pub fn take_logged_model(&mut self, name: Option<&str>) -> Option<String> {
+        let kept = self.model.name().to_string();
+        match name.map(|m| (m, presets::model(m))) {
+            Some((_, Some(p))) => {
+                self.set_model(ModelChoice::Preset(p));
+                None
+            }
+            Some((m, None)) => Some(format!(
+                "the log's model {} is not a preset: kept {kept}; import its config.json for its geometry",
+                crate::error::truncate(m, 80)
+            )),
+            None => Some("the log does not name its model: kept the current one".into()),
+        }
+    }
     /// GPUs the model is spread over (`tp × pp`).
     pub fn gpus(&self) -> u64 {
         self.tp.max(1).saturating_mul(self.pp.max(1))

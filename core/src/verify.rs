@@ -6,7 +6,7 @@ use crate::error::truncate;
 use crate::fields::{MAX_CTX, MAX_PP, MAX_TP, MIN_CTX};
 use crate::model::KvDtype;
 use crate::presets;
-use crate::scenario::{GpuChoice, ModelChoice, PageScenario};
+use crate::scenario::{GpuChoice, PageScenario};
 use crate::units::{fixed2, thousands, Bytes, GIB};
 use crate::vllm::logparse::{KvFigure, LogError, ParsedLog};
 use crate::vllm::{self, family, KvMemory, Version};
@@ -142,10 +142,9 @@ fn log_util(log: &ParsedLog) -> Option<f64> {
     })
 }
 
-fn settings_of(s: &mut PageScenario, log: &ParsedLog) {
-    if let Some(p) = log.model.as_deref().and_then(presets::model) {
-        s.set_model(ModelChoice::Preset(p));
-    }
+/// Sets the log's settings; returns why its model was not taken, if it was not.
+fn settings_of(s: &mut PageScenario, log: &ParsedLog) -> Option<String> {
+    let note = s.take_logged_model(log.model.as_deref());
     if let Some(k) = log
         .kv_cache_dtype
         .as_deref()
@@ -183,6 +182,7 @@ fn settings_of(s: &mut PageScenario, log: &ParsedLog) {
         s.prompt = None;
         s.trace = None;
     }
+    note
 }
 
 fn gib(b: f64) -> String {
@@ -304,17 +304,7 @@ pub fn compare(s: &PageScenario, o: &Outcome, log: &ParsedLog) -> Vec<Row> {
 /// and what could not be taken.
 pub fn adopt(current: &PageScenario, log: &ParsedLog) -> (PageScenario, Vec<String>) {
     let mut s = current.clone();
-    let mut notes = Vec::new();
-    match log.model.as_deref().map(|m| (m, presets::model(m))) {
-        Some((_, Some(_))) => {}
-        Some((m, None)) => notes.push(format!(
-            "the log's model {} is not a preset: kept {}; import its config.json for its geometry",
-            truncate(m, 80),
-            current.model.name()
-        )),
-        None => notes.push("the log does not name its model: kept the current one".into()),
-    }
-    settings_of(&mut s, log);
+    let mut notes: Vec<String> = settings_of(&mut s, log).into_iter().collect();
     if let Some(t) = log.total_gpu_gib.and_then(Bytes::from_gib_f64) {
         // A preset whose total is what the log printed stays; else a custom GPU of that size.
         if s.gpu.total().0.abs_diff(t.0) > GIB / 100 {
