@@ -2,6 +2,7 @@
 //! height to the embedding page, and the embed builder (mode, theme, live preview, snippet).
 
 use super::figures::Figures;
+use super::results::stat;
 use super::{browser, Scn, State};
 use crate::page;
 use kvbudget_core::query::encode;
@@ -41,14 +42,7 @@ fn Card(state: State) -> impl IntoView {
             x.as_ref().map(|x| {
                 let (s, o) = (&x.s, &x.o);
                 let r = &o.chosen.report;
-                let stats = page::stats(s, o).map(|st| {
-                    view! {
-                        <div class="stat">
-                            <p class="stat__label">{st.label}</p>
-                            <p class="stat__value" data-testid=st.testid data-value=st.value>{st.text}</p>
-                        </div>
-                    }
-                });
+                let stats = page::stats(s, o).map(|st| stat(st, false));
                 let refusal = r.refusal.map(|x| view! {
                     <p class="refusal" data-testid="refusal" data-value=x.kind.key()>
                         <strong>"vLLM would refuse to start. "</strong>{page::refusal_summary(x.kind)}

@@ -58,6 +58,18 @@ pub fn AnswerBar(state: State) -> impl IntoView {
     }
 }
 
+/// One figure of a panel: its label, its value (with its exact `data-value`) and, when `sub`, the
+/// line under it.
+pub fn stat(st: page::Stat, sub: bool) -> impl IntoView {
+    view! {
+        <div class="stat">
+            <p class="stat__label">{st.label}</p>
+            <p class="stat__value" data-testid=st.testid data-value=st.value>{st.text}</p>
+            {sub.then(|| view! { <p class="stat__sub">{st.sub}</p> })}
+        </div>
+    }
+}
+
 /// The results panel.
 #[component]
 pub fn Results(state: State) -> impl IntoView {
@@ -116,15 +128,7 @@ pub fn Results(state: State) -> impl IntoView {
                 "boot-to-boot variation; two boots of the same configuration can differ by several percent."
             </p>
         });
-        let stats = page::stats(s, o).map(|st| {
-            view! {
-                <div class="stat">
-                    <p class="stat__label">{st.label}</p>
-                    <p class="stat__value" data-testid=st.testid data-value=st.value>{st.text}</p>
-                    <p class="stat__sub">{st.sub}</p>
-                </div>
-            }
-        });
+        let stats = page::stats(s, o).map(|st| stat(st, true));
         let formula_vs_vllm = format!(
             "the formula gives {} sequences; vLLM's whole {}-token blocks give {}",
             o.chosen.seed_max, r.block_size, o.chosen.vllm_max

@@ -1,5 +1,6 @@
 //! SGLang on the page: its figures for the scenario, and the same GPU under both engines.
 
+use super::results::stat;
 use crate::page;
 use kvbudget_core::calc::Outcome;
 use kvbudget_core::engines::{compare, SglangOutcome};
@@ -9,15 +10,7 @@ use leptos::prelude::*;
 /// SGLang's sequences, tokens and `mem_fraction_static`, then vLLM and SGLang side by side.
 #[component]
 pub fn SglangPanel(s: PageScenario, o: Outcome, sg: SglangOutcome) -> impl IntoView {
-    let stats = page::sglang_stats(&sg).map(|st| {
-        view! {
-            <div class="stat">
-                <p class="stat__label">{st.label}</p>
-                <p class="stat__value" data-testid=st.testid data-value=st.value>{st.text}</p>
-                <p class="stat__sub">{st.sub}</p>
-            </div>
-        }
-    });
+    let stats = page::sglang_stats(&sg).map(|st| stat(st, true));
     let c = compare(&o, &sg);
     let rows = c.rows.clone().map(|r| {
         let engine = r.engine.to_ascii_lowercase();
