@@ -221,7 +221,10 @@ fn model_of(r: &Value) -> Option<ModelSpec> {
         kv_heads,
         head_dim,
         attention: if mla {
-            Attention::Mla { latent: 576 }
+            Attention::Mla {
+                latent: 576,
+                indexer: 0,
+            }
         } else {
             Attention::Full
         },
@@ -241,6 +244,7 @@ fn model_of(r: &Value) -> Option<ModelSpec> {
             moe_intermediate: f.5,
             multimodal: f.6,
         },
+        state: None,
     })
 }
 

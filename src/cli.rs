@@ -425,7 +425,7 @@ pub(crate) fn model_from(a: &ModelArgs) -> Result<ModelSpec, String> {
     let mut kv_heads = a.kv_heads.or(base.as_ref().map(|m| m.kv_heads));
     let head_dim_default = base.as_ref().map(|m| m.head_dim);
     let attention = match (a.mla_latent, a.sliding_window, a.sliding_layers) {
-        (Some(latent), None, None) => Attention::Mla { latent },
+        (Some(latent), None, None) => Attention::Mla { latent, indexer: 0 },
         (None, Some(window), Some(sliding_layers)) => Attention::SlidingWindow {
             window,
             sliding_layers,
@@ -440,7 +440,7 @@ pub(crate) fn model_from(a: &ModelArgs) -> Result<ModelSpec, String> {
         _ => return Err("--sliding-window and --sliding-layers go together".into()),
     };
     let head_dim = match attention {
-        Attention::Mla { latent } => {
+        Attention::Mla { latent, .. } => {
             kv_heads = kv_heads.or(Some(1));
             a.head_dim.or(head_dim_default).unwrap_or(latent)
         }
@@ -479,6 +479,7 @@ pub(crate) fn model_from(a: &ModelArgs) -> Result<ModelSpec, String> {
         weights,
         vocab: base.as_ref().map(|m| m.vocab).unwrap_or(0),
         extras: base.as_ref().map(|m| m.extras).unwrap_or_default(),
+        state: base.as_ref().and_then(|m| m.state),
     })
 }
 

@@ -35,7 +35,10 @@ fn model_of(r: &Value) -> ModelSpec {
     let kind = a["attention"].as_str().unwrap_or("full");
     let attention = if kind.starts_with("MLA") {
         // "MLA (latent 512 + rope 64)"
-        Attention::Mla { latent: 512 + 64 }
+        Attention::Mla {
+            latent: 512 + 64,
+            indexer: 0,
+        }
     } else if kind.contains("sliding") {
         if kind.contains("5:1") || kind.contains("5 of 6") {
             // Gemma-3: five sliding (window 1024) layers to one full.
@@ -77,6 +80,7 @@ fn model_of(r: &Value) -> ModelSpec {
         vocab: 0,
         weights: Bytes(0),
         extras: Default::default(),
+        state: None,
     }
 }
 

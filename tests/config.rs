@@ -157,7 +157,13 @@ fn nested_multimodal_config() {
 fn mla_latent() {
     // DeepSeek-V2-Lite: kv_lora_rank 512 + qk_rope_head_dim 64 = 576; 27 × 576 × 2 = 31,104 B per token.
     let m = import(&config("DeepSeek-V2-Lite"), "deepseek-ai/DeepSeek-V2-Lite").unwrap();
-    assert_eq!(m.spec.attention, Attention::Mla { latent: 576 });
+    assert_eq!(
+        m.spec.attention,
+        Attention::Mla {
+            latent: 576,
+            indexer: 0
+        }
+    );
     assert_eq!(
         bytes_per_token(&m.spec, KvDtype::Auto, 1, 1).unwrap().0,
         31_104

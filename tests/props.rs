@@ -18,7 +18,7 @@ fn arb_attention() -> impl Strategy<Value = Attention> {
             window,
             sliding_layers
         }),
-        (1u64..2048).prop_map(|latent| Attention::Mla { latent }),
+        (1u64..2048).prop_map(|latent| Attention::Mla { latent, indexer: 0 }),
     ]
 }
 
@@ -58,6 +58,7 @@ fn arb_model() -> impl Strategy<Value = ModelSpec> {
                 vocab: 0,
                 weights: Bytes(0),
                 extras: Default::default(),
+                state: None,
             }
         })
 }
@@ -120,7 +121,7 @@ proptest! {
         attention in prop_oneof![
             Just(Attention::Full),
             (any::<u64>(), any::<u64>()).prop_map(|(window, sliding_layers)| Attention::SlidingWindow { window, sliding_layers }),
-            any::<u64>().prop_map(|latent| Attention::Mla { latent }),
+            any::<u64>().prop_map(|latent| Attention::Mla { latent, indexer: 0 }),
         ],
         tp in any::<u64>(), pp in any::<u64>(), block in proptest::option::of(any::<u64>()),
         len in proptest::option::of(any::<u64>()), mnbt in proptest::option::of(any::<u64>()),
@@ -130,7 +131,7 @@ proptest! {
     ) {
         let model = ModelSpec {
             id: "x".into(), layers, attention_heads: heads, kv_heads, head_dim, attention,
-            dtype: ModelDtype::Bf16, max_position: max_pos, vocab: 0, weights: Bytes(weights), extras: Default::default(),
+            dtype: ModelDtype::Bf16, max_position: max_pos, vocab: 0, weights: Bytes(weights), extras: Default::default(), state: None,
         };
         let memory = match which {
             0 => KvMemory::Budget { gpu_total: Bytes(total), util, weights: Bytes(weights), overhead: Overhead::Fixed(Bytes(overhead)) },

@@ -29,6 +29,7 @@ fn round_trip() {
                 moe_intermediate: 100,
                 multimodal: true,
             },
+            state: None,
             ..custom_start()
         }),
         gpu: GpuChoice::Custom {

@@ -126,7 +126,10 @@ fn example_b_qwen25_7b_on_an_h100() {
 /// DeepSeek-V3: 61 layers of MLA (512 + 64), bf16 KV: 576 × 61 × 2 = 70,272 B per token.
 fn deepseek_v3() -> ModelSpec {
     let mut m = ModelSpec::from_geometry("deepseek-ai/DeepSeek-V3", 61, 1, 576);
-    m.attention = Attention::Mla { latent: 576 };
+    m.attention = Attention::Mla {
+        latent: 576,
+        indexer: 0,
+    };
     m.attention_heads = 128;
     m.max_position = 163_840;
     m

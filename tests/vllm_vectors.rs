@@ -357,6 +357,7 @@ fn gemma3(layers: u64, sliding: u64) -> ModelSpec {
         vocab: 262_208,
         weights: Bytes(0),
         extras: Default::default(),
+        state: None,
     }
 }
 

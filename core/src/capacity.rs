@@ -4,12 +4,26 @@ use crate::error::{KvError, Result};
 use crate::model::{Attention, KvDtype, ModelSpec};
 use crate::units::Bytes;
 
-/// KV bytes one token costs on one layer of one GPU (tensor-parallel rank):
+/// KV bytes one token costs on one attention layer of one GPU (tensor-parallel rank):
 /// `2 × max(1, kv_heads / tp) × head_dim × bytes`, or for MLA `latent × bytes` (not split by TP).
+/// MLA with DeepSeek-V3.2's indexer adds the indexer's key, `index_head_dim` FP8 bytes plus a
+/// 4-byte scale per 128 (132 B), and with an FP8 cache stores the latent as `fp8_ds_mla`: the
+/// 512-wide latent in FP8, four float32 scales and the 64-wide rope part in bf16, 656 B
+/// (VLLM-HYBRID §d; vllm/v1/attention/backends/mla/flashmla_sparse.py, 0.11+).
 pub fn bytes_per_token_per_layer(model: &ModelSpec, kv: KvDtype, tp: u64) -> Result<u64> {
     let b = kv.bytes(model.dtype);
     let v = match model.attention {
-        Attention::Mla { latent } => latent.checked_mul(b),
+        Attention::Mla { latent, indexer } if indexer > 0 => {
+            let index = indexer + indexer.div_ceil(128) * 4;
+            let latent_bytes = if b == 1 {
+                let rank = latent.saturating_sub(64);
+                Some(rank + rank.div_ceil(128) * 4 + (latent - rank) * 2)
+            } else {
+                latent.checked_mul(b)
+            };
+            latent_bytes.and_then(|l| l.checked_add(index))
+        }
+        Attention::Mla { latent, .. } => latent.checked_mul(b),
         _ => {
             let heads = (model.kv_heads / tp.max(1)).max(1);
             2u64.checked_mul(heads)
@@ -18,6 +32,25 @@ pub fn bytes_per_token_per_layer(model: &ModelSpec, kv: KvDtype, tp: u64) -> Res
         }
     };
     v.ok_or(KvError::Overflow("bytes per token"))
+}
+
+/// `part` of a model's `layers` on the largest of `pp` stages, in proportion, rounded up (exact
+/// at PP = 1, where it is `part`).
+pub fn stage_share(part: u64, layers: u64, pp: u64) -> u64 {
+    let stage = max_stage_layers(layers, pp);
+    ((part as u128 * stage as u128).div_ceil(layers.max(1) as u128) as u64).min(stage)
+}
+
+/// A hybrid's fixed state for one request on one GPU: every recurrent layer of the largest stage
+/// keeps one convolution and one temporal state, whatever the context (0 for a transformer).
+pub fn state_bytes_per_sequence(model: &ModelSpec, tp: u64, pp: u64) -> Bytes {
+    match &model.state {
+        Some(st) => Bytes(
+            st.page_bytes(model.dtype, tp, 0)
+                .saturating_mul(stage_share(st.layers, model.layers, pp)),
+        ),
+        None => Bytes(0),
+    }
 }
 
 /// The largest pipeline-parallel size kvbudget accepts.
@@ -45,10 +78,11 @@ pub fn max_stage_layers(layers: u64, pp: u64) -> u64 {
 /// The seeds' `B_tok` per GPU: `2 × L × H_kv × d_h × b` over the layers of the largest pipeline
 /// stage, with KV heads divided by tensor parallelism (at least one per rank).
 /// At TP = PP = 1 this is exactly the course formula (Qwen3-8B bf16: 2 × 36 × 8 × 128 × 2 = 147,456 B).
+/// A hybrid's recurrent layers keep no per-token cache: `L` counts the attention layers only.
 pub fn bytes_per_token(model: &ModelSpec, kv: KvDtype, tp: u64, pp: u64) -> Result<Bytes> {
     let per_layer = bytes_per_token_per_layer(model, kv, tp)?;
     per_layer
-        .checked_mul(max_stage_layers(model.layers, pp))
+        .checked_mul(stage_share(model.attention_layers(), model.layers, pp))
         .map(Bytes)
         .ok_or(KvError::Overflow("bytes per token"))
 }
@@ -57,7 +91,7 @@ pub fn bytes_per_token(model: &ModelSpec, kv: KvDtype, tp: u64, pp: u64) -> Resu
 /// The seeds' "GQA bought 4×" (Qwen3-8B, 576 KiB) and "7×" (Qwen2.5-7B, 392 KiB).
 pub fn bytes_per_token_mha(model: &ModelSpec, kv: KvDtype) -> Result<Bytes> {
     let b = kv.bytes(model.dtype);
-    2u64.checked_mul(model.layers)
+    2u64.checked_mul(model.attention_layers())
         .and_then(|x| x.checked_mul(model.attention_heads))
         .and_then(|x| x.checked_mul(model.head_dim))
         .and_then(|x| x.checked_mul(b))
@@ -66,7 +100,8 @@ pub fn bytes_per_token_mha(model: &ModelSpec, kv: KvDtype) -> Result<Bytes> {
 }
 
 /// KV bytes one sequence of `ctx` tokens holds on one GPU. Full layers keep every token;
-/// sliding-window layers keep at most `window` tokens.
+/// sliding-window layers keep at most `window` tokens, chunked local layers at most one chunk;
+/// a hybrid's recurrent layers add their fixed state.
 pub fn bytes_per_sequence(
     model: &ModelSpec,
     kv: KvDtype,
@@ -75,23 +110,27 @@ pub fn bytes_per_sequence(
     ctx: u64,
 ) -> Result<Bytes> {
     let per_layer = bytes_per_token_per_layer(model, kv, tp)? as u128;
-    let stage = max_stage_layers(model.layers, pp) as u128;
-    let total = match model.attention {
-        Attention::SlidingWindow { window, .. } => {
-            let layers = model.layers.max(1) as u128;
-            // Sliding layers on the largest stage, in proportion (exact at PP = 1).
-            let sliding = (model.sliding_layers() as u128 * stage)
-                .div_ceil(layers)
-                .min(stage);
-            let full = stage - sliding;
+    let share = |n: u64| stage_share(n, model.layers, pp) as u128;
+    let windowed = match model.attention {
+        Attention::SlidingWindow { window, .. } => Some((model.sliding_layers(), window)),
+        Attention::ChunkedLocal { chunk, .. } => Some((model.local_layers(), chunk)),
+        _ => None,
+    };
+    let attention = share(model.attention_layers());
+    let total = match windowed {
+        Some((n, w)) => {
+            // Windowed layers on the largest stage, in proportion (exact at PP = 1).
+            let windowed = share(n).min(attention);
+            let full = attention - windowed;
             // Each factor is below 2⁶⁴, so the products of two fit in u128; the rest is checked.
             (full * ctx as u128)
-                .checked_add(sliding * ctx.min(window) as u128)
+                .checked_add(windowed * ctx.min(w) as u128)
                 .and_then(|t| t.checked_mul(per_layer))
         }
-        _ => (stage * ctx as u128).checked_mul(per_layer),
+        None => (attention * ctx as u128).checked_mul(per_layer),
     };
     total
+        .and_then(|t| t.checked_add(state_bytes_per_sequence(model, tp, pp).0 as u128))
         .and_then(|t| u64::try_from(t).ok())
         .map(Bytes)
         .ok_or(KvError::Overflow("bytes per sequence"))
@@ -179,7 +218,7 @@ pub fn active_params(model: &ModelSpec) -> u64 {
     };
     let q = model.attention_heads * model.head_dim;
     let kv = match model.attention {
-        Attention::Mla { latent } => latent,
+        Attention::Mla { latent, .. } => latent,
         _ => 2 * model.kv_heads * model.head_dim,
     };
     let attention = hidden * (2 * q + kv);
@@ -205,7 +244,11 @@ pub fn decode_flops_per_token(model: &ModelSpec, t: u64) -> f64 {
             model.full_layers() as f64 * t as f64
                 + model.sliding_layers() as f64 * t.min(window) as f64
         }
-        _ => model.layers as f64 * t as f64,
+        Attention::ChunkedLocal { chunk, .. } => {
+            model.full_layers() as f64 * t as f64
+                + model.local_layers() as f64 * t.min(chunk) as f64
+        }
+        _ => model.attention_layers() as f64 * t as f64,
     };
     2.0 * active_params(model) as f64 + per_layer * attended
 }

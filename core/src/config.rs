@@ -176,6 +176,7 @@ pub fn import(text: &str, name: &str) -> Result<Imported> {
         notes.push(format!("MLA: one latent of kv_lora_rank {rank} + qk_rope_head_dim {rope} = {} per token per layer", rank + rope));
         Attention::Mla {
             latent: rank + rope,
+            indexer: 0,
         }
     } else {
         sliding(m, &model_type, layers, &mut notes)
@@ -242,6 +243,7 @@ pub fn import(text: &str, name: &str) -> Result<Imported> {
             moe_intermediate,
             multimodal,
         },
+        state: None,
     };
     spec.validate()?;
     let weights = weights(m, top, &spec, experts, quant, &mut notes);
@@ -416,7 +418,7 @@ fn weights(
         .unwrap_or(tied_default);
     let embed = v * h * if tied { 1 } else { 2 };
     let attn = match spec.attention {
-        Attention::Mla { latent } => {
+        Attention::Mla { latent, .. } => {
             let nope = u(m, &["qk_nope_head_dim"]).unwrap_or(128) as u128;
             let rope = u(m, &["qk_rope_head_dim"]).unwrap_or(64) as u128;
             let vh = u(m, &["v_head_dim"]).unwrap_or(128) as u128;

@@ -87,7 +87,7 @@ fn sizes(s: &PageScenario, o: &Outcome) -> Vec<(&'static str, String)> {
     d.push((
         "KV per token",
         match model.attention {
-            Attention::Mla { latent } => format!(
+            Attention::Mla { latent, .. } => format!(
                 "{layers_text} × {latent} latent (one per layer, no separate K and V) × {b} B for {dtype} = {} per token",
                 both(bpt)
             ),

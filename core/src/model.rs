@@ -166,7 +166,115 @@ pub enum Attention {
     Mla {
         /// `kv_lora_rank + qk_rope_head_dim` (DeepSeek: 512 + 64 = 576).
         latent: u64,
+        /// `index_head_dim` of DeepSeek-V3.2's sparse-attention indexer (0: no indexer). Each layer
+        /// then also caches one FP8 key of this width and a 4-byte scale per 128 elements per token
+        /// (`DeepseekV32IndexerCache`, model_executor/models/deepseek_v2.py, vLLM 0.11+).
+        indexer: u64,
     },
+    /// Llama 4's chunked local attention: `local_layers` attend only within chunks of `chunk`
+    /// tokens; the rest attend fully.
+    ChunkedLocal {
+        /// `attention_chunk_size` in tokens.
+        chunk: u64,
+        /// How many layers are local.
+        local_layers: u64,
+    },
+}
+
+/// The recurrent mixer of a hybrid model's non-attention layers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StateKind {
+    /// Mamba2 (Nemotron-H, Granite-4.0-H, Falcon-H1, Bamba).
+    Mamba2,
+    /// Gated DeltaNet linear attention (Qwen3-Next, Qwen3.5).
+    GatedDeltaNet,
+}
+
+/// Layers that keep a fixed-size state per request instead of a per-token cache: a
+/// convolution window and a temporal (SSM) state. Shapes as vLLM allocates them
+/// (`MambaStateShapeCalculator`, model_executor/layers/mamba/mamba_utils.py, 0.10–0.33).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StateLayers {
+    /// Mamba2 or Gated DeltaNet.
+    pub kind: StateKind,
+    /// How many of the model's layers are of this kind.
+    pub layers: u64,
+    /// Convolution kernel width (`conv_kernel`, `mamba_d_conv`, `linear_conv_kernel_dim`).
+    pub conv_kernel: u64,
+    /// Mamba2 heads (`mamba_num_heads`) or GDN value heads (`linear_num_value_heads`).
+    pub heads: u64,
+    /// Mamba2 head dim (`mamba_head_dim`) or GDN value head dim (`linear_value_head_dim`).
+    pub head_dim: u64,
+    /// Mamba2 state size (`ssm_state_size`) or GDN key head dim (`linear_key_head_dim`).
+    pub state_dim: u64,
+    /// Mamba2 groups (`n_groups`) or GDN key heads (`linear_num_key_heads`).
+    pub groups: u64,
+    /// The convolution state's dtype (None: the model's dtype, vLLM's `mamba_cache_dtype=auto`).
+    pub conv_dtype: Option<ModelDtype>,
+    /// The temporal state's dtype (None: the convolution state's, `mamba_ssm_cache_dtype=auto`).
+    pub ssm_dtype: Option<ModelDtype>,
+}
+
+impl StateLayers {
+    /// Channels of the convolution state on one tensor-parallel rank. Mamba2:
+    /// `(heads × head_dim + 2 × groups' × state_dim) / tp`, groups padded up to `tp` when they do
+    /// not divide it (`extra_groups_for_head_shards`); GDN: `(2 × key_heads × key_dim + value_heads
+    /// × value_dim) / tp`.
+    pub fn conv_channels(&self, tp: u64) -> u64 {
+        let tp = tp.max(1);
+        let groups = match self.kind {
+            StateKind::Mamba2 if self.groups % tp != 0 => self.groups.max(tp),
+            _ => self.groups,
+        };
+        (self.heads * self.head_dim + 2 * groups * self.state_dim) / tp
+    }
+
+    /// Bytes of the convolution state of one layer for one request:
+    /// `(conv_kernel − 1 + spec) × channels × dtype`.
+    pub fn conv_bytes(&self, model: ModelDtype, tp: u64, spec: u64) -> u64 {
+        let dt = self.conv_dtype.unwrap_or(model).bytes();
+        (self.conv_kernel.saturating_sub(1) + spec)
+            .saturating_mul(self.conv_channels(tp))
+            .saturating_mul(dt)
+    }
+
+    /// Bytes of the temporal state of one layer for one request: `heads / tp × head_dim ×
+    /// state_dim × dtype`.
+    pub fn ssm_bytes(&self, model: ModelDtype, tp: u64) -> u64 {
+        let dt = self.ssm_dtype.or(self.conv_dtype).unwrap_or(model).bytes();
+        (self.heads / tp.max(1))
+            .saturating_mul(self.head_dim)
+            .saturating_mul(self.state_dim)
+            .saturating_mul(dt)
+    }
+
+    /// vLLM's Mamba page: the state of one layer for one request, before padding.
+    pub fn page_bytes(&self, model: ModelDtype, tp: u64, spec: u64) -> u64 {
+        self.conv_bytes(model, tp, spec)
+            .saturating_add(self.ssm_bytes(model, tp))
+    }
+
+    fn validate(&self, layers: u64) -> Result<()> {
+        if self.layers > layers {
+            return Err(KvError::Invalid {
+                field: "state layers",
+                message: format!(
+                    "must be at most the number of layers ({layers}), got {}",
+                    self.layers
+                ),
+            });
+        }
+        for (field, v) in [
+            ("conv kernel", self.conv_kernel),
+            ("state heads", self.heads),
+            ("state head_dim", self.head_dim),
+            ("state size", self.state_dim),
+            ("state groups", self.groups),
+        ] {
+            check_range(field, v, 1, MAX_DIM, "a whole number from 1 to 1,048,576")?;
+        }
+        Ok(())
+    }
 }
 
 /// Everything about a model that KV sizing needs.
@@ -194,6 +302,9 @@ pub struct ModelSpec {
     pub weights: Bytes,
     /// Sizes that drive the activation peak (0 where unknown).
     pub extras: Extras,
+    /// A hybrid's recurrent layers (Mamba2 / Gated DeltaNet), counted in `layers`; the other
+    /// layers attend.
+    pub state: Option<StateLayers>,
 }
 
 /// The parts of a config that size vLLM's profile run rather than its KV cache.
@@ -229,6 +340,7 @@ impl ModelSpec {
             vocab: 0,
             weights: Bytes(0),
             extras: Extras::default(),
+            state: None,
         }
     }
 
@@ -294,7 +406,7 @@ impl ModelSpec {
                     });
                 }
             }
-            Attention::Mla { latent } => {
+            Attention::Mla { latent, indexer } => {
                 check_range(
                     "MLA latent width",
                     latent,
@@ -302,24 +414,126 @@ impl ModelSpec {
                     MAX_DIM,
                     "a whole number from 1 to 1,048,576",
                 )?;
+                check_range(
+                    "MLA indexer width",
+                    indexer,
+                    0,
+                    MAX_DIM,
+                    "a whole number from 0 (no indexer) to 1,048,576",
+                )?;
+            }
+            Attention::ChunkedLocal {
+                chunk,
+                local_layers,
+            } => {
+                check_range(
+                    "attention chunk",
+                    chunk,
+                    1,
+                    1 << 40,
+                    "a whole number of tokens from 1 to 2^40",
+                )?;
+                if local_layers > self.layers {
+                    return Err(KvError::Invalid {
+                        field: "local layers",
+                        message: format!(
+                            "must be at most the number of layers ({}), got {local_layers}",
+                            self.layers
+                        ),
+                    });
+                }
+            }
+        }
+        if let Some(st) = &self.state {
+            st.validate(self.layers)?;
+            if self.windowed_layers() > self.attention_layers() {
+                return Err(KvError::Invalid {
+                    field: "state layers",
+                    message: format!(
+                        "leave {} attention layers, fewer than the {} sliding or local ones",
+                        self.attention_layers(),
+                        self.windowed_layers()
+                    ),
+                });
             }
         }
         Ok(())
     }
 
-    /// Layers that attend fully (all of them unless some slide).
-    pub fn full_layers(&self) -> u64 {
+    /// Layers that attend (all but a hybrid's recurrent layers): the `L` of `B_tok`.
+    pub fn attention_layers(&self) -> u64 {
+        self.layers - self.state_layers().min(self.layers)
+    }
+
+    /// A hybrid's recurrent layers (0 for a transformer).
+    pub fn state_layers(&self) -> u64 {
+        self.state.map_or(0, |s| s.layers)
+    }
+
+    /// Attention layers that see only a window or a chunk of the context.
+    fn windowed_layers(&self) -> u64 {
         match self.attention {
-            Attention::SlidingWindow { sliding_layers, .. } => {
-                self.layers - sliding_layers.min(self.layers)
-            }
-            _ => self.layers,
+            Attention::SlidingWindow { sliding_layers, .. } => sliding_layers,
+            Attention::ChunkedLocal { local_layers, .. } => local_layers,
+            _ => 0,
         }
+    }
+
+    /// Layers that attend fully (all attention layers unless some slide or attend locally).
+    pub fn full_layers(&self) -> u64 {
+        self.attention_layers() - self.windowed_layers().min(self.attention_layers())
     }
 
     /// Layers with a sliding window.
     pub fn sliding_layers(&self) -> u64 {
-        self.layers - self.full_layers()
+        match self.attention {
+            Attention::SlidingWindow { .. } => self.attention_layers() - self.full_layers(),
+            _ => 0,
+        }
+    }
+
+    /// The layer kinds in a few words: `8 KV heads × 128`, `…, window 1,024 on 52 layers`,
+    /// `MLA latent 576, indexer 128`, `…, chunks of 8,192 on 36 layers`, with a hybrid's
+    /// `; 24 Gated DeltaNet layers`.
+    pub fn kinds_text(&self) -> String {
+        use crate::units::thousands;
+        let heads = format!("{} KV heads × {}", self.kv_heads, self.head_dim);
+        let mut t = match self.attention {
+            Attention::Full => heads,
+            Attention::SlidingWindow { window, .. } => format!(
+                "{heads}, window {} on {} layers",
+                thousands(window),
+                self.sliding_layers()
+            ),
+            Attention::Mla { latent, indexer: 0 } => format!("MLA latent {latent}"),
+            Attention::Mla { latent, indexer } => {
+                format!("MLA latent {latent}, indexer {indexer}")
+            }
+            Attention::ChunkedLocal { chunk, .. } => format!(
+                "{heads}, chunks of {} on {} layers",
+                thousands(chunk),
+                self.local_layers()
+            ),
+        };
+        if let Some(st) = self.state {
+            t.push_str(&format!(
+                "; {} {} layers",
+                st.layers,
+                match st.kind {
+                    StateKind::Mamba2 => "Mamba2",
+                    StateKind::GatedDeltaNet => "Gated DeltaNet",
+                }
+            ));
+        }
+        t
+    }
+
+    /// Layers with chunked local attention.
+    pub fn local_layers(&self) -> u64 {
+        match self.attention {
+            Attention::ChunkedLocal { .. } => self.attention_layers() - self.full_layers(),
+            _ => 0,
+        }
     }
 }
 

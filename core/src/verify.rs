@@ -88,7 +88,11 @@ pub fn mismatches(s: &PageScenario, log: &ParsedLog) -> Vec<Mismatch> {
         }
     };
     if let Some(v) = log.version.as_deref().and_then(|v| Version::parse(v).ok()) {
-        push("vLLM version", s.version.to_string(), v.to_string());
+        push(
+            "vLLM version",
+            s.version.to_string(),
+            v.canonical().to_string(),
+        );
     }
     if let Some(u) = log_util(log) {
         push(
@@ -165,7 +169,7 @@ fn settings_of(s: &mut PageScenario, log: &ParsedLog) -> Option<String> {
         s.pp = pp;
     }
     if let Some(v) = log.version.as_deref().and_then(|v| Version::parse(v).ok()) {
-        s.version = v;
+        s.version = v.canonical();
     }
     let refused_len = match log.error {
         Some(LogError::RequestTooLong { max_model_len, .. })

@@ -3,7 +3,6 @@
 
 use kvbudget_core::calc::Outcome;
 use kvbudget_core::config::Imported;
-use kvbudget_core::model::Attention;
 use kvbudget_core::report_json::kv_report;
 use kvbudget_core::scenario::{ModelChoice, PageScenario};
 use kvbudget_core::sglang::logparse::ParsedLog as SgLog;
@@ -39,19 +38,7 @@ pub fn adopt_import(s: &mut PageScenario, m: &Imported) {
 /// What an import read, in one sentence.
 pub fn import_summary(m: &Imported) -> String {
     let s = &m.spec;
-    let attention = match s.attention {
-        Attention::Full => format!("{} KV heads × {}", s.kv_heads, s.head_dim),
-        Attention::SlidingWindow {
-            window,
-            sliding_layers,
-        } => format!(
-            "{} KV heads × {}, window {} on {sliding_layers} layers",
-            s.kv_heads,
-            s.head_dim,
-            thousands(window)
-        ),
-        Attention::Mla { latent } => format!("MLA latent {latent}"),
-    };
+    let attention = s.kinds_text();
     format!(
         "Imported {}: {} layers, {attention}; weights ≈ {} GiB ({}).",
         s.id,

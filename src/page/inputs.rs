@@ -484,10 +484,7 @@ pub fn select_gpu(s: &mut PageScenario, value: &str) {
 
 /// A model preset as the picker lists it.
 pub fn model_option(m: &ModelPreset) -> String {
-    let attn = match m.spec.attention {
-        Attention::Mla { latent } => format!("MLA {latent}"),
-        _ => format!("{} KV heads × {}", m.spec.kv_heads, m.spec.head_dim),
-    };
+    let attn = m.spec.kinds_text();
     // The weights first: a narrow select cuts the end of the label.
     format!(
         "{} — {} GiB, {attn}",
@@ -566,7 +563,16 @@ pub fn custom_summary(s: &PageScenario) -> String {
             thousands(window),
             c.layers
         ),
-        Attention::Mla { latent } => format!("MLA latent {latent}"),
+        Attention::Mla { latent, indexer: 0 } => format!("MLA latent {latent}"),
+        Attention::Mla { latent, indexer } => format!("MLA latent {latent}, indexer {indexer}"),
+        Attention::ChunkedLocal {
+            chunk,
+            local_layers,
+        } => format!(
+            "chunked local attention ({}) on {local_layers} of {} layers",
+            thousands(chunk),
+            c.layers
+        ),
     };
     let vocab = if c.vocab > 0 {
         format!("vocab {}", thousands(c.vocab))

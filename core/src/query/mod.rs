@@ -47,7 +47,10 @@ pub struct Param {
 }
 
 mod flags;
+mod model;
 pub use flags::FLAG_PARAMS;
+use model::attention;
+pub use model::{parse_state, state_text};
 
 /// Every parameter in query order: the scenario's, then vLLM's other flags and the plan.
 pub fn all_params() -> impl Iterator<Item = &'static Param> {
@@ -182,6 +185,7 @@ pub const PARAMS: &[Param] = &[
                 Attention::Full => None,
                 Attention::SlidingWindow { .. } => Some("sliding".into()),
                 Attention::Mla { .. } => Some("mla".into()),
+                Attention::ChunkedLocal { .. } => Some("chunked".into()),
             })
         },
         write: Some(|s, v, params| {
@@ -213,11 +217,49 @@ pub const PARAMS: &[Param] = &[
     Param {
         key: "latent",
         read: |s| match custom(s)?.attention {
-            Attention::Mla { latent } => Some(latent.to_string()),
+            Attention::Mla { latent, .. } => Some(latent.to_string()),
             _ => None,
         },
         write: None,
         default: |_| String::new(),
+    },
+    Param {
+        key: "indexer",
+        read: |s| match custom(s)?.attention {
+            Attention::Mla { indexer, .. } => nonzero(indexer),
+            _ => None,
+        },
+        write: None,
+        default: |_| String::new(),
+    },
+    Param {
+        key: "chunk",
+        read: |s| match custom(s)?.attention {
+            Attention::ChunkedLocal { chunk, .. } => Some(chunk.to_string()),
+            _ => None,
+        },
+        write: None,
+        default: |_| String::new(),
+    },
+    Param {
+        key: "local_layers",
+        read: |s| match custom(s)?.attention {
+            Attention::ChunkedLocal { local_layers, .. } => Some(local_layers.to_string()),
+            _ => None,
+        },
+        write: None,
+        default: |_| String::new(),
+    },
+    Param {
+        key: "state",
+        read: |s| custom(s)?.state.map(|st| state_text(&st)),
+        write: Some(|s, v, _| {
+            let layers = custom(s).map(|c| c.layers).unwrap_or(0);
+            let st = parse_state(v, layers)?;
+            set_custom(s, |c| c.state = st);
+            Ok(())
+        }),
+        default: |_| "none".into(),
     },
     Param {
         key: "dtype",
@@ -382,7 +424,7 @@ pub const PARAMS: &[Param] = &[
         key: "vllm",
         read: |s| Some(s.version.to_string()),
         write: Some(|s, v, _| {
-            s.version = Version::parse(v)?;
+            s.version = Version::parse(v)?.canonical();
             Ok(())
         }),
         default: |_| NEWEST.to_string(),
@@ -569,42 +611,6 @@ pub const PARAMS: &[Param] = &[
         default: |_| String::new(),
     },
 ];
-
-/// `attn=full|sliding|mla` with the keys it is read with (`window` and `sliding_layers`, `latent`).
-fn attention(v: &str, params: &Params, layers: u64) -> Result<Attention> {
-    let get = |k: &str| params.get(k).map(String::as_str);
-    match v.trim() {
-        "full" => Ok(Attention::Full),
-        "sliding" => match (get("window"), get("sliding_layers")) {
-            (Some(w), Some(l)) => Ok(Attention::SlidingWindow {
-                window: parse_window(w)?,
-                sliding_layers: parse_sliding_layers(l, layers)?,
-            }),
-            (w, l) => {
-                // A bad value present is the better message; else say what is missing.
-                w.map(parse_window).transpose()?;
-                l.map(|l| parse_sliding_layers(l, layers)).transpose()?;
-                Err(KvError::Invalid {
-                    field: "attn",
-                    message: "attn=sliding needs window and sliding_layers".into(),
-                })
-            }
-        },
-        "mla" => match get("latent") {
-            Some(l) => Ok(Attention::Mla {
-                latent: parse_dim("latent", l)?,
-            }),
-            None => Err(KvError::Invalid {
-                field: "attn",
-                message: "attn=mla needs latent".into(),
-            }),
-        },
-        other => Err(KvError::Invalid {
-            field: "attn",
-            message: format!("{:?} is not one of full, sliding, mla", truncate(other, 20)),
-        }),
-    }
-}
 
 /// Whether `key` is a parameter kvbudget knows.
 pub fn is_known(key: &str) -> bool {

@@ -180,7 +180,7 @@ pub(super) fn geometry(s: &Scenario, elem: u64) -> Geometry {
     let stage = capacity::max_stage_layers(s.model.layers, s.pp);
     let scale = |n: u64| (n * stage).div_ceil(s.model.layers.max(1)).min(stage);
     let kind = match s.model.attention {
-        Attention::Mla { latent } => Kind::Mla { latent },
+        Attention::Mla { latent, .. } => Kind::Mla { latent },
         _ => Kind::Mha {
             kv_heads: (s.model.kv_heads / attn_tp.max(1)).max(1),
             head_dim: s.model.head_dim,

@@ -22,6 +22,9 @@ pub(super) struct Resolved {
     pub(super) max_model_len: u64,
     pub(super) max_num_seqs: u64,
     pub(super) max_num_batched_tokens: u64,
+    /// A hybrid's state page and the block size raise.
+    pub(super) mamba: Option<MambaAlign>,
+    pub(super) mamba_mode: MambaMode,
 }
 
 /// Validates the scenario and applies vLLM's defaults.
@@ -49,6 +52,8 @@ pub(super) fn resolve(s: &Scenario) -> Result<Resolved> {
     }
     let fam = family(s.version, s.engine);
     let is_mla = matches!(s.model.attention, Attention::Mla { .. });
+    // Sparse MLA (an indexer) runs on FlashMLA-sparse, whose block is 64 on every GPU.
+    let sparse_mla = matches!(s.model.attention, Attention::Mla { indexer, .. } if indexer > 0);
     let block_size = match s.block_size {
         Some(b) => check_range(
             "block size",
@@ -57,6 +62,7 @@ pub(super) fn resolve(s: &Scenario) -> Result<Resolved> {
             1 << 20,
             "a whole number of tokens from 1 to 1,048,576",
         )?,
+        None if sparse_mla && fam != Family::V0 => 64,
         None if is_mla && s.arch == Arch::Hopper && fam != Family::V0 => 64,
         None => 16,
     };
@@ -97,28 +103,117 @@ pub(super) fn resolve(s: &Scenario) -> Result<Resolved> {
         )?,
         None => def_mnbt,
     };
+    let (block_size, mamba) = match mamba_align(s, block_size)? {
+        Some((b, m)) => (b, Some(m)),
+        None => (block_size, None),
+    };
+    // Prefix caching on a hybrid keeps a second state block per group from 0.19 (`align`);
+    // vLLM turns it off for hybrids unless asked (`--enable-prefix-caching`).
+    let mamba_mode =
+        if mamba.is_some() && s.knobs.prefix_caching && s.version >= Version::new(0, 19) {
+            MambaMode::Align
+        } else {
+            MambaMode::None
+        };
     Ok(Resolved {
         family: fam,
         block_size,
         max_model_len,
         max_num_seqs,
         max_num_batched_tokens,
+        mamba,
+        mamba_mode,
     })
+}
+
+/// How a hybrid's state pages line up with its attention pages (VLLM-HYBRID §a): the attention
+/// block size raised until one attention page covers a Mamba page, and the Mamba page padded to
+/// match (`HybridAttentionMambaModelConfig`, model_executor/models/config.py, 0.10–0.19;
+/// platforms/interface.py from 0.20).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MambaAlign {
+    /// The state of one layer for one request before padding.
+    pub state_page: u64,
+    /// The block size vLLM sets ("Setting attention block size to N tokens"), when it raised it.
+    pub raised_to: Option<u64>,
+    /// The padding of the Mamba page to the attention page, in percent ("Padding mamba page
+    /// size by x%"), when there is any.
+    pub padding_pct: Option<f64>,
+}
+
+/// How the state layers count toward a request's blocks (`mamba_cache_mode`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MambaMode {
+    /// One state block per layer group, plus one per speculative token.
+    None,
+    /// Prefix caching on a hybrid (0.19+): a second block keeps the state at the last aligned
+    /// prefix.
+    Align,
+}
+
+/// The attention kernel's block-size granule the raised block size is a multiple of: 16 for
+/// attention, 64 for MLA (VLLM-HYBRID §a).
+fn kernel_granule(mla: bool) -> u64 {
+    if mla {
+        64
+    } else {
+        16
+    }
+}
+
+/// The block size a hybrid runs with and its alignment, or None for a model without state layers.
+pub(super) fn mamba_align(s: &Scenario, block_size: u64) -> Result<Option<(u64, MambaAlign)>> {
+    let Some(st) = s.model.state.filter(|st| st.layers > 0) else {
+        return Ok(None);
+    };
+    let spec = s.knobs.speculative.map_or(0, |x| x.num_tokens);
+    let state_page = st.page_bytes(s.model.dtype, s.tp, spec);
+    if s.model.attention_layers() == 0 {
+        return Ok(Some((
+            block_size,
+            MambaAlign {
+                state_page,
+                raised_to: None,
+                padding_pct: None,
+            },
+        )));
+    }
+    let per_token = capacity::bytes_per_token_per_layer(&s.model, s.kv_dtype, s.tp)?.max(1);
+    let a = kernel_granule(matches!(s.model.attention, Attention::Mla { .. }));
+    let needed = a * ceil_div(state_page, a * per_token);
+    let (block, raised_to) = if needed > block_size {
+        (needed, Some(needed))
+    } else {
+        (block_size, None)
+    };
+    let attn_page = block.saturating_mul(per_token);
+    let padding_pct = (attn_page > state_page && state_page > 0)
+        .then(|| (attn_page - state_page) as f64 / state_page as f64 * 100.0);
+    Ok(Some((
+        block,
+        MambaAlign {
+            state_page,
+            raised_to,
+            padding_pct,
+        },
+    )))
 }
 
 /// How the layers of the largest stage share blocks, and what one request needs.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Layout {
-    /// Bytes of one block on one layer.
+    /// Bytes of one block on one layer (every kind's page is the same once a hybrid's state
+    /// page is padded).
     pub(super) page_bytes: u64,
+    /// Layers with a cache on the largest stage (attention and state).
     pub(super) stage_layers: u64,
     pub(super) bytes_per_token: Bytes,
-    /// Full-attention and sliding layers as the version treats them, and the window.
-    pub(super) full: u64,
-    pub(super) sliding: u64,
-    pub(super) window: u64,
-    /// Scheduled tokens a sliding layer keeps beyond its window.
+    /// Layers of each kind as the version treats them on the largest stage.
+    pub(super) kinds: Kinds,
+    /// Scheduled tokens a sliding or local layer keeps beyond its window.
     pub(super) lookahead: u64,
+    /// Blocks a state layer holds per request.
+    pub(super) state_blocks: u64,
     pub(super) groups: Option<Groups>,
     /// Layers that share one block (the divisor of the pool).
     pub(super) slots_per_block: u64,
@@ -126,89 +221,139 @@ pub(super) struct Layout {
     pub(super) blocks_per_request: u64,
 }
 
+/// Layers of each kind on the largest stage.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct Kinds {
+    pub(super) full: u64,
+    pub(super) sliding: u64,
+    pub(super) window: u64,
+    pub(super) local: u64,
+    pub(super) chunk: u64,
+    pub(super) state: u64,
+}
+
 impl Layout {
     pub(super) fn of(s: &Scenario, r: &Resolved) -> Result<Layout> {
         let per_layer_token = capacity::bytes_per_token_per_layer(&s.model, s.kv_dtype, s.tp)?;
-        let page_bytes = per_layer_token
-            .checked_mul(r.block_size)
-            .ok_or(KvError::Overflow("block size in bytes"))?;
-        let stage_layers = capacity::max_stage_layers(s.model.layers, s.pp);
-        let bytes_per_token = capacity::bytes_per_token(&s.model, s.kv_dtype, s.tp, s.pp)?;
-
-        // Layer kinds on the largest stage. V0 and V1 before 0.10 turn a mix of sliding and full
-        // layers into full attention (no hybrid allocator); a model that only slides keeps its window.
-        let (mut full, mut sliding, window) = match s.model.attention {
-            Attention::SlidingWindow {
-                window,
-                sliding_layers,
-            } => {
-                let sl = (sliding_layers as u128 * stage_layers as u128)
-                    .div_ceil(s.model.layers as u128) as u64;
-                let sl = sl.min(stage_layers);
-                (stage_layers - sl, sl, window)
-            }
-            _ => (stage_layers, 0, 0),
+        let page_bytes = match (s.model.attention_layers(), r.mamba) {
+            (0, Some(m)) => m.state_page,
+            _ => per_layer_token
+                .checked_mul(r.block_size)
+                .ok_or(KvError::Overflow("block size in bytes"))?,
         };
-        let hybrid_allocator = !matches!(r.family, Family::V0 | Family::V1Early);
-        if (sliding > 0 && full > 0 && !hybrid_allocator) || r.family == Family::V0 {
-            // V0 sizes every layer for the whole context.
-            full += sliding;
-            sliding = 0;
+        let m = &s.model;
+        let share = |n: u64| capacity::stage_share(n, m.layers, s.pp);
+        let state = share(m.state_layers());
+        let attention = share(m.attention_layers());
+        let stage_layers = attention + state;
+        let bytes_per_token = capacity::bytes_per_token(m, s.kv_dtype, s.tp, s.pp)?;
+
+        let mut k = Kinds {
+            state,
+            ..Kinds::default()
+        };
+        match m.attention {
+            Attention::SlidingWindow { window, .. } => {
+                k.sliding = share(m.sliding_layers()).min(attention);
+                k.window = window;
+            }
+            Attention::ChunkedLocal { chunk, .. } => {
+                k.local = share(m.local_layers()).min(attention);
+                k.chunk = chunk;
+            }
+            _ => {}
         }
-        // Scheduled tokens a sliding layer must keep beyond its window: max_num_batched_tokens,
+        k.full = attention - k.sliding - k.local;
+        let hybrid_allocator = !matches!(r.family, Family::V0 | Family::V1Early);
+        if (k.sliding > 0 && k.full > 0 && !hybrid_allocator) || r.family == Family::V0 {
+            // V0 and V1 before 0.10 size a mix of sliding and full layers for the whole context;
+            // a model that only slides keeps its window.
+            k.full += k.sliding;
+            k.sliding = 0;
+        }
+        // Chunked local attention keeps the hybrid allocator off unless
+        // VLLM_ALLOW_CHUNKED_LOCAL_ATTN_WITH_HYBRID_KV_CACHE is set, "0" up to 0.13 and "1" from
+        // 0.14 (vllm/envs.py): without it local layers are full-attention layers.
+        if k.local > 0 && (!hybrid_allocator || s.version < Version::new(0, 14)) {
+            k.full += k.local;
+            k.local = 0;
+        }
+        // Scheduled tokens a windowed layer must keep beyond its window: max_num_batched_tokens,
         // doubled from 0.26 (async scheduling keeps one step ahead).
         let lookahead = if s.version >= Version::new(0, 26) {
             r.max_num_batched_tokens.saturating_mul(2)
         } else {
             r.max_num_batched_tokens
         };
+        let spec = s.knobs.speculative.map_or(0, |x| x.num_tokens);
+        let state_blocks = match r.mamba_mode {
+            MambaMode::None => 1 + spec,
+            MambaMode::Align => 2 + spec,
+        };
         let mut layout = Layout {
             page_bytes,
             stage_layers,
             bytes_per_token,
-            full,
-            sliding,
-            window,
+            kinds: k,
             lookahead,
-            groups: groups(full, sliding),
+            state_blocks,
+            groups: groups(&k),
             slots_per_block: stage_layers,
             num_groups: 1,
             blocks_per_request: 0,
         };
-        let full_blocks = ceil_div(r.max_model_len, r.block_size);
-        let sliding_blocks = layout.sliding_blocks(r.max_model_len, r.block_size);
+        let per_kind = layout.blocks_per_kind(r.max_model_len, r.block_size);
         (
             layout.slots_per_block,
             layout.num_groups,
             layout.blocks_per_request,
         ) = match layout.groups {
-            Some(g) => (
-                g.group_size,
-                g.full_groups + g.sliding_groups,
-                g.full_groups * full_blocks + g.sliding_groups * sliding_blocks,
-            ),
-            None if sliding > 0 => (stage_layers, 1, sliding_blocks),
-            None => (stage_layers, 1, full_blocks),
+            Some(g) => {
+                let counts = g.counts();
+                (
+                    g.group_size,
+                    counts.iter().sum(),
+                    counts.iter().zip(per_kind).map(|(c, b)| c * b).sum(),
+                )
+            }
+            None => {
+                // One kind: every layer shares the block.
+                let i = [k.full, k.sliding, k.local, k.state]
+                    .iter()
+                    .position(|&n| n > 0)
+                    .unwrap_or(0);
+                (stage_layers.max(1), 1, per_kind[i])
+            }
         };
         Ok(layout)
     }
 
-    /// Blocks a sliding layer holds for a request of `len` tokens.
-    fn sliding_blocks(&self, len: u64, block_size: u64) -> u64 {
-        ceil_div(
-            self.window
+    /// Blocks one request of `len` tokens holds on one layer of each kind: full, sliding,
+    /// chunked local, state (`max_memory_usage_bytes` of each spec, v1/kv_cache_interface.py).
+    fn blocks_per_kind(&self, len: u64, block_size: u64) -> [u64; 4] {
+        let k = &self.kinds;
+        let sliding = ceil_div(
+            k.window
                 .saturating_sub(1)
                 .saturating_add(self.lookahead)
                 .min(len),
             block_size,
-        ) + 1
+        ) + 1;
+        let local = ceil_div(k.chunk.saturating_add(self.lookahead).min(len), block_size);
+        [ceil_div(len, block_size), sliding, local, self.state_blocks]
     }
 
     /// KV bytes one request of `len` tokens needs, as the fit check sums them over real layers.
     pub(super) fn needed_for(&self, len: u64, block_size: u64) -> u128 {
-        let fb = ceil_div(len, block_size) as u128;
-        let sb = self.sliding_blocks(len, block_size) as u128;
-        self.page_bytes as u128 * (self.full as u128 * fb + self.sliding as u128 * sb)
+        let k = &self.kinds;
+        let b = self.blocks_per_kind(len, block_size);
+        let layers = [k.full, k.sliding, k.local, k.state];
+        let blocks: u128 = layers
+            .iter()
+            .zip(b)
+            .map(|(&n, b)| n as u128 * b as u128)
+            .sum();
+        self.page_bytes as u128 * blocks
     }
 
     /// Bytes of one block over the layers that share it.
@@ -217,24 +362,39 @@ impl Layout {
     }
 }
 
-/// The hybrid allocator's groups when layers of both kinds are present: equal groups of
-/// `min(full, sliding)` layers, padded where a kind does not divide evenly.
-fn groups(full: u64, sliding: u64) -> Option<Groups> {
-    if full == 0 || sliding == 0 {
+/// The hybrid allocator's groups when layers of more than one kind are present
+/// (`_get_kv_cache_groups_uniform_page_size`, v1/core/kv_cache_utils.py): groups of the smallest
+/// kind's layer count (of the largest when it is under 1.5 × the smallest), each kind padded
+/// up to whole groups.
+fn groups(k: &Kinds) -> Option<Groups> {
+    let counts = [k.full, k.sliding, k.local, k.state];
+    let present: Vec<u64> = counts.iter().copied().filter(|&n| n > 0).collect();
+    if present.len() < 2 {
         return None;
     }
-    let g = full.min(sliding);
-    let fg = ceil_div(full, g);
-    let sg = ceil_div(sliding, g);
-    let pad_full = fg * g - full;
-    let pad_sliding = sg * g - sliding;
-    let padded_kinds =
-        (if pad_full > 0 { full } else { 0 }) + (if pad_sliding > 0 { sliding } else { 0 });
-    let padding = pad_full + pad_sliding;
+    let min = *present.iter().min()?;
+    let max = *present.iter().max()?;
+    let g = if (max as f64) < min as f64 * 1.5 {
+        max
+    } else {
+        min
+    };
+    let n_groups = |n: u64| ceil_div(n, g);
+    let mut padding = 0;
+    let mut padded_kinds = 0;
+    for &n in &present {
+        let pad = n_groups(n) * g - n;
+        if pad > 0 {
+            padding += pad;
+            padded_kinds += n;
+        }
+    }
     Some(Groups {
         group_size: g,
-        full_groups: fg,
-        sliding_groups: sg,
+        full_groups: n_groups(k.full),
+        sliding_groups: n_groups(k.sliding),
+        local_groups: n_groups(k.local),
+        state_groups: n_groups(k.state),
         padding_layers: padding,
         padding_waste_pct: if padded_kinds > 0 {
             padding as f64 / padded_kinds as f64 * 100.0

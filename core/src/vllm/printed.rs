@@ -15,8 +15,8 @@ pub fn gib_text(bytes: i128, v: Version) -> String {
 
 /// The token count and concurrency a V1 family prints for `num_blocks`:
 /// 0.8–0.9 `blocks × block_size` and `tokens / max_model_len`;
-/// 0.10–0.20 `(blocks // groups) × block_size` and `blocks / blocks_per_request`;
-/// 0.21+ `int(concurrency × max_model_len)`, a truncated float product that can be one lower.
+/// 0.10–0.20.0 `(blocks // groups) × block_size` and `blocks / blocks_per_request`;
+/// 0.20.1+ `int(concurrency × max_model_len)`, a truncated float product that can be one lower.
 pub fn printed_tokens(
     fam: Family,
     num_blocks: u64,

@@ -3,6 +3,7 @@
 
 use super::knobs::Knobs;
 use super::layout::{resolve, Layout, Resolved};
+pub use super::layout::{MambaAlign, MambaMode};
 use super::overhead::{self, Estimate};
 pub use super::printed::{gib_text, printed_tokens};
 use super::version::{requested_bytes, Engine, Family, Version};
@@ -102,10 +103,26 @@ pub struct Groups {
     pub full_groups: u64,
     /// Groups of sliding-window layers.
     pub sliding_groups: u64,
+    /// Groups of chunked local-attention layers.
+    pub local_groups: u64,
+    /// Groups of state (Mamba / GDN) layers.
+    pub state_groups: u64,
     /// Layer slots added so the groups come out equal.
     pub padding_layers: u64,
     /// The padding as a share of the layers of the padded kinds, in percent (what vLLM warns).
     pub padding_waste_pct: f64,
+}
+
+impl Groups {
+    /// Groups per kind: full, sliding, chunked local, state.
+    pub fn counts(&self) -> [u64; 4] {
+        [
+            self.full_groups,
+            self.sliding_groups,
+            self.local_groups,
+            self.state_groups,
+        ]
+    }
 }
 
 /// Everything vLLM would compute and print.
@@ -156,6 +173,12 @@ pub struct Report {
     pub num_groups: u64,
     /// Why vLLM would not start (with `error` as its message).
     pub refusal: Option<Refusal>,
+    /// A hybrid's state page and the block-size raise, when the model has state layers.
+    pub mamba: Option<MambaAlign>,
+    /// How state layers count toward a request's blocks.
+    pub mamba_mode: MambaMode,
+    /// Blocks one state layer holds per request (whatever the context).
+    pub state_blocks: u64,
 }
 
 /// The budget's terms on the GPU that sets the cache size: `requested − weights − overhead`.
@@ -382,6 +405,13 @@ pub fn report(s: &Scenario) -> Result<Report> {
         block_bytes: block_bytes.min(u64::MAX as u128) as u64,
         num_groups: layout.num_groups,
         refusal: None,
+        mamba: r.mamba,
+        mamba_mode: r.mamba_mode,
+        state_blocks: if s.model.state.is_some() {
+            layout.state_blocks
+        } else {
+            0
+        },
     };
 
     let max_model_len = r.max_model_len;
@@ -452,6 +482,19 @@ fn v0_report(out: &mut Report, num_blocks: u64) {
 fn v1_report(out: &mut Report, s: &Scenario, r: &Resolved, layout: &Layout, num_blocks: u64) {
     let v = s.version;
     let (block_size, max_model_len) = (r.block_size, r.max_model_len);
+    if let Some(m) = r.mamba {
+        if let Some(b) = m.raised_to {
+            out.lines.push(format!(
+                "Setting attention block size to {b} tokens to ensure that attention page size is >= mamba page size."
+            ));
+        }
+        if let Some(p) = m.padding_pct {
+            out.lines.push(format!(
+                "Padding mamba page size by {}% to ensure that mamba page size and attention page size are exactly equal.",
+                fixed2(p)
+            ));
+        }
+    }
     if let Some(a) = out.available_kv_bytes {
         out.lines
             .push(format!("Available KV cache memory: {} GiB", gib_text(a, v)));

@@ -5,37 +5,53 @@ use crate::error::{truncate, KvError, Result};
 use crate::presets::Arch;
 use crate::units::{Bytes, GIB};
 
-/// A vLLM release, `major.minor` (the patch level does not change the accounting).
+/// A vLLM release, `major.minor.patch`. The patch level changes the accounting once so far
+/// (0.20.1's token line); a version written `X.Y` is `X.Y.0`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Version {
     /// Major (0 for every release so far).
     pub major: u32,
     /// Minor.
     pub minor: u32,
+    /// Patch (a release candidate of `X.Y.Z` counts as `X.Y.Z`).
+    pub patch: u32,
 }
 
 /// The oldest release kvbudget describes (its V0 engine).
-pub const OLDEST: Version = Version { major: 0, minor: 4 };
+pub const OLDEST: Version = Version::new(0, 4);
 /// The newest release whose accounting is known.
-pub const NEWEST: Version = Version {
-    major: 0,
-    minor: 33,
-};
+pub const NEWEST: Version = Version::new(0, 33);
 /// The oldest release the page's version picker offers.
-pub const OLDEST_OFFERED: Version = Version { major: 0, minor: 6 };
+pub const OLDEST_OFFERED: Version = Version::new(0, 6);
+/// The first release that prints "GPU KV cache size" as `int(concurrency × max_model_len)`
+/// (v1/core/kv_cache_utils.py, 0.20.1; 0.20.0 still prints whole blocks).
+pub const TOKENS_FROM_CONCURRENCY: Version = Version::at(0, 20, 1);
 
 impl Version {
-    /// `0.Y`.
+    /// `0.Y` (patch 0).
     pub const fn new(major: u32, minor: u32) -> Self {
-        Version { major, minor }
+        Version {
+            major,
+            minor,
+            patch: 0,
+        }
     }
 
-    /// Parses `0.11`, `0.11.2`, `v0.19.0`, `0.8.5.post1` between 0.4 and 0.33.
+    /// `0.Y.Z`.
+    pub const fn at(major: u32, minor: u32, patch: u32) -> Self {
+        Version {
+            major,
+            minor,
+            patch,
+        }
+    }
+
+    /// Parses `0.11`, `0.11.2`, `v0.19.0`, `0.8.5.post1`, `0.20.1rc1.dev91+g…` between 0.4 and 0.33.
     pub fn parse(s: &str) -> Result<Self> {
         let bad = || KvError::Invalid {
             field: "vLLM version",
             message: format!(
-                "{:?} is not a version kvbudget knows; give X.Y from 0.4 to {}",
+                "{:?} is not a version kvbudget knows; give X.Y or X.Y.Z from 0.4 to {}",
                 truncate(s, 20),
                 NEWEST
             ),
@@ -45,11 +61,31 @@ impl Version {
         let mut parts = t.split('.');
         let major: u32 = parts.next().and_then(|p| p.parse().ok()).ok_or_else(bad)?;
         let minor: u32 = parts.next().and_then(|p| p.parse().ok()).ok_or_else(bad)?;
-        let v = Version { major, minor };
-        if v < OLDEST || v > NEWEST {
+        // The patch's leading digits: `1rc1` is a candidate of .1.
+        let patch = match parts.next() {
+            Some(p) => {
+                let digits: String = p.chars().take_while(char::is_ascii_digit).collect();
+                digits.parse().map_err(|_| bad())?
+            }
+            None => 0,
+        };
+        let v = Version::at(major, minor, patch);
+        if Version::new(major, minor) < OLDEST || Version::new(major, minor) > NEWEST {
             return Err(bad());
         }
         Ok(v)
+    }
+
+    /// The release of the picker's list that accounts as this one does: `X.Y`, or 0.20.1 for
+    /// 0.20.1 and later 0.20 patches.
+    pub fn canonical(self) -> Version {
+        if Version::new(self.major, self.minor) == Version::new(0, 20)
+            && self >= TOKENS_FROM_CONCURRENCY
+        {
+            TOKENS_FROM_CONCURRENCY
+        } else {
+            Version::new(self.major, self.minor)
+        }
     }
 
     /// Which engine runs by default: V1 from 0.8.
@@ -82,15 +118,23 @@ impl Version {
 
 impl std::fmt::Display for Version {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}.{}", self.major, self.minor)
+        if self.patch == 0 {
+            write!(f, "{}.{}", self.major, self.minor)
+        } else {
+            write!(f, "{}.{}.{}", self.major, self.minor, self.patch)
+        }
     }
 }
 
-/// The versions a picker offers, oldest first.
+/// The versions a picker offers, oldest first: every minor, and 0.20.1 where the printed token
+/// count changed within a minor.
 pub fn offered() -> Vec<Version> {
-    (OLDEST_OFFERED.minor..=NEWEST.minor)
+    let mut v: Vec<Version> = (OLDEST_OFFERED.minor..=NEWEST.minor)
         .map(|m| Version::new(0, m))
-        .collect()
+        .collect();
+    v.push(TOKENS_FROM_CONCURRENCY);
+    v.sort();
+    v
 }
 
 /// vLLM's engine generation.
@@ -109,9 +153,9 @@ pub enum Family {
     V0,
     /// 0.8–0.9: tokens = blocks × block size; concurrency = tokens / max_model_len; no hybrid groups.
     V1Early,
-    /// 0.10–0.20: tokens = (blocks // groups) × block size.
+    /// 0.10–0.20.0: tokens = (blocks // groups) × block size.
     V1Mid,
-    /// 0.21–0.27: tokens = int(concurrency × max_model_len).
+    /// 0.20.1–0.27: tokens = int(concurrency × max_model_len).
     V1Late,
     /// 0.28+: the same numbers on one line.
     V1OneLine,
@@ -123,7 +167,7 @@ pub fn family(v: Version, engine: Engine) -> Family {
         Family::V0
     } else if v < Version::new(0, 10) {
         Family::V1Early
-    } else if v < Version::new(0, 21) {
+    } else if v < TOKENS_FROM_CONCURRENCY {
         Family::V1Mid
     } else if v < Version::new(0, 28) {
         Family::V1Late

@@ -1,0 +1,145 @@
+//! The URL keys of a model a user describes: its attention kind and a hybrid's state layers.
+
+use crate::error::{truncate, KvError, Result};
+use crate::fields::*;
+use crate::model::{Attention, ModelDtype, StateKind, StateLayers, MAX_DIM};
+
+use super::Params;
+
+/// `attn=full|sliding|mla` with the keys it is read with (`window` and `sliding_layers`, `latent`).
+pub(super) fn attention(v: &str, params: &Params, layers: u64) -> Result<Attention> {
+    let get = |k: &str| params.get(k).map(String::as_str);
+    match v.trim() {
+        "full" => Ok(Attention::Full),
+        "sliding" => match (get("window"), get("sliding_layers")) {
+            (Some(w), Some(l)) => Ok(Attention::SlidingWindow {
+                window: parse_window(w)?,
+                sliding_layers: parse_sliding_layers(l, layers)?,
+            }),
+            (w, l) => {
+                // A bad value present is the better message; else say what is missing.
+                w.map(parse_window).transpose()?;
+                l.map(|l| parse_sliding_layers(l, layers)).transpose()?;
+                Err(KvError::Invalid {
+                    field: "attn",
+                    message: "attn=sliding needs window and sliding_layers".into(),
+                })
+            }
+        },
+        "mla" => match get("latent") {
+            Some(l) => Ok(Attention::Mla {
+                latent: parse_dim("latent", l)?,
+                indexer: get("indexer")
+                    .map(|i| parse_dim("indexer", i))
+                    .transpose()?
+                    .unwrap_or(0),
+            }),
+            None => Err(KvError::Invalid {
+                field: "attn",
+                message: "attn=mla needs latent".into(),
+            }),
+        },
+        "chunked" => match (get("chunk"), get("local_layers")) {
+            (Some(c), Some(l)) => Ok(Attention::ChunkedLocal {
+                chunk: parse_window(c)?,
+                local_layers: parse_sliding_layers(l, layers)?,
+            }),
+            _ => Err(KvError::Invalid {
+                field: "attn",
+                message: "attn=chunked needs chunk and local_layers".into(),
+            }),
+        },
+        other => Err(KvError::Invalid {
+            field: "attn",
+            message: format!(
+                "{:?} is not one of full, sliding, mla, chunked",
+                truncate(other, 20)
+            ),
+        }),
+    }
+}
+
+/// A hybrid's state layers as one URL value:
+/// `kind-layers-kernel-heads-head_dim-state_dim-groups-conv_dtype-ssm_dtype`, kind `mamba2` or
+/// `gdn`, dtypes `auto` or a dtype name (`gdn-24-4-32-128-128-16-auto-float32` is Qwen3.5-9B).
+pub fn state_text(st: &StateLayers) -> String {
+    let dt = |d: Option<ModelDtype>| d.map_or("auto", ModelDtype::name);
+    format!(
+        "{}-{}-{}-{}-{}-{}-{}-{}-{}",
+        match st.kind {
+            StateKind::Mamba2 => "mamba2",
+            StateKind::GatedDeltaNet => "gdn",
+        },
+        st.layers,
+        st.conv_kernel,
+        st.heads,
+        st.head_dim,
+        st.state_dim,
+        st.groups,
+        dt(st.conv_dtype),
+        dt(st.ssm_dtype)
+    )
+}
+
+/// Reads [`state_text`]'s format (`none` for a model without state layers).
+pub fn parse_state(v: &str, layers: u64) -> Result<Option<StateLayers>> {
+    let v = v.trim();
+    if v == "none" || v.is_empty() {
+        return Ok(None);
+    }
+    let bad = || {
+        KvError::Invalid {
+        field: "state",
+        message: format!(
+            "{:?} is not kind-layers-kernel-heads-head_dim-state_dim-groups-conv_dtype-ssm_dtype \
+             (kind mamba2 or gdn, whole numbers from 1 to 1,048,576, dtypes auto, bfloat16, float16 or float32)",
+            truncate(v, 40)
+        ),
+    }
+    };
+    let parts: Vec<&str> = v.split('-').collect();
+    if parts.len() != 9 {
+        return Err(bad());
+    }
+    let kind = match parts[0] {
+        "mamba2" => StateKind::Mamba2,
+        "gdn" => StateKind::GatedDeltaNet,
+        _ => return Err(bad()),
+    };
+    let mut n = [0u64; 6];
+    for (slot, p) in n.iter_mut().zip(&parts[1..7]) {
+        *slot = p
+            .parse()
+            .ok()
+            .filter(|x| (1..=MAX_DIM).contains(x))
+            .ok_or_else(bad)?;
+    }
+    let dt = |p: &str| -> Result<Option<ModelDtype>> {
+        if p == "auto" {
+            Ok(None)
+        } else {
+            ModelDtype::parse(p).map(Some).map_err(|_| bad())
+        }
+    };
+    let st = StateLayers {
+        kind,
+        layers: n[0],
+        conv_kernel: n[1],
+        heads: n[2],
+        head_dim: n[3],
+        state_dim: n[4],
+        groups: n[5],
+        conv_dtype: dt(parts[7])?,
+        ssm_dtype: dt(parts[8])?,
+    };
+    if layers > 0 && st.layers > layers {
+        return Err(KvError::Invalid {
+            field: "state",
+            message: format!(
+                "has {} state layers, more than the model's {layers} layers",
+                st.layers
+            ),
+        });
+    }
+    Ok(Some(st))
+}
