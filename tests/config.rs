@@ -183,16 +183,6 @@ fn qwen25_sliding_window_is_off() {
 }
 
 #[test]
-fn mamba_hybrids_are_refused() {
-    let e = import(&config("Jamba-v0.1"), "ai21labs/Jamba-v0.1")
-        .unwrap_err()
-        .to_string();
-    assert!(e.contains("not supported") && e.contains("Mamba"), "{e}");
-    let e = import(r#"{"model_type":"qwen3_next","num_hidden_layers":48,"num_attention_heads":16,"hidden_size":2048}"#, "x").unwrap_err().to_string();
-    assert!(e.contains("not supported"), "{e}");
-}
-
-#[test]
 fn broken_and_odd_configs_say_what_is_wrong() {
     let e = import(&config("broken"), "x").unwrap_err().to_string();
     assert!(e.starts_with("config.json: is not valid JSON"), "{e}");

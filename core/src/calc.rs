@@ -216,7 +216,7 @@ pub fn evaluate(s: &PageScenario) -> Result<Outcome> {
     let r = &chosen.report;
     let longest = r
         .num_gpu_blocks
-        .map(|b| b / seqs.max(1) * r.block_size)
+        .map(|b| vllm::longest_context(&vllm_scenario(s, &model, s.kv, s.ctx), b, seqs))
         .unwrap_or(0);
     let longest_seed = capacity::longest_context(chosen.pool, seqs, chosen.bytes_per_token);
     let weights_per_gpu = match r.budget {

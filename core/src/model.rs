@@ -536,30 +536,3 @@ impl ModelSpec {
         }
     }
 }
-
-/// Refuses models whose KV state is not a per-token cache (Mamba / linear-attention hybrids).
-pub fn refuse_hybrid_state(model_type: &str) -> Result<()> {
-    let t = model_type.to_ascii_lowercase();
-    let recurrent = [
-        "mamba",
-        "jamba",
-        "nemotron_h",
-        "qwen3_next",
-        "falcon_h1",
-        "zamba",
-        "bamba",
-        "granitemoehybrid",
-        "minimax",
-        "lfm2",
-        "rwkv",
-        "recurrent_gemma",
-    ];
-    if recurrent.iter().any(|r| t.contains(r)) {
-        Err(KvError::Unsupported(format!(
-            "{model_type} keeps a fixed Mamba / linear-attention state per request beside its KV cache; \
-             vLLM inflates the attention block size for it, and kvbudget does not model that: not supported"
-        )))
-    } else {
-        Ok(())
-    }
-}

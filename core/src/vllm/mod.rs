@@ -13,8 +13,8 @@ pub mod version;
 
 pub use knobs::{reusable_prefix_tokens, Knobs, Lora, Speculative};
 pub use report::{
-    gib_text, printed_tokens, report, tp_refusal, Budget, Groups, KvMemory, Margin, Overhead,
-    Refusal, RefusalKind, Report, Scenario, LOAD_RESERVE,
+    blocks_per_request, gib_text, longest_context, printed_tokens, report, tp_refusal, Budget,
+    Groups, KvMemory, Margin, Overhead, Refusal, RefusalKind, Report, Scenario, LOAD_RESERVE,
 };
 pub use version::{
     family, requested_bytes, serve_defaults, Engine, Family, Rounding, Version, NEWEST, OLDEST,

@@ -3,7 +3,10 @@
 
 use crate::error::truncate;
 use crate::error::{KvError, Result};
-use crate::model::{refuse_hybrid_state, Attention, Extras, ModelDtype, ModelSpec};
+use crate::model::{Attention, Extras, ModelDtype, ModelSpec};
+
+mod layers;
+mod weights;
 use crate::units::{thousands, Bytes};
 use serde_json::{Map, Value};
 
@@ -124,7 +127,6 @@ pub fn import(text: &str, name: &str) -> Result<Imported> {
         .or_else(|| s(top, "model_type"))
         .unwrap_or("unknown")
         .to_string();
-    refuse_state_layers(m, &model_type)?;
 
     let layers = need(
         m,
@@ -169,20 +171,8 @@ pub fn import(text: &str, name: &str) -> Result<Imported> {
         .or_else(|| u(top, &["vocab_size"]))
         .unwrap_or(0);
 
-    // Attention kind.
-    let attention = if let (Some(rank), Some(rope)) =
-        (u(m, &["kv_lora_rank"]), u(m, &["qk_rope_head_dim"]))
-    {
-        notes.push(format!("MLA: one latent of kv_lora_rank {rank} + qk_rope_head_dim {rope} = {} per token per layer", rank + rope));
-        Attention::Mla {
-            latent: rank + rope,
-            indexer: 0,
-        }
-    } else {
-        sliding(m, &model_type, layers, &mut notes)
-    };
-
     let dtype = dtype(m, top, &mut notes);
+    let kinds = layers::read(m, &model_type, layers, hidden, dtype, &mut notes)?;
     let quant = top
         .get("quantization_config")
         .or_else(|| m.get("quantization_config"))
@@ -220,11 +210,11 @@ pub fn import(text: &str, name: &str) -> Result<Imported> {
     };
     let mut spec = ModelSpec {
         id: truncate(name.trim(), 120).into(),
-        layers,
+        layers: kinds.cached,
         attention_heads: heads,
         kv_heads: kv_heads.min(heads),
         head_dim,
-        attention,
+        attention: kinds.attention,
         dtype,
         max_position: default_len,
         vocab,
@@ -243,10 +233,10 @@ pub fn import(text: &str, name: &str) -> Result<Imported> {
             moe_intermediate,
             multimodal,
         },
-        state: None,
+        state: kinds.state,
     };
     spec.validate()?;
-    let weights = weights(m, top, &spec, experts, quant, &mut notes);
+    let weights = weights::weights(m, top, &spec, experts, &kinds, quant, &mut notes);
     spec.weights = weights.bytes;
     Ok(Imported {
         spec,
@@ -255,34 +245,6 @@ pub fn import(text: &str, name: &str) -> Result<Imported> {
         weights,
         notes,
     })
-}
-
-/// Refuses models whose layers keep a fixed Mamba / linear-attention state beside the KV cache.
-fn refuse_state_layers(m: &Map<String, Value>, model_type: &str) -> Result<()> {
-    refuse_hybrid_state(model_type)?;
-    for key in ["layer_types", "layers_block_type"] {
-        if let Some(Value::Array(kinds)) = m.get(key) {
-            if kinds.iter().any(|k| {
-                k.as_str()
-                    .is_some_and(|k| k.contains("mamba") || k.contains("linear"))
-            }) {
-                return Err(KvError::Unsupported(format!(
-                    "{} mixes Mamba / linear-attention layers with attention: vLLM keeps a fixed per-request state for them and inflates the attention block size; kvbudget does not model that: not supported",
-                    truncate(model_type, 40)
-                )));
-            }
-        }
-    }
-    if m.contains_key("hybrid_override_pattern")
-        || m.contains_key("mamba_d_state")
-        || m.contains_key("linear_attn_config")
-    {
-        return Err(KvError::Unsupported(format!(
-            "{} is a Mamba / linear-attention hybrid: not supported",
-            truncate(model_type, 40)
-        )));
-    }
-    Ok(())
 }
 
 /// The dtype the model runs in: vLLM runs float32 checkpoints in bfloat16 by default.
@@ -333,173 +295,4 @@ fn default_max_model_len(m: &Map<String, Value>, notes: &mut Vec<String>) -> u64
         }
     }
     default_len
-}
-
-/// Sliding-window layers, from `layer_types`, `sliding_window_pattern`, gemma2's alternation, or
-/// `sliding_window` + `use_sliding_window` on every layer.
-fn sliding(
-    m: &Map<String, Value>,
-    model_type: &str,
-    layers: u64,
-    notes: &mut Vec<String>,
-) -> Attention {
-    let window = u(m, &["sliding_window", "attention_window"]).filter(|w| *w > 0);
-    let Some(window) = window else {
-        return Attention::Full;
-    };
-    if let Some(Value::Array(kinds)) = m.get("layer_types") {
-        let n = kinds
-            .iter()
-            .filter(|k| k.as_str().is_some_and(|k| k.contains("sliding")))
-            .count() as u64;
-        notes.push(format!(
-            "layer_types: {n} sliding (window {window}), {} full",
-            layers.saturating_sub(n)
-        ));
-        return if n == 0 {
-            Attention::Full
-        } else {
-            Attention::SlidingWindow {
-                window,
-                sliding_layers: n.min(layers),
-            }
-        };
-    }
-    if let Some(p) = u(m, &["sliding_window_pattern"]).filter(|p| *p > 1) {
-        let full = layers / p;
-        notes.push(format!("sliding_window_pattern {p}: every {p}th layer full ({full}), {} sliding (window {window})", layers - full));
-        return Attention::SlidingWindow {
-            window,
-            sliding_layers: layers - full,
-        };
-    }
-    if model_type.starts_with("gemma2") {
-        let n = layers.div_ceil(2);
-        notes.push(format!(
-            "gemma2 alternates sliding (window {window}) and full layers: {n} sliding"
-        ));
-        return Attention::SlidingWindow {
-            window,
-            sliding_layers: n,
-        };
-    }
-    if b(m, "use_sliding_window") == Some(false) {
-        notes.push(format!(
-            "sliding_window {window} is present but use_sliding_window is false: full attention"
-        ));
-        return Attention::Full;
-    }
-    notes.push(format!("sliding window {window} on every layer"));
-    Attention::SlidingWindow {
-        window,
-        sliding_layers: layers,
-    }
-}
-
-/// Parameters from the config × bytes per parameter, with quantized linear layers.
-fn weights(
-    m: &Map<String, Value>,
-    top: &Map<String, Value>,
-    spec: &ModelSpec,
-    experts: u64,
-    quant: Option<&Map<String, Value>>,
-    notes: &mut Vec<String>,
-) -> WeightsEstimate {
-    let h = spec.extras.hidden as u128;
-    let v = spec.vocab as u128;
-    let layers = spec.layers as u128;
-    let heads = spec.attention_heads as u128;
-    let kv = spec.kv_heads as u128;
-    let hd = spec.head_dim as u128;
-    // transformers' defaults when the config omits it: Gemma ties its embeddings, Llama/Qwen/Mistral do not.
-    let tied_default = s(m, "model_type").is_some_and(|t| t.starts_with("gemma"));
-    let tied = b(m, "tie_word_embeddings")
-        .or_else(|| b(top, "tie_word_embeddings"))
-        .unwrap_or(tied_default);
-    let embed = v * h * if tied { 1 } else { 2 };
-    let attn = match spec.attention {
-        Attention::Mla { latent, .. } => {
-            let nope = u(m, &["qk_nope_head_dim"]).unwrap_or(128) as u128;
-            let rope = u(m, &["qk_rope_head_dim"]).unwrap_or(64) as u128;
-            let vh = u(m, &["v_head_dim"]).unwrap_or(128) as u128;
-            let rank = latent as u128 - rope;
-            let q = match u(m, &["q_lora_rank"]) {
-                Some(r) => h * r as u128 + r as u128 * heads * (nope + rope),
-                None => h * heads * (nope + rope),
-            };
-            q + h * latent as u128 + rank * heads * (nope + vh) + heads * vh * h
-        }
-        _ => h * heads * hd * 2 + h * kv * hd * 2,
-    };
-    let gated = !matches!(
-        s(m, "model_type").unwrap_or(""),
-        "phi" | "gpt2" | "gpt_neox" | "gptj" | "opt" | "bloom" | "falcon" | "starcoder2"
-    );
-    let mats = if gated { 3 } else { 2 };
-    let inter = u(m, &["intermediate_size", "ffn_hidden_size", "n_inner"])
-        .unwrap_or(spec.extras.hidden * 4) as u128;
-    let mlp_dense = mats * h * inter;
-    let mlp = if experts > 0 {
-        let mi = spec.extras.moe_intermediate as u128;
-        let shared = u(m, &["n_shared_experts"]).unwrap_or(0) as u128 * mats * h * mi
-            + u(m, &["shared_expert_intermediate_size"])
-                .map(|s| mats * h * s as u128 + h)
-                .unwrap_or(0);
-        let moe_layer = experts as u128 * mats * h * mi + shared + h * experts as u128;
-        let dense_layers = (u(m, &["first_k_dense_replace"]).unwrap_or(0) as u128).min(layers);
-        dense_layers * mlp_dense + (layers - dense_layers) * moe_layer
-    } else {
-        layers * mlp_dense
-    };
-    let norms = layers * 2 * h + h;
-    let linear = layers * attn + mlp;
-    let params = embed + linear + norms;
-    let act = spec.dtype.bytes() as u128;
-    let (bytes, how) = match quant
-        .map(|q| (s(q, "quant_method").unwrap_or("").to_ascii_lowercase(), q))
-    {
-        Some((method, q)) if method == "awq" || method == "gptq" => {
-            let bits = u(q, &["bits", "w_bit"]).unwrap_or(4) as u128;
-            let group = u(q, &["group_size", "q_group_size"])
-                .filter(|g| *g > 0)
-                .unwrap_or(128) as u128;
-            // packed weights + a 16-bit scale and a packed zero point per group
-            let lin = linear * bits / 8 + linear / group * 2 + linear / group * bits / 8;
-            (lin + (embed + norms) * act, format!("{method} {bits}-bit, group {group}: linear layers {bits}/8 B per weight plus scales; embeddings and norms at {act} B"))
-        }
-        Some((method, _)) if method == "fp8" => (
-            linear + (embed + norms) * act,
-            format!(
-                "fp8 checkpoint: linear layers 1 B per weight; embeddings and norms at {act} B"
-            ),
-        ),
-        Some((method, _)) if !method.is_empty() => {
-            notes.push(format!("quantization {method}: weights counted at {act} B per parameter; edit them if you know better"));
-            (
-                params * act,
-                format!("{act} B per parameter ({method} not modelled)"),
-            )
-        }
-        _ => (
-            params * act,
-            format!("{act} B per parameter ({})", spec.dtype.name()),
-        ),
-    };
-    if spec.extras.multimodal {
-        notes.push("the vision/audio encoder's weights are not counted".into());
-    }
-    let explain = format!(
-        "{} parameters (embeddings {}{}, attention {}, MLP {}, norms {}) × {how}",
-        thousands(params as u64),
-        thousands((v * h) as u64),
-        if tied { ", tied lm_head" } else { " + lm_head" },
-        thousands((layers * attn) as u64),
-        thousands(mlp as u64),
-        thousands(norms as u64),
-    );
-    WeightsEstimate {
-        bytes: Bytes(bytes.min(u64::MAX as u128) as u64),
-        params: params.min(u64::MAX as u128) as u64,
-        explain,
-    }
 }

@@ -1,0 +1,356 @@
+//! The layer kinds of a config, read the way vLLM's model classes read them: full, sliding
+//! (window), chunked local (Llama 4), MLA with or without the V3.2 indexer, and a hybrid's
+//! recurrent layers (Mamba2, Gated DeltaNet) with their state dtypes (VLLM-HYBRID §a–§d).
+
+use super::{b, bad, s, u};
+use crate::error::{truncate, KvError, Result};
+use crate::model::{Attention, ModelDtype, StateKind, StateLayers};
+use crate::units::thousands;
+use serde_json::{Map, Value};
+
+type Obj = Map<String, Value>;
+
+/// What a config says about its layers.
+pub(super) struct Layers {
+    /// Layers that keep a cache (attention or state); a Nemotron-H MLP or MoE layer keeps none.
+    pub cached: u64,
+    /// The attention kind of the attention layers.
+    pub attention: Attention,
+    /// The recurrent layers, when the model is a hybrid.
+    pub state: Option<StateLayers>,
+    /// Layers with an MLP or MoE block (all for most models; Nemotron-H's `-` and `E`).
+    pub mlp_layers: u64,
+    /// Of those, the MoE layers (None: decided by the MoE fields, as for a transformer).
+    pub moe_layers: Option<u64>,
+}
+
+/// Model types whose recurrent or linear layers kvbudget does not model, with the field that
+/// shows it. Their state is not a Mamba2 or Gated DeltaNet state.
+const UNMODELLED: [(&str, &str); 8] = [
+    (
+        "jamba",
+        "Mamba (v1) layers (mamba_d_state, attn_layer_period)",
+    ),
+    ("falcon_mamba", "Mamba (v1) layers only"),
+    ("mamba", "Mamba (v1) layers (state_size, no num_heads)"),
+    ("minimax", "lightning attention layers (attn_type_list)"),
+    ("lfm2", "short convolution layers (layer_types \"conv\")"),
+    ("rwkv", "RWKV time-mix state"),
+    ("recurrent_gemma", "RG-LRU recurrent layers (block_types)"),
+    (
+        "zamba",
+        "shared attention blocks over Mamba layers (hybrid_layer_ids)",
+    ),
+];
+
+/// Model types that always mix state layers in, and the fields that describe them.
+const HYBRIDS: [(&str, &str); 6] = [
+    (
+        "qwen3_next",
+        "linear_num_value_heads with layer_types or full_attention_interval",
+    ),
+    (
+        "qwen3_5",
+        "linear_num_value_heads with layer_types or full_attention_interval",
+    ),
+    ("nemotron_h", "hybrid_override_pattern"),
+    ("granitemoehybrid", "layer_types listing its mamba layers"),
+    ("bamba", "attn_layer_indices"),
+    ("mamba2", "num_heads and state_size"),
+];
+
+fn unmodelled(model_type: &str, what: &str) -> KvError {
+    KvError::Unsupported(format!(
+        "{} keeps {what}; kvbudget models Mamba2 and Gated DeltaNet hybrids, sliding, chunked and \
+         MLA attention, not this state: not supported",
+        truncate(model_type, 40)
+    ))
+}
+
+/// Reads the layer kinds of a config with `layers` hidden layers.
+pub(super) fn read(
+    m: &Obj,
+    model_type: &str,
+    layers: u64,
+    hidden: u64,
+    dtype: ModelDtype,
+    notes: &mut Vec<String>,
+) -> Result<Layers> {
+    let t = model_type.to_ascii_lowercase();
+    // `mamba2` is modelled; plain `mamba` and the others are not.
+    if t != "mamba2" {
+        if let Some((_, what)) = UNMODELLED.iter().find(|(k, _)| t.starts_with(k)) {
+            return Err(unmodelled(model_type, what));
+        }
+    }
+    let mut out = Layers {
+        cached: layers,
+        attention: Attention::Full,
+        state: None,
+        mlp_layers: layers,
+        moe_layers: None,
+    };
+    if let Some(st) = gated_deltanet(m, layers, notes)? {
+        out.state = Some(st);
+    } else if let Some(pattern) = s(m, "hybrid_override_pattern") {
+        // Nemotron-H: M Mamba2, * attention, - MLP, E MoE; one letter per layer.
+        let count = |c: char| pattern.chars().filter(|&x| x == c).count() as u64;
+        let (mamba, attn) = (count('M'), count('*'));
+        notes.push(format!(
+            "hybrid_override_pattern: {mamba} Mamba2, {attn} attention, {} MLP and {} MoE layers",
+            count('-'),
+            count('E')
+        ));
+        out.cached = mamba + attn;
+        out.mlp_layers = count('-') + count('E');
+        out.moe_layers = Some(count('E'));
+        out.state = Some(mamba2(m, &t, mamba, hidden, notes)?);
+    } else if t.starts_with("falcon_h1") {
+        // Falcon-H1 runs attention and Mamba2 side by side in every layer.
+        notes.push(format!(
+            "Falcon-H1: every one of the {layers} layers has attention and a Mamba2 mixer"
+        ));
+        out.cached = layers * 2;
+        out.state = Some(mamba2(m, &t, layers, hidden, notes)?);
+    } else if let Some(n) = mamba_layer_count(m, layers) {
+        out.state = Some(mamba2(m, &t, n, hidden, notes)?);
+    }
+    if out.state.is_none() {
+        if let Some((_, fields)) = HYBRIDS.iter().find(|(k, _)| t.starts_with(k)) {
+            return Err(bad(format!(
+                "is a {} hybrid but has no {fields}",
+                truncate(model_type, 40)
+            )));
+        }
+    }
+    if let Some(st) = &out.state {
+        if st.layers > out.cached {
+            return Err(bad(format!(
+                "lists {} state layers among {} layers",
+                st.layers, out.cached
+            )));
+        }
+    }
+    let attention_layers = out.cached - out.state.map_or(0, |st| st.layers);
+    out.attention = attention(m, &t, attention_layers, notes)?;
+    if let Some(st) = &out.state {
+        let dt = |d: Option<ModelDtype>| d.unwrap_or(dtype).name();
+        notes.push(format!(
+            "state per layer and request: convolution in {}, temporal state in {}",
+            dt(st.conv_dtype),
+            dt(st.ssm_dtype.or(st.conv_dtype))
+        ));
+    }
+    Ok(out)
+}
+
+/// Gated DeltaNet layers (Qwen3-Next, Qwen3.5): `layer_types` "linear_attention" or every layer
+/// but each `full_attention_interval`-th; the temporal state's dtype from `mamba_ssm_dtype`
+/// (Qwen3.5 ships float32; vLLM copies it, model_executor/models/config.py 0.19).
+fn gated_deltanet(m: &Obj, layers: u64, notes: &mut Vec<String>) -> Result<Option<StateLayers>> {
+    let listed = kinds(m).map(|k| k.iter().filter(|k| k.contains("linear")).count() as u64);
+    let by_interval = u(m, &["full_attention_interval"])
+        .filter(|i| *i > 0)
+        .map(|i| layers - layers / i);
+    let Some(n) = listed
+        .filter(|n| *n > 0)
+        .or(by_interval.filter(|_| m.contains_key("linear_num_value_heads")))
+    else {
+        return Ok(None);
+    };
+    let need = |k: &str| -> Result<u64> {
+        u(m, &[k])
+            .filter(|v| *v > 0)
+            .ok_or_else(|| bad(format!("has linear-attention layers but no {k}")))
+    };
+    let st = StateLayers {
+        kind: StateKind::GatedDeltaNet,
+        layers: n,
+        conv_kernel: need("linear_conv_kernel_dim")?,
+        heads: need("linear_num_value_heads")?,
+        head_dim: need("linear_value_head_dim")?,
+        state_dim: need("linear_key_head_dim")?,
+        groups: need("linear_num_key_heads")?,
+        conv_dtype: None,
+        ssm_dtype: state_dtype(m, "")?,
+    };
+    notes.push(format!(
+        "{n} Gated DeltaNet layers ({} key heads × {}, {} value heads × {}, kernel {}), {} attention layers",
+        st.groups,
+        st.state_dim,
+        st.heads,
+        st.head_dim,
+        st.conv_kernel,
+        layers - n
+    ));
+    Ok(Some(st))
+}
+
+/// `layer_types` / `layers_block_type` as strings.
+fn kinds(m: &Obj) -> Option<Vec<&str>> {
+    ["layer_types", "layers_block_type"].iter().find_map(|k| {
+        m.get(*k)
+            .and_then(Value::as_array)
+            .map(|a| a.iter().filter_map(Value::as_str).collect())
+    })
+}
+
+/// Mamba2 layers listed in `layer_types` / `layers_block_type` (Granite-4.0-H) or all but
+/// `attn_layer_indices` (Bamba); a pure Mamba2 model has only them.
+fn mamba_layer_count(m: &Obj, layers: u64) -> Option<u64> {
+    if let Some(k) = kinds(m) {
+        let n = k.iter().filter(|k| k.contains("mamba")).count() as u64;
+        return (n > 0).then_some(n);
+    }
+    if let Some(Value::Array(idx)) = m.get("attn_layer_indices") {
+        return Some(layers.saturating_sub(idx.len() as u64));
+    }
+    (s(m, "model_type") == Some("mamba2")).then_some(layers)
+}
+
+/// A Mamba2 mixer's shape, from Nemotron-H's names (`mamba_num_heads`, `mamba_head_dim`,
+/// `ssm_state_size`, `n_groups`, `conv_kernel`) or Granite / Bamba / Falcon-H1's (`mamba_n_heads`,
+/// `mamba_d_head`, `mamba_d_state`, `mamba_n_groups`, `mamba_d_conv`, `mamba_expand`).
+fn mamba2(m: &Obj, t: &str, n: u64, hidden: u64, notes: &mut Vec<String>) -> Result<StateLayers> {
+    let get = |keys: &[&str]| u(m, keys).filter(|v| *v > 0);
+    let heads = get(&["mamba_num_heads", "mamba_n_heads", "num_heads"])
+        .ok_or_else(|| bad("has Mamba layers but no mamba_num_heads / mamba_n_heads".into()))?;
+    let expand = get(&["mamba_expand", "expand"]).unwrap_or(2);
+    let inner = get(&["mamba_d_ssm", "intermediate_size_ssm"]).unwrap_or(expand * hidden);
+    // A pure Mamba2 config names its head dim `head_dim`; in a hybrid that is attention's.
+    let pure = t.starts_with("mamba2");
+    let head_dim = get(&["mamba_head_dim", "mamba_d_head"])
+        .or_else(|| get(&["head_dim"]).filter(|_| pure))
+        .unwrap_or(inner / heads);
+    let st = StateLayers {
+        kind: StateKind::Mamba2,
+        layers: n,
+        conv_kernel: get(&["conv_kernel", "mamba_d_conv"]).unwrap_or(4),
+        heads,
+        head_dim,
+        state_dim: get(&["ssm_state_size", "mamba_d_state", "state_size"])
+            .ok_or_else(|| bad("has Mamba layers but no ssm_state_size / mamba_d_state".into()))?,
+        groups: get(&["n_groups", "mamba_n_groups"]).unwrap_or(1),
+        conv_dtype: None,
+        ssm_dtype: state_dtype(m, t)?,
+    };
+    notes.push(format!(
+        "{n} Mamba2 layers ({} heads × {}, state {}, {} groups, kernel {})",
+        st.heads, st.head_dim, st.state_dim, st.groups, st.conv_kernel
+    ));
+    Ok(st)
+}
+
+/// The temporal state's dtype: the config's `mamba_ssm_cache_dtype` / `mamba_ssm_dtype`, else
+/// float16 for Nemotron-H (vLLM turns `auto` into float16 for it, 0.13+), else the model's.
+fn state_dtype(m: &Obj, t: &str) -> Result<Option<ModelDtype>> {
+    match s(m, "mamba_ssm_cache_dtype").or_else(|| s(m, "mamba_ssm_dtype")) {
+        Some("auto") | None if t.starts_with("nemotron_h") => Ok(Some(ModelDtype::F16)),
+        Some("auto") | None => Ok(None),
+        Some(d) => ModelDtype::parse(d).map(Some).map_err(|_| {
+            bad(format!(
+                "mamba_ssm_dtype {:?} is not bfloat16, float16 or float32",
+                truncate(d, 20)
+            ))
+        }),
+    }
+}
+
+/// The attention kind of `n` attention layers: MLA (with the V3.2 indexer), Llama 4's chunked
+/// local attention, or sliding windows.
+fn attention(m: &Obj, t: &str, n: u64, notes: &mut Vec<String>) -> Result<Attention> {
+    if let (Some(rank), Some(rope)) = (u(m, &["kv_lora_rank"]), u(m, &["qk_rope_head_dim"])) {
+        let indexer = u(m, &["index_head_dim"]).unwrap_or(0);
+        notes.push(format!(
+            "MLA: one latent of kv_lora_rank {rank} + qk_rope_head_dim {rope} = {} per token per layer{}",
+            rank + rope,
+            if indexer > 0 {
+                format!(", and the sparse-attention indexer's key of {indexer}")
+            } else {
+                String::new()
+            }
+        ));
+        return Ok(Attention::Mla {
+            latent: rank + rope,
+            indexer,
+        });
+    }
+    if let Some(chunk) = u(m, &["attention_chunk_size"]).filter(|c| *c > 0) {
+        // Llama 4: a layer with RoPE attends within its chunk; `no_rope_layers[i] == 0` marks
+        // a global NoPE layer (every 4th by default).
+        let local = match m.get("no_rope_layers").and_then(Value::as_array) {
+            Some(a) if !a.is_empty() => a.iter().filter(|x| x.as_u64() != Some(0)).count() as u64,
+            _ => n - n / 4,
+        }
+        .min(n);
+        notes.push(format!(
+            "attention_chunk_size {}: {local} layers attend within chunks, {} globally",
+            thousands(chunk),
+            n - local
+        ));
+        return Ok(Attention::ChunkedLocal {
+            chunk,
+            local_layers: local,
+        });
+    }
+    Ok(sliding(m, t, n, notes))
+}
+
+/// Sliding-window layers, from `layer_types`, `sliding_window_pattern`, gemma2's alternation, or
+/// `sliding_window` + `use_sliding_window` on every layer.
+fn sliding(m: &Obj, model_type: &str, layers: u64, notes: &mut Vec<String>) -> Attention {
+    let window = u(m, &["sliding_window", "attention_window"]).filter(|w| *w > 0);
+    let Some(window) = window else {
+        return Attention::Full;
+    };
+    if let Some(kinds) = kinds(m) {
+        let n = kinds.iter().filter(|k| k.contains("sliding")).count() as u64;
+        notes.push(format!(
+            "layer_types: {n} sliding (window {window}), {} full",
+            layers.saturating_sub(n)
+        ));
+        return if n == 0 {
+            Attention::Full
+        } else {
+            Attention::SlidingWindow {
+                window,
+                sliding_layers: n.min(layers),
+            }
+        };
+    }
+    // Gemma 3's config class defaults the pattern to 6 when the file omits it (transformers'
+    // Gemma3TextConfig; gemma-3-27b-it ships without the key).
+    let default_pattern = model_type.starts_with("gemma3").then_some(6);
+    if let Some(p) = u(m, &["sliding_window_pattern"])
+        .or(default_pattern)
+        .filter(|p| *p > 1)
+    {
+        let full = layers / p;
+        notes.push(format!("sliding_window_pattern {p}: every {p}th layer full ({full}), {} sliding (window {window})", layers - full));
+        return Attention::SlidingWindow {
+            window,
+            sliding_layers: layers - full,
+        };
+    }
+    if model_type.starts_with("gemma2") {
+        let n = layers.div_ceil(2);
+        notes.push(format!(
+            "gemma2 alternates sliding (window {window}) and full layers: {n} sliding"
+        ));
+        return Attention::SlidingWindow {
+            window,
+            sliding_layers: n,
+        };
+    }
+    if b(m, "use_sliding_window") == Some(false) {
+        notes.push(format!(
+            "sliding_window {window} is present but use_sliding_window is false: full attention"
+        ));
+        return Attention::Full;
+    }
+    notes.push(format!("sliding window {window} on every layer"));
+    Attention::SlidingWindow {
+        window,
+        sliding_layers: layers,
+    }
+}

@@ -1,0 +1,249 @@
+//! The weights a config implies: parameters by part (embeddings, attention, a hybrid's
+//! recurrent mixers, MLPs and experts, norms) × the bytes each part is stored in, with the
+//! quantization formats vLLM loads (AWQ/GPTQ, FP8, MXFP4, NVFP4, compressed-tensors).
+
+use super::layers::Layers;
+use super::{b, s, u, WeightsEstimate};
+use crate::model::{Attention, ModelSpec, StateKind};
+use crate::units::{thousands, Bytes};
+use serde_json::{Map, Value};
+
+type Obj = Map<String, Value>;
+
+/// Parameters by part.
+struct Parts {
+    /// Embeddings and the LM head.
+    embed: u128,
+    /// Attention projections of every attention layer.
+    attention: u128,
+    /// A hybrid's recurrent mixers (projections and convolutions).
+    mixers: u128,
+    /// Dense MLPs, shared experts and routers.
+    dense: u128,
+    /// Routed experts.
+    experts: u128,
+    /// Norms.
+    norms: u128,
+}
+
+impl Parts {
+    fn linear(&self) -> u128 {
+        self.attention + self.mixers + self.dense + self.experts
+    }
+    fn total(&self) -> u128 {
+        self.embed + self.linear() + self.norms
+    }
+}
+
+fn parts(m: &Obj, top: &Obj, spec: &ModelSpec, experts: u64, l: &Layers) -> (Parts, bool) {
+    let h = spec.extras.hidden as u128;
+    let heads = spec.attention_heads as u128;
+    let (kv, hd) = (spec.kv_heads as u128, spec.head_dim as u128);
+    // transformers' defaults when the config omits it: Gemma ties its embeddings, Llama/Qwen/Mistral do not.
+    let tied_default = s(m, "model_type").is_some_and(|t| t.starts_with("gemma"));
+    let tied = b(m, "tie_word_embeddings")
+        .or_else(|| b(top, "tie_word_embeddings"))
+        .unwrap_or(tied_default);
+    let embed = spec.vocab as u128 * h * if tied { 1 } else { 2 };
+    let attn = match spec.attention {
+        Attention::Mla { latent, indexer } => {
+            let nope = u(m, &["qk_nope_head_dim"]).unwrap_or(128) as u128;
+            let rope = u(m, &["qk_rope_head_dim"]).unwrap_or(64) as u128;
+            let vh = u(m, &["v_head_dim"]).unwrap_or(128) as u128;
+            let rank = latent as u128 - rope;
+            let q_rank = u(m, &["q_lora_rank"]).map(|r| r as u128);
+            let q = match q_rank {
+                Some(r) => h * r + r * heads * (nope + rope),
+                None => h * heads * (nope + rope),
+            };
+            // The V3.2 indexer: its query from the q latent, its key and head weights.
+            let index = if indexer > 0 {
+                let ih = u(m, &["index_n_heads"]).unwrap_or(64) as u128;
+                q_rank.unwrap_or(h) * ih * indexer as u128 + h * indexer as u128 + h * ih
+            } else {
+                0
+            };
+            q + h * latent as u128 + rank * heads * (nope + vh) + heads * vh * h + index
+        }
+        _ => {
+            // Qwen3.5 / Qwen3-Next gate the attention output with a second query-sized projection.
+            let gate = if b(m, "attn_output_gate") == Some(true) || l.state.is_some() {
+                h * heads * hd
+            } else {
+                0
+            };
+            h * heads * hd * 2 + h * kv * hd * 2 + gate
+        }
+    };
+    let mixer = match &l.state {
+        Some(st) => {
+            let (nh, hdim, n, g, k) = (
+                st.heads as u128,
+                st.head_dim as u128,
+                st.state_dim as u128,
+                st.groups as u128,
+                st.conv_kernel as u128,
+            );
+            let inner = nh * hdim;
+            let conv = (inner + 2 * g * n) * k;
+            let per_layer = match st.kind {
+                // in_proj (x, z, B, C, dt), conv1d, out_proj.
+                StateKind::Mamba2 => h * (2 * inner + 2 * g * n + nh) + conv + inner * h,
+                // in_proj_qkvz, in_proj_ba, conv1d, out_proj.
+                StateKind::GatedDeltaNet => {
+                    h * (2 * g * n + 2 * inner) + h * 2 * nh + conv + inner * h
+                }
+            };
+            st.layers as u128 * per_layer
+        }
+        None => 0,
+    };
+    // Nemotron-H's MLP is relu² (two matrices); the rest gate (three).
+    let gated = !matches!(
+        s(m, "model_type").unwrap_or(""),
+        "phi" | "gpt2" | "gpt_neox" | "gptj" | "opt" | "bloom" | "falcon" | "starcoder2"
+    ) && s(m, "mlp_hidden_act") != Some("relu2");
+    let mats: u128 = if gated { 3 } else { 2 };
+    let inter = u(m, &["intermediate_size", "ffn_hidden_size", "n_inner"])
+        .unwrap_or(spec.extras.hidden * 4) as u128;
+    let mlp_layers = l.mlp_layers as u128;
+    let (dense, routed) = if experts > 0 {
+        let mi = spec.extras.moe_intermediate as u128;
+        let shared = u(m, &["n_shared_experts"]).unwrap_or(0) as u128
+            * mats
+            * h
+            * u(m, &["moe_shared_expert_intermediate_size"]).map_or(mi, |x| x as u128)
+            + u(m, &["shared_expert_intermediate_size"])
+                .map(|s| mats * h * s as u128 + h)
+                .unwrap_or(0);
+        let moe_layers = match l.moe_layers {
+            Some(n) => n as u128,
+            None => {
+                mlp_layers - (u(m, &["first_k_dense_replace"]).unwrap_or(0) as u128).min(mlp_layers)
+            }
+        };
+        let dense_layers = mlp_layers - moe_layers.min(mlp_layers);
+        (
+            dense_layers * mats * h * inter + moe_layers * (shared + h * experts as u128),
+            moe_layers * experts as u128 * mats * h * mi,
+        )
+    } else {
+        (mlp_layers * mats * h * inter, 0)
+    };
+    (
+        Parts {
+            embed,
+            attention: spec.attention_layers() as u128 * attn,
+            mixers: mixer,
+            dense,
+            experts: routed,
+            norms: spec.layers as u128 * 2 * h + h,
+        },
+        tied,
+    )
+}
+
+/// Parameters from the config × bytes per parameter, with quantized linear layers.
+pub(super) fn weights(
+    m: &Obj,
+    top: &Obj,
+    spec: &ModelSpec,
+    experts: u64,
+    layers: &Layers,
+    quant: Option<&Obj>,
+    notes: &mut Vec<String>,
+) -> WeightsEstimate {
+    let (p, tied) = parts(m, top, spec, experts, layers);
+    let act = spec.dtype.bytes() as u128;
+    let unquantized = (p.embed + p.norms) * act;
+    let method = quant.map(|q| (s(q, "quant_method").unwrap_or("").to_ascii_lowercase(), q));
+    let (bytes, how) = match method {
+        Some((method, q)) if method == "awq" || method == "gptq" => {
+            let bits = u(q, &["bits", "w_bit"]).unwrap_or(4) as u128;
+            let group = u(q, &["group_size", "q_group_size"])
+                .filter(|g| *g > 0)
+                .unwrap_or(128) as u128;
+            let lin = p.linear();
+            // packed weights + a 16-bit scale and a packed zero point per group
+            let bytes = lin * bits / 8 + lin / group * 2 + lin / group * bits / 8;
+            (bytes + unquantized, format!("{method} {bits}-bit, group {group}: linear layers {bits}/8 B per weight plus scales; embeddings and norms at {act} B"))
+        }
+        Some((method, _)) if method == "fp8" => (
+            p.linear() + unquantized,
+            format!(
+                "fp8 checkpoint: linear layers 1 B per weight; embeddings and norms at {act} B"
+            ),
+        ),
+        Some((method, _)) if method == "mxfp4" => (
+            // 4-bit weights and one 8-bit scale per 32: 17 B per 32 weights.
+            p.experts * 17 / 32 + (p.linear() - p.experts) * act + unquantized,
+            format!("mxfp4 experts: 4 bits per weight and a 1-byte scale per 32 (17/32 B); attention, router, embeddings and norms at {act} B"),
+        ),
+        Some((method, q)) if is_nvfp4(&method, q) => (
+            // 4-bit weights and one FP8 scale per 16: 9 B per 16 weights.
+            p.linear() * 9 / 16 + unquantized,
+            format!("NVFP4: linear layers 4 bits per weight and a 1-byte scale per 16 (9/16 B); embeddings and norms at {act} B"),
+        ),
+        Some((method, q)) if method == "compressed-tensors" => {
+            let bits = compressed_bits(q).unwrap_or(8) as u128;
+            (
+                p.linear() * bits / 8 + p.linear() / 128 * 2 + unquantized,
+                format!("compressed-tensors {bits}-bit weights: linear layers {bits}/8 B per weight plus a 16-bit scale per 128; embeddings and norms at {act} B"),
+            )
+        }
+        Some((method, _)) if !method.is_empty() => {
+            notes.push(format!("quantization {method}: weights counted at {act} B per parameter; edit them if you know better"));
+            (
+                p.total() * act,
+                format!("{act} B per parameter ({method} not modelled)"),
+            )
+        }
+        _ => (
+            p.total() * act,
+            format!("{act} B per parameter ({})", spec.dtype.name()),
+        ),
+    };
+    if spec.extras.multimodal {
+        notes.push("the vision/audio encoder's weights are not counted".into());
+    }
+    let mixers = if p.mixers > 0 {
+        format!(", recurrent mixers {}", thousands(p.mixers as u64))
+    } else {
+        String::new()
+    };
+    let experts_text = if p.experts > 0 {
+        format!(" (routed experts {})", thousands(p.experts as u64))
+    } else {
+        String::new()
+    };
+    let explain = format!(
+        "{} parameters (embeddings {}{}, attention {}{mixers}, MLP {}{experts_text}, norms {}) × {how}",
+        thousands(p.total() as u64),
+        thousands((spec.vocab as u128 * spec.extras.hidden as u128) as u64),
+        if tied { ", tied lm_head" } else { " + lm_head" },
+        thousands(p.attention as u64),
+        thousands((p.dense + p.experts) as u64),
+        thousands(p.norms as u64),
+    );
+    WeightsEstimate {
+        bytes: Bytes(bytes.min(u64::MAX as u128) as u64),
+        params: p.total().min(u64::MAX as u128) as u64,
+        explain,
+    }
+}
+
+/// ModelOpt's or compressed-tensors' NVFP4.
+fn is_nvfp4(method: &str, q: &Obj) -> bool {
+    let algo = s(q, "quant_algo").unwrap_or("").to_ascii_uppercase();
+    (method == "modelopt" || method == "modelopt_fp4") && algo.contains("FP4")
+        || method == "nvfp4"
+        || (method == "compressed-tensors" && s(q, "format") == Some("nvfp4-pack-quantized"))
+}
+
+/// The weight bits of a compressed-tensors config (`config_groups.*.weights.num_bits`).
+fn compressed_bits(q: &Obj) -> Option<u64> {
+    q.get("config_groups")?
+        .as_object()?
+        .values()
+        .find_map(|g| u(g.get("weights")?.as_object()?, &["num_bits"]))
+}
