@@ -318,11 +318,8 @@ fn sliding(m: &Obj, model_type: &str, layers: u64, notes: &mut Vec<String>) -> A
             }
         };
     }
-    // Gemma 3's config class defaults the pattern to 6 when the file omits it (transformers'
-    // Gemma3TextConfig; gemma-3-27b-it ships without the key).
-    let default_pattern = model_type.starts_with("gemma3").then_some(6);
     if let Some(p) = u(m, &["sliding_window_pattern"])
-        .or(default_pattern)
+        .or_else(|| super::class_default(model_type, "sliding_window_pattern"))
         .filter(|p| *p > 1)
     {
         let full = layers / p;

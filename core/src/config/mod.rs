@@ -58,6 +58,21 @@ pub fn matching_preset(m: &ModelSpec) -> Option<&'static crate::presets::ModelPr
 /// The largest config kvbudget reads (a config is a few KB).
 pub const MAX_CONFIG_BYTES: usize = 1 << 20;
 
+/// What a config class fills in when the file omits a key, as vLLM sees it through
+/// transformers: Gemma 3's `Gemma3TextConfig` defaults (gemma-3-12b-it ships without them).
+fn class_default(model_type: &str, key: &str) -> Option<u64> {
+    if !model_type.starts_with("gemma3") {
+        return None;
+    }
+    match key {
+        "head_dim" => Some(256),
+        "vocab_size" => Some(262_208),
+        "max_position_embeddings" => Some(131_072),
+        "sliding_window_pattern" => Some(6),
+        _ => None,
+    }
+}
+
 fn bad(message: String) -> KvError {
     KvError::Invalid {
         field: "config.json",
@@ -155,7 +170,10 @@ pub fn import(text: &str, name: &str) -> Result<Imported> {
         );
         heads
     });
-    let head_dim = match u(m, &["head_dim"]).filter(|v| *v > 0) {
+    let head_dim = match u(m, &["head_dim"])
+        .or_else(|| class_default(&model_type, "head_dim"))
+        .filter(|v| *v > 0)
+    {
         Some(h) => {
             if h != hidden / heads {
                 notes.push(format!(
@@ -169,6 +187,7 @@ pub fn import(text: &str, name: &str) -> Result<Imported> {
     };
     let vocab = u(m, &["vocab_size", "padded_vocab_size"])
         .or_else(|| u(top, &["vocab_size"]))
+        .or_else(|| class_default(&model_type, "vocab_size"))
         .unwrap_or(0);
 
     let dtype = dtype(m, top, &mut notes);
@@ -178,7 +197,7 @@ pub fn import(text: &str, name: &str) -> Result<Imported> {
         .or_else(|| m.get("quantization_config"))
         .and_then(Value::as_object);
 
-    let default_len = default_max_model_len(m, &mut notes);
+    let default_len = default_max_model_len(m, &model_type, &mut notes);
 
     let experts_per_token = u(
         m,
@@ -265,7 +284,7 @@ fn dtype(m: &Map<String, Value>, top: &Map<String, Value>, notes: &mut Vec<Strin
 }
 
 /// vLLM's default `max_model_len`: `max_position_embeddings`, scaled by rope scaling as vLLM does.
-fn default_max_model_len(m: &Map<String, Value>, notes: &mut Vec<String>) -> u64 {
+fn default_max_model_len(m: &Map<String, Value>, model_type: &str, notes: &mut Vec<String>) -> u64 {
     let max_pos = u(
         m,
         &[
@@ -275,9 +294,15 @@ fn default_max_model_len(m: &Map<String, Value>, notes: &mut Vec<String>) -> u64
             "seq_length",
         ],
     )
+    .or_else(|| class_default(model_type, "max_position_embeddings"))
     .unwrap_or(0);
     let mut default_len = max_pos;
-    if let Some(rs) = m.get("rope_scaling").and_then(Value::as_object) {
+    // Gemma 3's 128K is already scaled: vLLM skips the factor for it
+    // (`_get_and_verify_max_len`, vllm/config.py, "Gemma3's max_model_len (128K) is already scaled").
+    let rope_scaling = m
+        .get("rope_scaling")
+        .filter(|_| !model_type.starts_with("gemma3"));
+    if let Some(rs) = rope_scaling.and_then(Value::as_object) {
         let kind = s(rs, "rope_type").or_else(|| s(rs, "type")).unwrap_or("");
         if let Some(factor) = f(rs, "factor") {
             if !matches!(kind, "su" | "longrope" | "llama3") && factor.is_finite() && factor > 0.0 {
