@@ -154,6 +154,32 @@ fn gpt_oss_slides_on_every_other_layer() {
 }
 
 #[test]
+fn gpt_oss_mxfp4_weights_are_within_3_percent_of_vllm_logs() {
+    // Marlin's layout: experts 2,880 wide padded to 2,944, hidden 2,880 to 3,072;
+    // 24 layers × 32 experts × 3 × 2,944 × 3,072 × 17/32 B = 11,069,816,832 B of expert weights,
+    // + 24 × 32 × (2 × 2,944 + 3,072) × 2 B = 13,762,560 B of bf16 biases,
+    // + (637,009,920 attention + 2,211,840 router) × 2 B = 1,278,443,520 B,
+    // + (2 × 201,088 × 2,880 embeddings and head + 141,120 norms) × 2 B = 2,316,816,000 B,
+    // + the YaRN cache 131,072 × 64 × 4 B = 33,554,432 B → 14,712,393,344 B = 13.70 GiB.
+    // vLLM logged 13.72 GiB (0.19, A100, Marlin) and 13.47 GiB (0.11, H100, Triton).
+    let m = import(&config("gpt-oss-20b"), "openai/gpt-oss-20b").unwrap();
+    assert_eq!(m.weights.bytes, Bytes(14_712_393_344));
+    let g = m.weights.bytes.as_gib();
+    for logged in [13.72, 13.47] {
+        assert!((g / logged - 1.0).abs() < 0.03, "{g} vs {logged}");
+    }
+    // gpt-oss-120b: 65.93 GiB vs 65.97 (0.10.1, H100, Marlin) and 64.38 (0.11, H100, Triton).
+    let g = import(&config("gpt-oss-120b"), "openai/gpt-oss-120b")
+        .unwrap()
+        .weights
+        .bytes
+        .as_gib();
+    for logged in [65.9651, 64.38] {
+        assert!((g / logged - 1.0).abs() < 0.03, "{g} vs {logged}");
+    }
+}
+
+#[test]
 fn gemma3_reads_text_config_and_its_pattern() {
     // Gemma-3-27B: 62 layers, sliding_window 1,024, sliding_window_pattern 6 → ⌊62 / 6⌋ = 10
     // full, 52 sliding; 16 KV heads × 128.

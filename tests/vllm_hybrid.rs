@@ -3,11 +3,11 @@
 //! config.json fields so that the arithmetic is visible here.
 
 use kvbudget::core::model::{
-    Attention, Extras, KvDtype, ModelDtype, ModelSpec, StateKind, StateLayers,
+    Attention, Extras, KvDtype, ModelDtype, ModelSpec, StateFamily, StateKind, StateLayers,
 };
 use kvbudget::core::presets::Arch;
 use kvbudget::core::units::{Bytes, GIB};
-use kvbudget::core::vllm::{report, Knobs, KvMemory, Report, Scenario, Version};
+use kvbudget::core::vllm::{report, Knobs, KvMemory, MambaMode, Report, Scenario, Version};
 
 fn model(
     id: &'static str,
@@ -47,6 +47,8 @@ fn gdn(layers: u64, value_heads: u64) -> StateLayers {
         groups: 16,
         conv_dtype: None,
         ssm_dtype: Some(ModelDtype::F32),
+        family: StateFamily::Qwen35,
+        chunk_size: 0,
     }
 }
 
@@ -229,6 +231,8 @@ fn nemotron_cascade_2_mamba2_hybrid_on_0_20_1() {
         groups: 8,
         conv_dtype: None,
         ssm_dtype: Some(ModelDtype::F32),
+        family: StateFamily::NemotronH,
+        chunk_size: 128,
     };
     let m = model(
         "Nemotron-Cascade-2-30B-A3B",
@@ -449,4 +453,125 @@ fn a_hybrid_request_too_long_for_its_state_and_blocks_is_refused() {
         .unwrap()
         .contains("(8.06 GiB KV cache is needed"));
     assert_eq!(r.gpu_kv_cache_tokens, None);
+}
+
+/// Nemotron-H's Mamba2 layers as in `nemotron_cascade_2…`, with the config's dtype `ssm`.
+fn nemotron(ssm: Option<ModelDtype>) -> ModelSpec {
+    let mamba = StateLayers {
+        kind: StateKind::Mamba2,
+        layers: 23,
+        conv_kernel: 4,
+        heads: 64,
+        head_dim: 64,
+        state_dim: 128,
+        groups: 8,
+        conv_dtype: None,
+        ssm_dtype: ssm,
+        family: StateFamily::NemotronH,
+        chunk_size: 128,
+    };
+    model("nemotron", 29, 32, 2, 128, Attention::Full, Some(mamba))
+}
+
+#[test]
+fn the_state_dtype_follows_the_release() {
+    let state_page = |m: ModelSpec, v: Version| {
+        let s = scenario(m, KvDtype::Auto, KvMemory::Blocks(100), 32_768, v);
+        run(&s).mamba.unwrap().state_page
+    };
+    // Qwen3.5 before 0.17 keeps both GDN states in the model's bf16: 49,152 + 32 × 128 × 128 × 2
+    // = 1,097,728 B; from 0.17 the config's float32: 49,152 + 2,097,152 = 2,146,304 B.
+    assert_eq!(state_page(qwen35_9b(), Version::new(0, 16)), 1_097_728);
+    assert_eq!(state_page(qwen35_9b(), Version::new(0, 17)), 2_146_304);
+    // Nemotron-H without mamba_ssm_cache_dtype in its config: the model's bf16 before 0.13,
+    // float16 in 0.13–0.19 (both 2 B: conv 36,864 + 64 × 64 × 128 × 2 = 1,085,440 B), float32
+    // from 0.20 (36,864 + 2,097,152 = 2,134,016 B).
+    assert_eq!(state_page(nemotron(None), Version::new(0, 12)), 1_085_440);
+    assert_eq!(state_page(nemotron(None), Version::new(0, 19)), 1_085_440);
+    assert_eq!(state_page(nemotron(None), Version::new(0, 20)), 2_134_016);
+    // With float32 in the config: float32 from 0.13, bf16 before.
+    let f32 = Some(ModelDtype::F32);
+    assert_eq!(state_page(nemotron(f32), Version::new(0, 13)), 2_134_016);
+    assert_eq!(state_page(nemotron(f32), Version::new(0, 12)), 1_085_440);
+}
+
+#[test]
+fn prefix_caching_picks_the_mamba_mode_by_release() {
+    // Nemotron-H, FP8 KV (512 B per token per layer), 256,000 tokens, 1,000 blocks.
+    let at = |v: Version, prefix: bool| {
+        let mut s = scenario(
+            nemotron(Some(ModelDtype::F32)),
+            KvDtype::Fp8,
+            KvMemory::Blocks(1000),
+            256_000,
+            v,
+        );
+        s.knobs.prefix_caching = prefix;
+        let r = run(&s);
+        (r.mamba_mode, r.block_size, r.blocks_per_request)
+    };
+    // Off: one state block per group, block 4,176: ⌈256,000 / 4,176⌉ = 62 + 4 groups × 1 = 66.
+    assert_eq!(at(Version::new(0, 19), false), (MambaMode::None, 4176, 66));
+    // On, 0.15–0.27, a Mamba2 model: `all`. The block is a whole number of 128-token chunks:
+    // ⌈2,134,016 / 512⌉ = 4,168 tokens → ⌈4,168 / 128⌉ × 128 = 4,224; every block's state is
+    // kept: ⌈256,000 / 4,224⌉ = 61 attention blocks + 4 groups × 61 state blocks = 305.
+    assert_eq!(at(Version::new(0, 19), true), (MambaMode::All, 4224, 305));
+    // From 0.28 prefix caching is on for hybrids by default and the mode is `align`: 2 state
+    // blocks per group, 62 + 8 = 70; from 0.32 Mamba2 adds the prefill checkpoint: 62 + 12 = 74.
+    assert_eq!(at(Version::new(0, 28), false), (MambaMode::Align, 4176, 70));
+    assert_eq!(at(Version::new(0, 32), false), (MambaMode::Align, 4176, 74));
+}
+
+#[test]
+fn group_size_rule_by_release() {
+    // 10 full + 14 sliding layers (window 512). Up to 0.17 (factor 1.25; pure minimum up to
+    // 0.11): 14 ≥ 12.5, groups of 10 → 1 + 2 groups, 6 padding layers (6 / 14 = 42.86 %).
+    // From 0.18 (factor 1.5): 14 < 15, groups of 14 → 1 + 1, 4 padding full layers (4 / 10 = 40 %).
+    let m = model(
+        "mixed",
+        24,
+        8,
+        8,
+        128,
+        Attention::SlidingWindow {
+            window: 512,
+            sliding_layers: 14,
+        },
+        None,
+    );
+    let g = |v: Version| {
+        let s = scenario(m.clone(), KvDtype::Auto, KvMemory::Blocks(1000), 4096, v);
+        let g = run(&s).groups.unwrap();
+        (
+            g.group_size,
+            g.full_groups + g.sliding_groups,
+            g.padding_layers,
+        )
+    };
+    assert_eq!(g(Version::new(0, 11)), (10, 3, 6));
+    assert_eq!(g(Version::new(0, 17)), (10, 3, 6));
+    assert_eq!(g(Version::new(0, 18)), (14, 2, 4));
+}
+
+#[test]
+fn releases_0_14_to_0_18_check_only_group_0_when_starting() {
+    // Qwen3.5-9B with 1 GiB: 1,073,741,824 // 17,301,504 = 62 blocks. 0.14–0.18 check one
+    // request against group 0 only (the GDN group: 1 block × 8 layers × 2,162,688 B), so 0.18
+    // starts and prints 62 / 500 = 0.12x; 0.19 counts all 500 blocks and refuses.
+    let at = |v: Version| {
+        run(&scenario(
+            qwen35_9b(),
+            KvDtype::Auto,
+            KvMemory::Available(Bytes(GIB)),
+            262_144,
+            v,
+        ))
+    };
+    let r = at(Version::new(0, 18));
+    assert_eq!(r.error, None);
+    assert_eq!(
+        r.lines.last().unwrap(),
+        "Maximum concurrency for 262,144 tokens per request: 0.12x"
+    );
+    assert!(at(Version::new(0, 19)).error.is_some());
 }

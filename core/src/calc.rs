@@ -126,6 +126,17 @@ pub fn vllm_fit(s: &PageScenario, model: &ModelSpec, kv: KvDtype, len: u64) -> u
 /// The numbers for `model` with KV dtype `kv` under the page's settings, at `context` tokens.
 pub fn side(s: &PageScenario, model: &ModelSpec, kv: KvDtype, context: u64) -> Result<Side> {
     let report = vllm::report(&vllm_scenario(s, model, kv, s.ctx))?;
+    // A hybrid's state in the dtypes the chosen release gives it, for the formula's bytes too.
+    let resolved;
+    let model = match model.state {
+        Some(st) => {
+            let mut m = model.clone();
+            m.state = Some(st.resolved((s.version.major, s.version.minor)));
+            resolved = m;
+            &resolved
+        }
+        None => model,
+    };
     let bpt = capacity::bytes_per_token(model, kv, s.tp, s.pp)?;
     let bps = capacity::bytes_per_sequence(model, kv, s.tp, s.pp, context)?;
     let pool = report.available_kv_bytes.unwrap_or(0);

@@ -211,8 +211,29 @@ pub struct StateLayers {
     pub groups: u64,
     /// The convolution state's dtype (None: the model's dtype, vLLM's `mamba_cache_dtype=auto`).
     pub conv_dtype: Option<ModelDtype>,
-    /// The temporal state's dtype (None: the convolution state's, `mamba_ssm_cache_dtype=auto`).
+    /// The temporal state's dtype the config declares (`mamba_ssm_dtype` /
+    /// `mamba_ssm_cache_dtype`; None: none). Whether the engine uses it depends on `family` and
+    /// the release; as stored here (after [`StateLayers::resolved`]) it is the dtype in force,
+    /// None meaning the convolution state's.
     pub ssm_dtype: Option<ModelDtype>,
+    /// Which model class's dtype override applies.
+    pub family: StateFamily,
+    /// The Mamba2 scan's chunk (`chunk_size` / `mamba_chunk_size`; 0: unknown), which vLLM
+    /// aligns blocks to when it caches every block's state (`mamba_cache_mode=all`).
+    pub chunk_size: u64,
+}
+
+/// The model classes whose state dtype vLLM overrides (`MODELS_CONFIG_MAP`,
+/// model_executor/models/config.py).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StateFamily {
+    /// No override: `auto` is the model's dtype (Qwen3-Next, Granite-4.0-H, Falcon-H1, Bamba).
+    Generic,
+    /// Qwen3.5 / 3.6: the temporal state in the config's `mamba_ssm_dtype` from vLLM 0.17.
+    Qwen35,
+    /// Nemotron-H: the config's `mamba_ssm_cache_dtype`, else float16 (0.13–0.19) or float32
+    /// (0.20+); the model's dtype before 0.13.
+    NemotronH,
 }
 
 impl StateLayers {
@@ -252,6 +273,26 @@ impl StateLayers {
     pub fn page_bytes(&self, model: ModelDtype, tp: u64, spec: u64) -> u64 {
         self.conv_bytes(model, tp, spec)
             .saturating_add(self.ssm_bytes(model, tp))
+    }
+
+    /// The state as vLLM `version` (major, minor) allocates it: the temporal dtype after the model
+    /// class's override (VLLM-HYBRID §a; `MambaStateDtypeCalculator`, mamba_utils.py; GDN keeps
+    /// both states in `mamba_cache_dtype` up to 0.16).
+    pub fn resolved(&self, version: (u32, u32)) -> StateLayers {
+        let ssm = match self.family {
+            StateFamily::Generic => None,
+            StateFamily::Qwen35 if version >= (0, 17) => self.ssm_dtype,
+            StateFamily::Qwen35 => None,
+            StateFamily::NemotronH if version < (0, 13) => None,
+            StateFamily::NemotronH if version < (0, 20) => {
+                Some(self.ssm_dtype.unwrap_or(ModelDtype::F16))
+            }
+            StateFamily::NemotronH => Some(self.ssm_dtype.unwrap_or(ModelDtype::F32)),
+        };
+        StateLayers {
+            ssm_dtype: ssm,
+            ..*self
+        }
     }
 
     fn validate(&self, layers: u64) -> Result<()> {

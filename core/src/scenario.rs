@@ -38,6 +38,9 @@ pub const CUSTOM_GPU_TOTAL: Bytes = Bytes(24 * GIB);
 pub const CUSTOM_GPU_BW_GBS: f64 = 1000.0;
 
 /// The model: a preset or geometry the user brought (typed, imported, or a preset edited).
+// One scenario lives at a time and is small either way (a few hundred bytes): boxing the custom
+// model would add an allocation per edit for nothing.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug, PartialEq)]
 pub enum ModelChoice {
     /// A preset.

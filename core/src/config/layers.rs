@@ -4,7 +4,7 @@
 
 use super::{b, bad, s, u};
 use crate::error::{truncate, KvError, Result};
-use crate::model::{Attention, ModelDtype, StateKind, StateLayers};
+use crate::model::{Attention, ModelDtype, StateFamily, StateKind, StateLayers};
 use crate::units::thousands;
 use serde_json::{Map, Value};
 
@@ -90,7 +90,7 @@ pub(super) fn read(
         mlp_layers: layers,
         moe_layers: None,
     };
-    if let Some(st) = gated_deltanet(m, layers, notes)? {
+    if let Some(st) = gated_deltanet(m, &t, layers, notes)? {
         out.state = Some(st);
     } else if let Some(pattern) = s(m, "hybrid_override_pattern") {
         // Nemotron-H: M Mamba2, * attention, - MLP, E MoE; one letter per layer.
@@ -134,9 +134,11 @@ pub(super) fn read(
     let attention_layers = out.cached - out.state.map_or(0, |st| st.layers);
     out.attention = attention(m, &t, attention_layers, notes)?;
     if let Some(st) = &out.state {
+        // As the newest release allocates it (older ones may differ: StateLayers::resolved).
+        let st = st.resolved((0, 33));
         let dt = |d: Option<ModelDtype>| d.unwrap_or(dtype).name();
         notes.push(format!(
-            "state per layer and request: convolution in {}, temporal state in {}",
+            "state per layer and request: convolution in {}, temporal state in {} (vLLM 0.20+)",
             dt(st.conv_dtype),
             dt(st.ssm_dtype.or(st.conv_dtype))
         ));
@@ -147,7 +149,12 @@ pub(super) fn read(
 /// Gated DeltaNet layers (Qwen3-Next, Qwen3.5): `layer_types` "linear_attention" or every layer
 /// but each `full_attention_interval`-th; the temporal state's dtype from `mamba_ssm_dtype`
 /// (Qwen3.5 ships float32; vLLM copies it, model_executor/models/config.py 0.19).
-fn gated_deltanet(m: &Obj, layers: u64, notes: &mut Vec<String>) -> Result<Option<StateLayers>> {
+fn gated_deltanet(
+    m: &Obj,
+    t: &str,
+    layers: u64,
+    notes: &mut Vec<String>,
+) -> Result<Option<StateLayers>> {
     let listed = kinds(m).map(|k| k.iter().filter(|k| k.contains("linear")).count() as u64);
     let by_interval = u(m, &["full_attention_interval"])
         .filter(|i| *i > 0)
@@ -172,7 +179,13 @@ fn gated_deltanet(m: &Obj, layers: u64, notes: &mut Vec<String>) -> Result<Optio
         state_dim: need("linear_key_head_dim")?,
         groups: need("linear_num_key_heads")?,
         conv_dtype: None,
-        ssm_dtype: state_dtype(m, "")?,
+        ssm_dtype: state_dtype(m)?,
+        family: if t.starts_with("qwen3_5") {
+            StateFamily::Qwen35
+        } else {
+            StateFamily::Generic
+        },
+        chunk_size: 0,
     };
     notes.push(format!(
         "{n} Gated DeltaNet layers ({} key heads × {}, {} value heads × {}, kernel {}), {} attention layers",
@@ -232,7 +245,13 @@ fn mamba2(m: &Obj, t: &str, n: u64, hidden: u64, notes: &mut Vec<String>) -> Res
             .ok_or_else(|| bad("has Mamba layers but no ssm_state_size / mamba_d_state".into()))?,
         groups: get(&["n_groups", "mamba_n_groups"]).unwrap_or(1),
         conv_dtype: None,
-        ssm_dtype: state_dtype(m, t)?,
+        ssm_dtype: state_dtype(m)?,
+        family: if t.starts_with("nemotron_h") {
+            StateFamily::NemotronH
+        } else {
+            StateFamily::Generic
+        },
+        chunk_size: get(&["chunk_size", "mamba_chunk_size"]).unwrap_or(0),
     };
     notes.push(format!(
         "{n} Mamba2 layers ({} heads × {}, state {}, {} groups, kernel {})",
@@ -241,11 +260,10 @@ fn mamba2(m: &Obj, t: &str, n: u64, hidden: u64, notes: &mut Vec<String>) -> Res
     Ok(st)
 }
 
-/// The temporal state's dtype: the config's `mamba_ssm_cache_dtype` / `mamba_ssm_dtype`, else
-/// float16 for Nemotron-H (vLLM turns `auto` into float16 for it, 0.13+), else the model's.
-fn state_dtype(m: &Obj, t: &str) -> Result<Option<ModelDtype>> {
+/// The temporal state's dtype the config declares (`mamba_ssm_cache_dtype` / `mamba_ssm_dtype`);
+/// whether vLLM uses it depends on the model class and the release ([`StateLayers::resolved`]).
+fn state_dtype(m: &Obj) -> Result<Option<ModelDtype>> {
     match s(m, "mamba_ssm_cache_dtype").or_else(|| s(m, "mamba_ssm_dtype")) {
-        Some("auto") | None if t.starts_with("nemotron_h") => Ok(Some(ModelDtype::F16)),
         Some("auto") | None => Ok(None),
         Some(d) => ModelDtype::parse(d).map(Some).map_err(|_| {
             bad(format!(

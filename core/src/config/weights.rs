@@ -24,6 +24,8 @@ struct Parts {
     experts: u128,
     /// Norms.
     norms: u128,
+    /// MoE layers × experts, for formats that store experts their own way.
+    expert_slots: u128,
 }
 
 impl Parts {
@@ -107,7 +109,7 @@ fn parts(m: &Obj, top: &Obj, spec: &ModelSpec, experts: u64, l: &Layers) -> (Par
     let inter = u(m, &["intermediate_size", "ffn_hidden_size", "n_inner"])
         .unwrap_or(spec.extras.hidden * 4) as u128;
     let mlp_layers = l.mlp_layers as u128;
-    let (dense, routed) = if experts > 0 {
+    let (dense, routed, expert_slots) = if experts > 0 {
         let mi = spec.extras.moe_intermediate as u128;
         let shared = u(m, &["n_shared_experts"]).unwrap_or(0) as u128
             * mats
@@ -126,9 +128,10 @@ fn parts(m: &Obj, top: &Obj, spec: &ModelSpec, experts: u64, l: &Layers) -> (Par
         (
             dense_layers * mats * h * inter + moe_layers * (shared + h * experts as u128),
             moe_layers * experts as u128 * mats * h * mi,
+            moe_layers * experts as u128,
         )
     } else {
-        (mlp_layers * mats * h * inter, 0)
+        (mlp_layers * mats * h * inter, 0, 0)
     };
     (
         Parts {
@@ -138,6 +141,7 @@ fn parts(m: &Obj, top: &Obj, spec: &ModelSpec, experts: u64, l: &Layers) -> (Par
             dense,
             experts: routed,
             norms: spec.layers as u128 * 2 * h + h,
+            expert_slots,
         },
         tied,
     )
@@ -174,11 +178,22 @@ pub(super) fn weights(
                 "fp8 checkpoint: linear layers 1 B per weight; embeddings and norms at {act} B"
             ),
         ),
-        Some((method, _)) if method == "mxfp4" => (
-            // 4-bit weights and one 8-bit scale per 32: 17 B per 32 weights.
-            p.experts * 17 / 32 + (p.linear() - p.experts) * act + unquantized,
-            format!("mxfp4 experts: 4 bits per weight and a 1-byte scale per 32 (17/32 B); attention, router, embeddings and norms at {act} B"),
-        ),
+        Some((method, _)) if method == "mxfp4" => {
+            // vLLM's Marlin MXFP4 layout (the default on A100, and on H100 in 0.10): each expert's
+            // width padded to 128 and the hidden size to 256 (`mxfp4.py`, "n % 256 == 0 and
+            // k % 128 == 0"), 4 bits per weight and a 1-byte scale per 32 (17/32 B), bf16 expert
+            // biases; plus gpt-oss's float32 YaRN cos/sin cache, max_position × head_dim × 4 B.
+            // Triton on H100 (0.11+) stores about 2 % less.
+            let round = |x: u128, m: u128| x.div_ceil(m) * m;
+            let (h, i) = (spec.extras.hidden as u128, spec.extras.moe_intermediate as u128);
+            let (hp, ip) = (round(h, 256), round(i, 128));
+            let experts = p.expert_slots * 3 * ip * hp * 17 / 32 + p.expert_slots * (2 * ip + hp) * 2;
+            let rope = spec.max_position as u128 * spec.head_dim as u128 * 4;
+            (
+                experts + rope + (p.linear() - p.experts) * act + unquantized,
+                format!("mxfp4 experts as vLLM's Marlin kernel stores them: widths padded to {ip} × {hp}, 4 bits per weight and a 1-byte scale per 32 (17/32 B), bf16 biases; attention, router, embeddings and norms at {act} B"),
+            )
+        }
         Some((method, q)) if is_nvfp4(&method, q) => (
             // 4-bit weights and one FP8 scale per 16: 9 B per 16 weights.
             p.linear() * 9 / 16 + unquantized,

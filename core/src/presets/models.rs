@@ -1,7 +1,7 @@
 //! The model presets: Hugging Face ids with their config.json facts and weights figures.
 
 use super::{gib_hundredths, ModelPreset};
-use crate::model::{Attention, Extras, ModelDtype, ModelSpec, StateKind, StateLayers};
+use crate::model::{Attention, Extras, ModelDtype, ModelSpec, StateFamily, StateKind, StateLayers};
 use crate::units::Bytes;
 use std::borrow::Cow;
 
@@ -18,6 +18,8 @@ const fn gdn(layers: u64, value_heads: u64) -> StateLayers {
         groups: 16,
         conv_dtype: None,
         ssm_dtype: Some(ModelDtype::F32),
+        family: StateFamily::Qwen35,
+        chunk_size: 0,
     }
 }
 
@@ -395,6 +397,7 @@ pub const MODELS: [ModelPreset; 22] = [
             },
             state: Some(StateLayers {
                 ssm_dtype: None,
+                family: StateFamily::Generic,
                 ..gdn(36, 32)
             }),
         },
@@ -600,6 +603,8 @@ pub const MODELS: [ModelPreset; 22] = [
                 groups: 8,
                 conv_dtype: None,
                 ssm_dtype: Some(ModelDtype::F32),
+                family: StateFamily::NemotronH,
+                chunk_size: 128,
             }),
         },
         weights_source: "estimate from config.json: 31.64 B parameters × 2 B (no vLLM log figure or checkpoint size known)",

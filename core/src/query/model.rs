@@ -2,7 +2,7 @@
 
 use crate::error::{truncate, KvError, Result};
 use crate::fields::*;
-use crate::model::{Attention, ModelDtype, StateKind, StateLayers, MAX_DIM};
+use crate::model::{Attention, ModelDtype, StateFamily, StateKind, StateLayers, MAX_DIM};
 
 use super::Params;
 
@@ -60,16 +60,23 @@ pub(super) fn attention(v: &str, params: &Params, layers: u64) -> Result<Attenti
 }
 
 /// A hybrid's state layers as one URL value:
-/// `kind-layers-kernel-heads-head_dim-state_dim-groups-conv_dtype-ssm_dtype`, kind `mamba2` or
-/// `gdn`, dtypes `auto` or a dtype name (`gdn-24-4-32-128-128-16-auto-float32` is Qwen3.5-9B).
+/// `kind-layers-kernel-heads-head_dim-state_dim-groups-conv_dtype-ssm_dtype-chunk`, kind `mamba2`,
+/// `mamba2.nemotronh`, `gdn` or `gdn.qwen35` (the model class whose state dtype vLLM overrides),
+/// dtypes `auto` or a dtype name, chunk the Mamba2 scan's chunk (0: unknown):
+/// `gdn.qwen35-24-4-32-128-128-16-auto-float32-0` is Qwen3.5-9B.
 pub fn state_text(st: &StateLayers) -> String {
     let dt = |d: Option<ModelDtype>| d.map_or("auto", ModelDtype::name);
+    let kind = match st.kind {
+        StateKind::Mamba2 => "mamba2",
+        StateKind::GatedDeltaNet => "gdn",
+    };
+    let family = match st.family {
+        StateFamily::Generic => "",
+        StateFamily::Qwen35 => ".qwen35",
+        StateFamily::NemotronH => ".nemotronh",
+    };
     format!(
-        "{}-{}-{}-{}-{}-{}-{}-{}-{}",
-        match st.kind {
-            StateKind::Mamba2 => "mamba2",
-            StateKind::GatedDeltaNet => "gdn",
-        },
+        "{kind}{family}-{}-{}-{}-{}-{}-{}-{}-{}-{}",
         st.layers,
         st.conv_kernel,
         st.heads,
@@ -77,7 +84,8 @@ pub fn state_text(st: &StateLayers) -> String {
         st.state_dim,
         st.groups,
         dt(st.conv_dtype),
-        dt(st.ssm_dtype)
+        dt(st.ssm_dtype),
+        st.chunk_size
     )
 }
 
@@ -91,19 +99,22 @@ pub fn parse_state(v: &str, layers: u64) -> Result<Option<StateLayers>> {
         KvError::Invalid {
         field: "state",
         message: format!(
-            "{:?} is not kind-layers-kernel-heads-head_dim-state_dim-groups-conv_dtype-ssm_dtype \
-             (kind mamba2 or gdn, whole numbers from 1 to 1,048,576, dtypes auto, bfloat16, float16 or float32)",
+            "{:?} is not kind-layers-kernel-heads-head_dim-state_dim-groups-conv_dtype-ssm_dtype-chunk \
+             (kind mamba2, mamba2.nemotronh, gdn or gdn.qwen35; whole numbers from 1 to 1,048,576; \
+             dtypes auto, bfloat16, float16 or float32; chunk from 0 to 1,048,576)",
             truncate(v, 40)
         ),
     }
     };
     let parts: Vec<&str> = v.split('-').collect();
-    if parts.len() != 9 {
+    if parts.len() != 10 {
         return Err(bad());
     }
-    let kind = match parts[0] {
-        "mamba2" => StateKind::Mamba2,
-        "gdn" => StateKind::GatedDeltaNet,
+    let (kind, family) = match parts[0] {
+        "mamba2" => (StateKind::Mamba2, StateFamily::Generic),
+        "mamba2.nemotronh" => (StateKind::Mamba2, StateFamily::NemotronH),
+        "gdn" => (StateKind::GatedDeltaNet, StateFamily::Generic),
+        "gdn.qwen35" => (StateKind::GatedDeltaNet, StateFamily::Qwen35),
         _ => return Err(bad()),
     };
     let mut n = [0u64; 6];
@@ -121,6 +132,11 @@ pub fn parse_state(v: &str, layers: u64) -> Result<Option<StateLayers>> {
             ModelDtype::parse(p).map(Some).map_err(|_| bad())
         }
     };
+    let chunk_size: u64 = parts[9]
+        .parse()
+        .ok()
+        .filter(|x| *x <= MAX_DIM)
+        .ok_or_else(bad)?;
     let st = StateLayers {
         kind,
         layers: n[0],
@@ -131,6 +147,8 @@ pub fn parse_state(v: &str, layers: u64) -> Result<Option<StateLayers>> {
         groups: n[5],
         conv_dtype: dt(parts[7])?,
         ssm_dtype: dt(parts[8])?,
+        family,
+        chunk_size,
     };
     if layers > 0 && st.layers > layers {
         return Err(KvError::Invalid {

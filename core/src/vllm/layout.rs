@@ -2,6 +2,7 @@
 //! pipeline stage share KV blocks: pages, hybrid groups with their padding, and the blocks one
 //! request needs (VLLM-ACCOUNTING §0, §3).
 
+use super::mamba::{self, MambaAlign, MambaMode};
 use super::report::{Groups, Scenario};
 use super::version::{family, serve_defaults, Family, Version};
 use crate::capacity;
@@ -103,18 +104,11 @@ pub(super) fn resolve(s: &Scenario) -> Result<Resolved> {
         )?,
         None => def_mnbt,
     };
-    let (block_size, mamba) = match mamba_align(s, block_size)? {
+    let mamba_mode = mamba::mode(s);
+    let (block_size, mamba) = match mamba::align(s, block_size, mamba_mode)? {
         Some((b, m)) => (b, Some(m)),
         None => (block_size, None),
     };
-    // Prefix caching on a hybrid keeps a second state block per group from 0.19 (`align`);
-    // vLLM turns it off for hybrids unless asked (`--enable-prefix-caching`).
-    let mamba_mode =
-        if mamba.is_some() && s.knobs.prefix_caching && s.version >= Version::new(0, 19) {
-            MambaMode::Align
-        } else {
-            MambaMode::None
-        };
     Ok(Resolved {
         family: fam,
         block_size,
@@ -124,79 +118,6 @@ pub(super) fn resolve(s: &Scenario) -> Result<Resolved> {
         mamba,
         mamba_mode,
     })
-}
-
-/// How a hybrid's state pages line up with its attention pages (VLLM-HYBRID §a): the attention
-/// block size raised until one attention page covers a Mamba page, and the Mamba page padded to
-/// match (`HybridAttentionMambaModelConfig`, model_executor/models/config.py, 0.10–0.19;
-/// platforms/interface.py from 0.20).
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct MambaAlign {
-    /// The state of one layer for one request before padding.
-    pub state_page: u64,
-    /// The block size vLLM sets ("Setting attention block size to N tokens"), when it raised it.
-    pub raised_to: Option<u64>,
-    /// The padding of the Mamba page to the attention page, in percent ("Padding mamba page
-    /// size by x%"), when there is any.
-    pub padding_pct: Option<f64>,
-}
-
-/// How the state layers count toward a request's blocks (`mamba_cache_mode`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum MambaMode {
-    /// One state block per layer group, plus one per speculative token.
-    None,
-    /// Prefix caching on a hybrid (0.19+): a second block keeps the state at the last aligned
-    /// prefix.
-    Align,
-}
-
-/// The attention kernel's block-size granule the raised block size is a multiple of: 16 for
-/// attention, 64 for MLA (VLLM-HYBRID §a).
-fn kernel_granule(mla: bool) -> u64 {
-    if mla {
-        64
-    } else {
-        16
-    }
-}
-
-/// The block size a hybrid runs with and its alignment, or None for a model without state layers.
-pub(super) fn mamba_align(s: &Scenario, block_size: u64) -> Result<Option<(u64, MambaAlign)>> {
-    let Some(st) = s.model.state.filter(|st| st.layers > 0) else {
-        return Ok(None);
-    };
-    let spec = s.knobs.speculative.map_or(0, |x| x.num_tokens);
-    let state_page = st.page_bytes(s.model.dtype, s.tp, spec);
-    if s.model.attention_layers() == 0 {
-        return Ok(Some((
-            block_size,
-            MambaAlign {
-                state_page,
-                raised_to: None,
-                padding_pct: None,
-            },
-        )));
-    }
-    let per_token = capacity::bytes_per_token_per_layer(&s.model, s.kv_dtype, s.tp)?.max(1);
-    let a = kernel_granule(matches!(s.model.attention, Attention::Mla { .. }));
-    let needed = a * ceil_div(state_page, a * per_token);
-    let (block, raised_to) = if needed > block_size {
-        (needed, Some(needed))
-    } else {
-        (block_size, None)
-    };
-    let attn_page = block.saturating_mul(per_token);
-    let padding_pct = (attn_page > state_page && state_page > 0)
-        .then(|| (attn_page - state_page) as f64 / state_page as f64 * 100.0);
-    Ok(Some((
-        block,
-        MambaAlign {
-            state_page,
-            raised_to,
-            padding_pct,
-        },
-    )))
 }
 
 /// How the layers of the largest stage share blocks, and what one request needs.
@@ -212,8 +133,9 @@ pub(super) struct Layout {
     pub(super) kinds: Kinds,
     /// Scheduled tokens a sliding or local layer keeps beyond its window.
     pub(super) lookahead: u64,
-    /// Blocks a state layer holds per request.
+    /// Blocks a state layer holds per request (plus `⌈len / block⌉` when `state_grows`).
     pub(super) state_blocks: u64,
+    pub(super) state_grows: bool,
     pub(super) groups: Option<Groups>,
     /// Layers that share one block (the divisor of the pool).
     pub(super) slots_per_block: u64,
@@ -285,11 +207,7 @@ impl Layout {
         } else {
             r.max_num_batched_tokens
         };
-        let spec = s.knobs.speculative.map_or(0, |x| x.num_tokens);
-        let state_blocks = match r.mamba_mode {
-            MambaMode::None => 1 + spec,
-            MambaMode::Align => 2 + spec,
-        };
+        let (state_blocks, state_grows) = mamba::state_blocks(s, r.mamba_mode);
         let mut layout = Layout {
             page_bytes,
             stage_layers,
@@ -297,7 +215,8 @@ impl Layout {
             kinds: k,
             lookahead,
             state_blocks,
-            groups: groups(&k),
+            state_grows,
+            groups: groups(&k, s.version),
             slots_per_block: stage_layers,
             num_groups: 1,
             blocks_per_request: 0,
@@ -340,11 +259,40 @@ impl Layout {
             block_size,
         ) + 1;
         let local = ceil_div(k.chunk.saturating_add(self.lookahead).min(len), block_size);
-        [ceil_div(len, block_size), sliding, local, self.state_blocks]
+        let full = ceil_div(len, block_size);
+        let state = self.state_blocks + if self.state_grows { full } else { 0 };
+        [full, sliding, local, state]
     }
 
-    /// KV bytes one request of `len` tokens needs, as the fit check sums them over real layers.
-    pub(super) fn needed_for(&self, len: u64, block_size: u64) -> u128 {
+    /// KV bytes one request of `len` tokens needs as release `v`'s fit check counts them
+    /// (`check_enough_kv_cache_memory`, v1/core/kv_cache_utils.py): every layer's own blocks up
+    /// to 0.13; with groups, 0.14–0.18 count only group 0's blocks (the kind of layer 0: the
+    /// state, sliding or local layers in every hybrid family) for a whole group of layers, and
+    /// 0.19+ every group's blocks over a group's layers (padding layers included).
+    pub(super) fn needed_by(&self, len: u64, block_size: u64, v: Version) -> u128 {
+        let Some(g) = self.groups.filter(|_| v >= Version::new(0, 14)) else {
+            return self.needed_for(len, block_size);
+        };
+        let per_kind = self.blocks_per_kind(len, block_size);
+        let counts = g.counts();
+        let blocks: u128 = if v < Version::new(0, 19) {
+            // Group 0: the first present kind in the order state, sliding, local, full.
+            [3usize, 1, 2, 0]
+                .into_iter()
+                .find(|&i| counts[i] > 0)
+                .map_or(0, |i| per_kind[i] as u128)
+        } else {
+            counts
+                .iter()
+                .zip(per_kind)
+                .map(|(&c, b)| c as u128 * b as u128)
+                .sum()
+        };
+        self.page_bytes as u128 * g.group_size as u128 * blocks
+    }
+
+    /// KV bytes one request of `len` tokens needs, summed over real layers.
+    fn needed_for(&self, len: u64, block_size: u64) -> u128 {
         let k = &self.kinds;
         let b = self.blocks_per_kind(len, block_size);
         let layers = [k.full, k.sliding, k.local, k.state];
@@ -366,7 +314,7 @@ impl Layout {
 /// (`_get_kv_cache_groups_uniform_page_size`, v1/core/kv_cache_utils.py): groups of the smallest
 /// kind's layer count (of the largest when it is under 1.5 × the smallest), each kind padded
 /// up to whole groups.
-fn groups(k: &Kinds) -> Option<Groups> {
+fn groups(k: &Kinds, v: Version) -> Option<Groups> {
     let counts = [k.full, k.sliding, k.local, k.state];
     let present: Vec<u64> = counts.iter().copied().filter(|&n| n > 0).collect();
     if present.len() < 2 {
@@ -374,10 +322,18 @@ fn groups(k: &Kinds) -> Option<Groups> {
     }
     let min = *present.iter().min()?;
     let max = *present.iter().max()?;
-    let g = if (max as f64) < min as f64 * 1.5 {
-        max
+    // The smallest kind's count up to 0.11; from 0.12 the largest's when it is under 1.25 × the
+    // smallest (1.5 × from 0.18).
+    let factor = if v >= Version::new(0, 18) {
+        Some(1.5)
+    } else if v >= Version::new(0, 12) {
+        Some(1.25)
     } else {
-        min
+        None
+    };
+    let g = match factor {
+        Some(f) if (max as f64) < min as f64 * f => max,
+        _ => min,
     };
     let n_groups = |n: u64| ceil_div(n, g);
     let mut padding = 0;

@@ -5,6 +5,7 @@
 pub mod knobs;
 pub mod layout;
 pub mod logparse;
+pub mod mamba;
 pub mod overhead;
 pub mod plan;
 pub mod printed;
@@ -14,7 +15,8 @@ pub mod version;
 pub use knobs::{reusable_prefix_tokens, Knobs, Lora, Speculative};
 pub use report::{
     blocks_per_request, gib_text, longest_context, printed_tokens, report, tp_refusal, Budget,
-    Groups, KvMemory, Margin, Overhead, Refusal, RefusalKind, Report, Scenario, LOAD_RESERVE,
+    Groups, KvMemory, MambaAlign, MambaMode, Margin, Overhead, Refusal, RefusalKind, Report,
+    Scenario, LOAD_RESERVE,
 };
 pub use version::{
     family, requested_bytes, serve_defaults, Engine, Family, Rounding, Version, NEWEST, OLDEST,

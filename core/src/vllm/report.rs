@@ -3,7 +3,7 @@
 
 use super::knobs::Knobs;
 use super::layout::{resolve, Layout, Resolved};
-pub use super::layout::{MambaAlign, MambaMode};
+pub use super::mamba::{MambaAlign, MambaMode};
 use super::overhead::{self, Estimate};
 pub use super::printed::{gib_text, printed_tokens};
 use super::version::{requested_bytes, Engine, Family, Version};
@@ -409,6 +409,17 @@ pub fn report(s: &Scenario) -> Result<Report> {
         }
         None => s,
     };
+    // A hybrid's state in the dtypes this release gives it.
+    let with_state;
+    let s = match s.model.state {
+        Some(st) => {
+            let mut t = s.clone();
+            t.model.state = Some(st.resolved((s.version.major, s.version.minor)));
+            with_state = t;
+            &with_state
+        }
+        None => s,
+    };
     let r = resolve(s)?;
     let layout = Layout::of(s, &r)?;
     let (available, budget, estimate) = kv_memory(s, &r)?;
@@ -552,7 +563,7 @@ fn v1_report(out: &mut Report, s: &Scenario, r: &Resolved, layout: &Layout, num_
     } else {
         0
     };
-    let fits = |len: u64| layout.needed_for(len, block_size) + null_block <= avail_bytes;
+    let fits = |len: u64| layout.needed_by(len, block_size, v) + null_block <= avail_bytes;
     if !fits(max_model_len) {
         let message = too_long_error(out, v, layout, avail_bytes, fits);
         out.refuse(RefusalKind::MaxModelLen, "ValueError", message);
@@ -625,7 +636,7 @@ fn too_long_error(
         "To serve at least one request with the {typo} max seq len ({max_model_len}), ({} GiB KV cache is needed, \
          which is larger than the available KV cache memory ({} GiB).{estimate} Try increasing \
          `gpu_memory_utilization` or decreasing `max_model_len` when initializing the engine.",
-        fixed2(layout.needed_for(max_model_len, out.block_size) as f64 / GIB as f64),
+        fixed2(layout.needed_by(max_model_len, out.block_size, v) as f64 / GIB as f64),
         fixed2(avail_bytes as f64 / GIB as f64),
     )
 }
