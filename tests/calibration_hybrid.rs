@@ -10,7 +10,7 @@ use kvbudget::core::presets::{self, Arch};
 use kvbudget::core::units::{fixed2, Bytes, GIB};
 use kvbudget::core::vllm::{report, KvMemory, Scenario, Version};
 use serde_json::Value;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 fn calibration_dir() -> Option<PathBuf> {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/calibration");
@@ -22,7 +22,7 @@ fn calibration_dir() -> Option<PathBuf> {
     }
 }
 
-fn record(dir: &PathBuf, file: &str, id: &str) -> Value {
+fn record(dir: &Path, file: &str, id: &str) -> Value {
     let text = std::fs::read_to_string(dir.join(file)).unwrap();
     text.lines()
         .filter(|l| !l.trim().is_empty())
