@@ -214,8 +214,12 @@ fn range(s: &PageScenario, model: &ModelSpec, context: u64) -> Range {
 
 /// Computes the page's numbers for `s`.
 pub fn evaluate(s: &PageScenario) -> Result<Outcome> {
-    let model = s.model_spec();
+    let mut model = s.model_spec();
     model.validate()?;
+    // A hybrid's state in the dtypes the chosen release gives it.
+    model.state = model
+        .state
+        .map(|st| st.resolved((s.version.major, s.version.minor)));
     let context = checked_context(s)?;
     let pair = [
         side(s, &model, sixteen_bit(&model), context)?,
@@ -250,14 +254,15 @@ pub fn evaluate(s: &PageScenario) -> Result<Outcome> {
         ),
         (None, None, None) => Bytes(0),
     };
-    let (decode_weights, decode_bpt) = decode_terms(s, &model, s.kv)?;
+    let (decode_weights, decode_bpt, decode_state) = decode_terms(s, &model, s.kv)?;
     let compute_roof = compute_roof(s, &model, context);
     let decode = roofed(
-        capacity::decode_ceiling(
+        capacity::decode_ceiling_with_state(
             s.gpu.bandwidth_gbs(),
             decode_weights,
             context,
             decode_bpt,
+            decode_state,
             chosen.capped.max(1),
         ),
         compute_roof,
@@ -306,13 +311,19 @@ pub fn roofed(d: DecodeCeiling, roof: Option<f64>) -> DecodeCeiling {
     }
 }
 
-/// What one decode step of one sequence reads per GPU: the weights over tensor parallelism and
-/// the KV of every layer per token. Pipeline stages run one after another for a sequence, so a
-/// step reads all of them (at TP 1 and PP 1: the weights and the seed's `B_tok`).
-pub fn decode_terms(s: &PageScenario, model: &ModelSpec, kv: KvDtype) -> Result<(Bytes, Bytes)> {
+/// What one decode step of one sequence moves per GPU: the weights over tensor parallelism, the
+/// KV of every layer per token, and a hybrid's state, read and written back. Pipeline stages run
+/// one after another for a sequence, so a step reads all of them (at TP 1 and PP 1: the weights
+/// and the seed's `B_tok`).
+pub fn decode_terms(
+    s: &PageScenario,
+    model: &ModelSpec,
+    kv: KvDtype,
+) -> Result<(Bytes, Bytes, Bytes)> {
     Ok((
         capacity::weights_per_gpu(model.weights, s.tp, 1),
         capacity::bytes_per_token(model, kv, s.tp, 1)?,
+        Bytes(2 * capacity::state_bytes_per_sequence(model, s.tp, 1).0),
     ))
 }
 

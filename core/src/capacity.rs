@@ -192,9 +192,22 @@ pub fn decode_ceiling(
     per_token: Bytes,
     n: u64,
 ) -> DecodeCeiling {
+    decode_ceiling_with_state(bandwidth_gbs, weights, t, per_token, Bytes(0), n)
+}
+
+/// The same with `state` bytes each sequence moves per step whatever its context (a hybrid's
+/// recurrent state, read and written back): `BW / (W + n × (t × B_tok + state))`.
+pub fn decode_ceiling_with_state(
+    bandwidth_gbs: f64,
+    weights: Bytes,
+    t: u64,
+    per_token: Bytes,
+    state: Bytes,
+    n: u64,
+) -> DecodeCeiling {
     let bw = bandwidth_gbs * 1e9;
     let w = weights.0 as f64;
-    let kv = t as f64 * per_token.0 as f64;
+    let kv = t as f64 * per_token.0 as f64 + state.0 as f64;
     let n = n.max(1) as f64;
     let one = bw / (w + kv);
     let batch_step = bw / (w + n * kv);

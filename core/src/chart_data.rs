@@ -20,6 +20,8 @@ pub enum SegmentKind {
         /// How many.
         count: u64,
     },
+    /// A hybrid's fixed state of those sequences (Mamba / Gated DeltaNet), whatever the context.
+    State,
     /// KV memory no whole sequence uses.
     KvFree,
     /// `(1 − util) × total`, which vLLM leaves alone.
@@ -30,10 +32,11 @@ pub enum SegmentKind {
 
 impl SegmentKind {
     /// Every kind, in legend order.
-    pub const ALL: [SegmentKind; 6] = [
+    pub const ALL: [SegmentKind; 7] = [
         SegmentKind::Weights,
         SegmentKind::Overhead,
         SegmentKind::Sequences { count: 0 },
+        SegmentKind::State,
         SegmentKind::KvFree,
         SegmentKind::Unclaimed,
         SegmentKind::Overflow,
@@ -44,6 +47,7 @@ impl SegmentKind {
             SegmentKind::Weights => "weights",
             SegmentKind::Overhead => "overhead (activations, CUDA, graphs)",
             SegmentKind::Sequences { .. } => "one band per sequence",
+            SegmentKind::State => "their recurrent state",
             SegmentKind::KvFree => "KV cache left over",
             SegmentKind::Unclaimed => "not claimed: (1 − util) × total",
             SegmentKind::Overflow => "weights beyond the GPU",
@@ -127,7 +131,8 @@ fn contexts(max: u64, extra: &[u64]) -> Vec<u64> {
 }
 
 /// The memory split of each of the outcome's two dtypes.
-fn memory(o: &Outcome, total: Bytes) -> Vec<Bar> {
+fn memory(s: &PageScenario, o: &Outcome, total: Bytes) -> Vec<Bar> {
+    let state = capacity::state_bytes_per_sequence(&o.model, s.tp, s.pp).0 as u128;
     o.pair
         .iter()
         .map(|p| {
@@ -159,13 +164,22 @@ fn memory(o: &Outcome, total: Bytes) -> Vec<Bar> {
                 kind: SegmentKind::Overhead,
             }]);
             let n = p.seed_max.min(p.vllm_max.max(p.seed_max));
-            let used =
-                (n as u128 * p.bytes_per_sequence.0 as u128).min(p.pool.max(0) as u128) as u64;
+            let pool = p.pool.max(0) as u128;
+            let used = (n as u128 * p.bytes_per_sequence.0 as u128).min(pool) as u64;
+            // A hybrid's state is its own band after the sequences' per-token cache.
+            let states = (n as u128 * state).min(used as u128) as u64;
             if n > 0 {
                 segments.push(Segment {
                     label: format!("{n} × {} sequences", thousands(o.context)),
-                    bytes: used,
+                    bytes: used - states,
                     kind: SegmentKind::Sequences { count: n },
+                });
+            }
+            if states > 0 {
+                segments.push(Segment {
+                    label: "state".into(),
+                    bytes: states,
+                    kind: SegmentKind::State,
                 });
             }
             segments.push(Segment {
@@ -210,7 +224,9 @@ pub fn build(s: &PageScenario, o: &Outcome) -> Result<ChartData> {
         None => xs.iter().map(|&x| vllm_fit(s, model, s.kv, x)).collect(),
     };
     let bw = s.gpu.bandwidth_gbs();
-    let (weights, bpt) = decode_terms(s, model, s.kv)?;
+    let (weights, bpt, state) = decode_terms(s, model, s.kv)?;
+    let ceiling =
+        |t: u64, n: u64| capacity::decode_ceiling_with_state(bw, weights, t, bpt, state, n);
     let roof = |t: u64| compute_roof(s, model, t);
     // One sequence alone, where one fits (none fits where the curve is 0).
     let roofline_single = xs
@@ -218,7 +234,7 @@ pub fn build(s: &PageScenario, o: &Outcome) -> Result<ChartData> {
         .zip(&chosen_curve)
         .map(|(&t, &n)| match n {
             0 => 0.0,
-            _ => roofed(capacity::decode_ceiling(bw, weights, t, bpt, 1), roof(t)).per_sequence,
+            _ => roofed(ceiling(t, 1), roof(t)).per_sequence,
         })
         .collect();
     let roofline_aggregate = xs
@@ -226,7 +242,7 @@ pub fn build(s: &PageScenario, o: &Outcome) -> Result<ChartData> {
         .zip(&chosen_curve)
         .map(|(&t, &n)| match n.min(seqs) {
             0 => 0.0,
-            n => roofed(capacity::decode_ceiling(bw, weights, t, bpt, n), roof(t)).aggregate,
+            n => roofed(ceiling(t, n), roof(t)).aggregate,
         })
         .collect();
     let roofline_compute = xs.iter().filter_map(|&t| roof(t)).collect();
@@ -238,7 +254,7 @@ pub fn build(s: &PageScenario, o: &Outcome) -> Result<ChartData> {
     };
     Ok(ChartData {
         total,
-        memory: memory(o, total),
+        memory: memory(s, o, total),
         contexts: xs,
         concurrency,
         cap: seqs,

@@ -28,6 +28,8 @@ pub(super) const OVERHEAD: RGBColor = RGBColor(0xb4, 0x8a, 0x5a);
 pub(super) const SEQ_A: RGBColor = RGBColor(0x2f, 0x9e, 0x6b);
 pub(super) const SEQ_B: RGBColor = RGBColor(0x4c, 0xbf, 0x8a);
 pub(super) const FREE: RGBColor = RGBColor(0xa9, 0xd8, 0xc0);
+/// A hybrid's recurrent state: the sequences' hue, darker.
+pub(super) const STATE: RGBColor = RGBColor(0x1d, 0x6b, 0x8f);
 pub(super) const UNCLAIMED: RGBAColor = RGBAColor(0x80, 0x80, 0x80, 0.35);
 pub(super) const OVERFLOW: RGBColor = RGBColor(0xd0, 0x3a, 0x2f);
 pub(super) const CAP: RGBColor = RGBColor(0xc0, 0x39, 0x2b);

@@ -21,6 +21,7 @@ fn segment_color(kind: SegmentKind) -> RGBAColor {
         SegmentKind::Weights => WEIGHTS.to_rgba(),
         SegmentKind::Overhead => OVERHEAD.to_rgba(),
         SegmentKind::Sequences { .. } => SEQ_A.to_rgba(),
+        SegmentKind::State => STATE.to_rgba(),
         SegmentKind::KvFree => FREE.to_rgba(),
         SegmentKind::Unclaimed => UNCLAIMED,
         SegmentKind::Overflow => OVERFLOW.to_rgba(),
@@ -129,7 +130,7 @@ pub fn memory(d: &ChartData, width: u32) -> Result<String, ChartError> {
                 } else {
                     format!("{} {:.1} GiB", s.label, w)
                 };
-                let ink = if s.kind == SegmentKind::Overflow {
+                let ink = if matches!(s.kind, SegmentKind::Overflow | SegmentKind::State) {
                     WHITE
                 } else {
                     BLACK

@@ -2,6 +2,8 @@
 //! fit when vLLM would refuse, and the `vllm serve` command.
 
 use crate::calc::{decode_terms, Outcome};
+
+mod layers;
 use crate::model::{Attention, KvDtype};
 use crate::scenario::PageScenario;
 use crate::units::{thousands, Bytes};
@@ -63,48 +65,15 @@ pub fn explain(s: &PageScenario, o: &Outcome) -> Explanation {
 fn sizes(s: &PageScenario, o: &Outcome) -> Vec<(&'static str, String)> {
     let model = &o.model;
     let b = s.kv.bytes(model.dtype);
-    let heads_gpu = (model.kv_heads / s.tp).max(1);
-    let heads_text = if s.tp > 1 {
-        format!(
-            "({} KV heads / TP {} = {heads_gpu} per GPU)",
-            model.kv_heads, s.tp
-        )
-    } else {
-        format!("{} KV heads", model.kv_heads)
-    };
-    let layers = o.chosen.report.stage_layers;
-    let layers_text = if s.pp > 1 {
-        format!(
-            "{layers} layers (of {}, the largest of {} pipeline stages)",
-            model.layers, s.pp
-        )
-    } else {
-        format!("{layers} layers")
-    };
-    let dtype = s.kv.label(model.dtype);
-    let bpt = o.chosen.bytes_per_token.0;
     let mut d: Vec<(&'static str, String)> = Vec::new();
-    d.push((
-        "KV per token",
-        match model.attention {
-            Attention::Mla { latent, .. } => format!(
-                "{layers_text} × {latent} latent (one per layer, no separate K and V) × {b} B for {dtype} = {} per token",
-                both(bpt)
-            ),
-            _ => format!(
-                "2 (K and V) × {layers_text} × {heads_text} × {} head_dim × {b} B for {dtype} = {} per token",
-                model.head_dim,
-                both(bpt)
-            ),
-        },
-    ));
+    d.push(("KV per token", layers::kv_per_token(s, o)));
     if !matches!(model.attention, Attention::Mla { .. }) && model.attention_heads != model.kv_heads
     {
         d.push((
             "as plain MHA",
             format!(
                 "2 × {} layers × {} query heads × {} head_dim × {b} B = {} per token: grouped-query attention saves {}×",
-                model.layers,
+                model.attention_layers(),
                 model.attention_heads,
                 model.head_dim,
                 both(o.mha_bytes_per_token.0),
@@ -123,15 +92,10 @@ fn sizes(s: &PageScenario, o: &Outcome) -> Vec<(&'static str, String)> {
         ),
     };
     d.push(("context per sequence", ctx_text));
-    d.push((
-        "KV per sequence",
-        format!(
-            "{} × {} B = {}",
-            thousands(context),
-            thousands(bpt),
-            both(o.chosen.bytes_per_sequence.0)
-        ),
-    ));
+    if let Some(state) = layers::state_per_sequence(s, o) {
+        d.push(("state per sequence", state));
+    }
+    d.push(("KV per sequence", layers::kv_per_sequence(s, o)));
     d
 }
 
@@ -184,24 +148,8 @@ fn pool_and_sequences(s: &PageScenario, o: &Outcome) -> Vec<(&'static str, Strin
             chosen.seed_max
         ),
     ));
+    d.extend(layers::vllm_blocks(s, o));
     if let Some(blocks) = r.num_gpu_blocks {
-        let bs = r.block_size;
-        let per_req = o.context.div_ceil(bs);
-        d.push((
-            "sequences (vLLM)",
-            format!(
-                "{} B // {} B per block ({} B per token per layer × {bs} tokens per block × {} layers sharing it) = {} whole blocks; a sequence of {} tokens takes ⌈{} / {bs}⌉ = {per_req} blocks, so ⌊{} / {per_req}⌋ = {} sequences",
-                thousands(chosen.pool.max(0) as u64),
-                thousands(r.block_bytes),
-                thousands(r.page_bytes / bs.max(1)),
-                r.block_bytes / r.page_bytes.max(1),
-                thousands(blocks),
-                thousands(o.context),
-                thousands(o.context),
-                thousands(blocks),
-                chosen.vllm_max
-            ),
-        ));
         d.push((
             "after the cap",
             format!(
@@ -211,11 +159,20 @@ fn pool_and_sequences(s: &PageScenario, o: &Outcome) -> Vec<(&'static str, Strin
         ));
         d.push((
             "longest context for max_num_seqs",
-            format!(
-                "⌊{} blocks / {seqs}⌋ × {bs} = {} tokens each",
-                thousands(blocks),
-                thousands(o.longest_context)
-            ),
+            if r.groups.is_none() && r.mamba.is_none() {
+                let bs = r.block_size;
+                format!(
+                    "⌊{} blocks / {seqs}⌋ × {bs} = {} tokens each",
+                    thousands(blocks),
+                    thousands(o.longest_context)
+                )
+            } else {
+                format!(
+                    "the longest context whose blocks per sequence × {seqs} fit in {} blocks: {} tokens each",
+                    thousands(blocks),
+                    thousands(o.longest_context)
+                )
+            },
         ));
     }
     if r.refusal.is_some() {
@@ -223,13 +180,18 @@ fn pool_and_sequences(s: &PageScenario, o: &Outcome) -> Vec<(&'static str, Strin
         return d;
     }
     // The same terms as the outcome's decode ceiling.
-    let Ok((decode_weights, decode_bpt)) = decode_terms(s, &o.model, s.kv) else {
+    let Ok((decode_weights, decode_bpt, decode_state)) = decode_terms(s, &o.model, s.kv) else {
         return d;
+    };
+    let state = if decode_state.0 > 0 {
+        format!(" + {} B state read and written", thousands(decode_state.0))
+    } else {
+        String::new()
     };
     d.push((
         "decode ceiling",
         format!(
-            "each step reads the weights once and every sequence's KV: {} GB/s (10⁹ B/s) / ({} B weights + {} tokens × {} B) = {:.1} tokens/s for one sequence; {} together: {:.1} tokens/s{}",
+            "each step reads the weights once and every sequence's KV: {} GB/s (10⁹ B/s) / ({} B weights + {} tokens × {} B{state}) = {:.1} tokens/s for one sequence; {} together: {:.1} tokens/s{}",
             s.gpu.bandwidth_gbs(),
             thousands(decode_weights.0),
             thousands(o.context),

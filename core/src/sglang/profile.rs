@@ -9,7 +9,7 @@ use super::pool::{self, Geometry, Kind, MambaPool};
 use super::report::{Memory, Scenario};
 use super::version::{MultimodalRule, SpecPool, SwaRule, Version};
 use crate::capacity;
-use crate::error::{check_range, KvError, Result};
+use crate::error::{check_range, truncate, KvError, Result};
 use crate::model::{Attention, KvDtype, ModelDtype};
 use crate::units::{Bytes, GIB, MIB};
 
@@ -76,6 +76,26 @@ fn check_gib(field: &'static str, x: Option<f64>) -> Result<Option<f64>> {
 /// Range checks on everything a user controls.
 pub(super) fn validate(s: &Scenario) -> Result<()> {
     s.model.validate()?;
+    // SGLang sizes a hybrid's Mamba / GDN state in a pool of its own (`MambaPool`,
+    // `--max-mamba-cache-size`), Llama 4's chunked layers and V3.2's indexer its own way;
+    // SGLANG-ACCOUNTING covers none of them, so kvbudget says so rather than guess.
+    let unmodelled = if s.model.state.is_some() && s.extras.mamba.is_none() {
+        Some("keeps a Mamba / Gated DeltaNet state, which SGLang holds in a pool of its own sized by its state bytes (the command line takes them: --full-attention-layers, --mamba-conv-bytes, --mamba-ssm-bytes)")
+    } else {
+        match s.model.attention {
+            Attention::ChunkedLocal { .. } => Some("uses chunked local attention"),
+            Attention::Mla { indexer, .. } if indexer > 0 => {
+                Some("caches DeepSeek-V3.2's sparse-attention indexer")
+            }
+            _ => None,
+        }
+    };
+    if let Some(what) = unmodelled {
+        return Err(KvError::Unsupported(format!(
+            "{} {what}; kvbudget's SGLang emulation does not derive it: pick vLLM for this model",
+            truncate(&s.model.id, 60)
+        )));
+    }
     let par = "a whole number from 1 to 1,024";
     check_range("tp_size", s.tp, 1, 1024, par)?;
     check_range("pp_size", s.pp, 1, 1024, par)?;
