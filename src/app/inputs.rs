@@ -169,7 +169,7 @@ pub fn Inputs(state: State) -> impl IntoView {
             <details class="more-flags">
                 <summary>"More vLLM flags"</summary>
                 {checkbox(state, "eager", "--enforce-eager (no CUDA graphs)", |s| s.knobs.enforce_eager, |s, b| s.knobs.enforce_eager = b)}
-                {checkbox(state, "prefix", "--enable-prefix-caching (no memory change; reuses whole blocks)", |s| s.knobs.prefix_caching, |s, b| s.knobs.prefix_caching = b)}
+                {checkbox(state, "prefix", "--enable-prefix-caching (reuses whole blocks; hybrids keep more state)", |s| s.knobs.prefix_caching, |s, b| s.knobs.prefix_caching = b)}
                 {fields(&page::FLAGS)}
             </details>
             <p class="hint">

@@ -150,7 +150,7 @@ pub fn Results(state: State) -> impl IntoView {
                     {page::PRIMER.iter().map(|p| view! { <p>{*p}</p> }).collect_view()}
                 </details>
                 <h3>"How"</h3>
-                <dl class="derivation">
+                <dl class="derivation" data-testid="derivations">
                     {words.derivations.iter().map(|(k, v)| {
                         let term = match page::definition(k) {
                             Some(d) => view! { <span class="term" tabindex="0" title=d>{*k}</span> }.into_any(),

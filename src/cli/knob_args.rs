@@ -36,7 +36,7 @@ pub(crate) struct KnobArgs {
     /// Largest LoRA rank.
     #[arg(long, default_value_t = 16)]
     max_lora_rank: u64,
-    /// Prefix caching (changes no memory; only whole blocks of a shared prefix are reused).
+    /// Prefix caching (on a Mamba / Gated DeltaNet hybrid it keeps more state blocks per request; otherwise no memory change; only whole blocks of a shared prefix are reused; on for hybrids from vLLM 0.28).
     #[arg(long)]
     enable_prefix_caching: bool,
 }

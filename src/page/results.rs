@@ -182,7 +182,7 @@ pub fn definition(term: &str) -> Option<&'static str> {
         "longest context for max_num_seqs" => "The inverse question: how long each request may be if max_num_seqs of them must fit at once.",
         "decode ceiling" => "Decoding is bound by memory bandwidth: each step reads the weights once and every running sequence's cache. It cannot exceed what the GPU computes either (the compute roof).",
         "overhead (estimate)" => "kvbudget's estimate of what vLLM's profile run measures besides the weights, part by part, with its uncertainty.",
-        "prefix caching" => "With --enable-prefix-caching, requests that share a prefix reuse its cached blocks instead of recomputing them. It costs no memory and saves none: the pool is the same.",
+        "prefix caching" => "With --enable-prefix-caching, requests that share a prefix reuse its cached blocks instead of recomputing them. For a transformer it costs no memory and saves none: the pool is the same. A Mamba / Gated DeltaNet hybrid keeps one or more extra state blocks per request for it (vLLM turns it on for hybrids from 0.28).",
         "activation peak" => "The largest temporary memory of vLLM's profile run: sampler logits for max_num_seqs rows and the forward pass of max_num_batched_tokens.",
         _ => return None,
     })

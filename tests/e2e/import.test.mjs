@@ -121,3 +121,19 @@ test('a pasted config identical to a preset offers the preset', async () => {
   assert.deepEqual(problems, []);
   await context.close();
 });
+
+test('choosing Qwen3.5-9B imports a Gated DeltaNet hybrid: 8 attention layers in B_tok, the state in the URL', async () => {
+  const { context, page, problems } = await open('?model=Qwen/Qwen3-8B&gpu=l40s&ctx=32768&vllm=0.19');
+  await page.setInputFiles(field('config-file'), path.join(CONFIGS, 'Qwen3.5-9B.json'));
+  await waitText(page, 'import-status', /24 Gated DeltaNet layers/);
+  // 2 × 8 attention layers × 4 KV heads × 256 × 2 B = 32,768 B per token.
+  await waitValue(page, 'bytes-per-token', '32768');
+  assert.match(await value(page, 'vllm-lines'), /^Setting attention block size to 528 tokens/);
+  await urlParam(page, 'state', 'gdn.qwen35-24-4-32-128-128-16-auto-float32-0');
+  await page.reload();
+  await ready(page);
+  assert.equal(await value(page, 'bytes-per-token'), '32768');
+  assert.match(await value(page, 'vllm-lines'), /^Setting attention block size to 528 tokens/);
+  assert.deepEqual(problems, []);
+  await context.close();
+});

@@ -44,6 +44,29 @@ test('Qwen3-14B on an RTX 4090: does not load, with its fixes', () =>
     check: async (page) => assert.equal(await value(page, 'refusal'), 'weights-do-not-fit'),
   }));
 
+test('Qwen3.5-9B (Gated DeltaNet hybrid) on an L40S at 32K: the state band, the raised block, the derivation', () =>
+  shoot('qwen35-9b-l40s-32k-hybrid', '?model=Qwen/Qwen3.5-9B&gpu=l40s&ctx=32768&vllm=0.19', {
+    scrollTo: 'chart-memory',
+    check: async (page) => {
+      assert.ok(Number(await value(page, 'max-seqs')) >= 1);
+      const text = await page.locator('body').innerText();
+      assert.match(text, /Setting attention block size to 528 tokens/);
+      assert.match(text, /24 Gated DeltaNet layers/);
+      assert.match(text, /not a capacity/);
+    },
+  }));
+
+test('Qwen3.5-9B: the derivations of the state and the blocks', () =>
+  shoot('qwen35-9b-l40s-32k-derivation', '?model=Qwen/Qwen3.5-9B&gpu=l40s&ctx=32768&vllm=0.19', {
+    scrollTo: 'derivations',
+  }));
+
+test('gpt-oss-20b on an H100 at 128K: sliding-window groups, the concurrency curve', () =>
+  shoot('gpt-oss-20b-h100-128k', '?model=openai/gpt-oss-20b&gpu=h100-sxm&ctx=131072&vllm=0.19', {
+    scrollTo: 'chart-concurrency',
+    check: async (page) => assert.ok(Number(await value(page, 'max-seqs')) >= 1),
+  }));
+
 for (const mode of ['1', 'memory', 'concurrency', 'roofline']) {
   test(`embed=${mode} in a 700 px frame of a light course page (reader in dark mode)`, async () => {
     const context = await env.b.newContext({ viewport: { width: 820, height: 900 }, colorScheme: 'dark' });

@@ -246,20 +246,21 @@ pub(super) fn vllm_blocks(s: &PageScenario, o: &Outcome) -> Vec<(&'static str, S
                 .saturating_sub(g.full_groups * full)
                 .saturating_sub(g.state_groups * state_each);
             let mut parts = vec![format!(
-                "⌈{} / {bs}⌉ = {full} for each of the {} full-attention groups",
+                "⌈{} / {bs}⌉ = {full} per full-attention group ({})",
                 thousands(o.context),
                 g.full_groups
             )];
             if g.sliding_groups + g.local_groups > 0 {
                 parts.push(format!(
-                    "{others} for the {} window or chunk groups together (their tokens plus the scheduler's {} in flight, capped at the context)",
+                    "{others} for the window or chunk groups ({}) together (their tokens plus the scheduler's {} in flight, capped at the context)",
                     g.sliding_groups + g.local_groups,
                     thousands(r.max_num_batched_tokens)
                 ));
             }
             if g.state_groups > 0 {
                 parts.push(format!(
-                    "{state_each} per state group ({})",
+                    "{state_each} per state group ({}, {})",
+                    g.state_groups,
                     match r.mamba_mode {
                         MambaMode::None => "the running state",
                         MambaMode::Align =>

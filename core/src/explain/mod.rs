@@ -217,8 +217,12 @@ fn prefix_caching(s: &PageScenario, o: &Outcome) -> String {
     let bs = o.chosen.report.block_size;
     let shared = s.prompt.unwrap_or(o.context);
     let reused = crate::vllm::reusable_prefix_tokens(shared, bs);
+    let memory = match o.chosen.report.state_blocks {
+        0 => "memory unchanged (the same blocks)".to_string(),
+        n => format!("each state layer group keeps {n} state blocks per request for it"),
+    };
     format!(
-        "memory unchanged (the same blocks); a repeated prefix hits only in whole {bs}-token blocks: of a shared prompt of {} tokens, ⌊{} / {bs}⌋ × {bs} = {} are reused and {} recomputed; a prefix shorter than {bs} tokens never is",
+        "{memory}; a repeated prefix hits only in whole {bs}-token blocks: of a shared prompt of {} tokens, ⌊{} / {bs}⌋ × {bs} = {} are reused and {} recomputed; a prefix shorter than {bs} tokens never is",
         thousands(shared),
         thousands(shared),
         thousands(reused),

@@ -24,7 +24,8 @@ pub struct Knobs {
     pub speculative: Option<Speculative>,
     /// `--enable-lora --max-loras N --max-lora-rank R`.
     pub lora: Option<Lora>,
-    /// `--enable-prefix-caching`: no memory change; only whole blocks are reused (see
+    /// `--enable-prefix-caching`: no memory change for a transformer (a hybrid keeps more state
+    /// blocks, [`super::mamba`]); only whole blocks are reused (see
     /// [`reusable_prefix_tokens`]).
     pub prefix_caching: bool,
 }
