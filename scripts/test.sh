@@ -13,8 +13,8 @@ cargo fmt --all --check
 step "clippy (native: core, CLI, tests)"
 cargo clippy --workspace --all-targets --locked -- -D warnings
 
-step "clippy (wasm32: the page)"
-cargo clippy -p kvbudget --target wasm32-unknown-unknown --locked -- -D warnings
+step "clippy (wasm32: the page and its worker)"
+cargo clippy -p kvbudget -p kvbudget-worker --target wasm32-unknown-unknown --locked -- -D warnings
 
 step "native tests"
 cargo test --workspace --locked

@@ -18,6 +18,7 @@ pub mod explain;
 pub mod fields;
 pub mod fixes;
 pub mod gpus;
+pub mod handoff;
 pub mod model;
 pub mod presets;
 pub mod pyjson;

@@ -290,3 +290,66 @@ pub fn details_open(ev: &leptos::ev::Event) -> bool {
         .and_then(|t| t.dyn_into::<web_sys::HtmlDetailsElement>().ok())
         .is_some_and(|d| d.open())
 }
+
+/// The page's second module: a Web Worker built by Trunk from `worker/`, started on first use.
+/// Its loader sits beside `index.html`, so the URL is relative to the page's own.
+const WORKER_LOADER: &str = "./kvbudget-worker_loader.js";
+
+thread_local! {
+    static WORKER: std::cell::RefCell<Option<web_sys::Worker>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Listens for the worker's next message (its answer, or `ready` once it has started): the
+/// handlers are set now, the message is awaited with the returned future.
+fn next_message(worker: &web_sys::Worker) -> JsFuture {
+    use wasm_bindgen::closure::Closure;
+    let promise = js_sys::Promise::new(&mut |resolve, reject| {
+        let on_message = Closure::once_into_js(move |e: web_sys::MessageEvent| {
+            let _ = resolve.call1(&wasm_bindgen::JsValue::NULL, &e.data());
+        });
+        let on_error = Closure::once_into_js(move |_: web_sys::Event| {
+            let _ = reject.call0(&wasm_bindgen::JsValue::NULL);
+        });
+        worker.set_onmessage(Some(on_message.unchecked_ref()));
+        worker.set_onerror(Some(on_error.unchecked_ref()));
+    });
+    JsFuture::from(promise)
+}
+
+/// The text of a message, or `Err` when the worker failed.
+async fn text_of(message: JsFuture) -> Result<String, ()> {
+    message.await.ok().and_then(|v| v.as_string()).ok_or(())
+}
+
+/// Sends `request` to the worker (starting it the first time, and waiting until it says it is
+/// ready: a message sent before its handler is set would be lost) and waits for its answer. One
+/// request at a time: a newer request's answer replaces an older one's.
+pub async fn ask_worker(request: String) -> Result<String, String> {
+    let failed = || {
+        // A worker that failed is dropped, so the next request starts a fresh one.
+        WORKER.with(|w| *w.borrow_mut() = None);
+        "the page's worker failed (could its files not be loaded?); reload the page and try again"
+            .to_string()
+    };
+    let existing = WORKER.with(|w| w.borrow().clone());
+    let worker = match existing {
+        Some(w) => w,
+        None => {
+            let w = web_sys::Worker::new(WORKER_LOADER)
+                .map_err(|_| "this browser could not start the page's worker".to_string())?;
+            WORKER.with(|slot| *slot.borrow_mut() = Some(w.clone()));
+            if text_of(next_message(&w)).await.as_deref() != Ok("ready") {
+                return Err(failed());
+            }
+            w
+        }
+    };
+    let answer = next_message(&worker);
+    if worker
+        .post_message(&wasm_bindgen::JsValue::from_str(&request))
+        .is_err()
+    {
+        return Err(failed());
+    }
+    text_of(answer).await.map_err(|_| failed())
+}

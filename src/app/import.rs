@@ -5,7 +5,8 @@ use super::browser::{self, FetchFailure};
 use super::drop_panel::DropPanel;
 use super::Scn;
 use crate::page;
-use kvbudget_core::config::{import, matching_preset, MAX_CONFIG_BYTES, UNNAMED};
+use kvbudget_core::config::{matching_preset, MAX_CONFIG_BYTES, UNNAMED};
+use kvbudget_core::handoff;
 use kvbudget_core::presets::ModelPreset;
 use kvbudget_core::scenario::ModelChoice;
 use leptos::prelude::*;
@@ -19,14 +20,16 @@ enum Status {
     Failed(String),
 }
 
-fn apply(scenario: Scn, status: RwSignal<Status>, text: &str, name: &str) {
-    match import(text, name) {
+/// Reads a config.json in the page's worker (where the JSON parser lives), then adopts it.
+async fn apply(scenario: Scn, status: RwSignal<Status>, text: String, name: String) {
+    let answer = browser::ask_worker(handoff::import_request(&name, &text)).await;
+    match answer.and_then(|a| handoff::read_import(&a)) {
         Ok(m) => {
             scenario.update(|s| page::adopt_import(s, &m));
             let preset = matching_preset(&m.spec);
-            status.set(Status::Done(page::import_summary(&m), m.notes, preset));
+            status.set(Status::Done(m.summary, m.notes, preset));
         }
-        Err(e) => status.set(Status::Failed(e.to_string())),
+        Err(e) => status.set(Status::Failed(e)),
     }
 }
 
@@ -40,7 +43,7 @@ async fn fetch_config(id: String, scenario: Scn, status: RwSignal<Status>) {
         Err(FetchFailure::Blocked) => failed(
             "The request did not complete: the Hub is unreachable from here or the browser blocked it (CORS). Download config.json and drop it here instead.".into(),
         ),
-        Ok((200, Some(t))) => apply(scenario, status, &t, &id),
+        Ok((200, Some(t))) => apply(scenario, status, t, id).await,
         Ok((200, None)) => failed("the Hub's answer could not be read as text".into()),
         Ok((404, _)) => failed(format!(
             "{id} has no config.json on the Hugging Face Hub (404): check the id."
@@ -60,7 +63,10 @@ pub fn ImportConfig(scenario: Scn) -> impl IntoView {
     let on_reading =
         Callback::new(move |name: String| status.set(Status::Busy(format!("Reading {name}…"))));
     let on_text = Callback::new(move |text: Result<String, String>| match text {
-        Ok(text) => apply(scenario, status, &text, UNNAMED),
+        Ok(text) => {
+            status.set(Status::Busy("Reading the config…".into()));
+            leptos::task::spawn_local(apply(scenario, status, text, UNNAMED.to_string()));
+        }
         Err(e) => status.set(Status::Failed(format!("{e}; a config.json is a few KB"))),
     });
     let on_fetch = move |_| {

@@ -8,6 +8,7 @@ use kvbudget_core::engines::adopt_sglang_log;
 use kvbudget_core::sglang::{self, logparse::ParsedLog as SgLog};
 use kvbudget_core::verify::{adopt, align, compare, mismatches, Verdict};
 use kvbudget_core::vllm::logparse::{self, ParsedLog};
+use kvbudget_core::{handoff, query};
 use leptos::prelude::*;
 
 /// The largest log read (real startup logs are well under a megabyte).
@@ -59,6 +60,8 @@ pub fn LogCheck(state: State) -> impl IntoView {
     let adopted = RwSignal::new(Vec::<String>::new());
     let on_reading = Callback::new(move |name: String| message.set(format!("Reading {name}…")));
     let sg = RwSignal::new(None::<SgLog>);
+    // The log as read, for the kv_report.json the worker writes.
+    let log_text = RwSignal::new(None::<String>);
     let sg_verdict = RwSignal::new("no-kv-line");
     let on_text = Callback::new(move |text: Result<String, String>| match text {
         Ok(text) if sglang::logparse::is_sglang(&text) => {
@@ -67,6 +70,7 @@ pub fn LogCheck(state: State) -> impl IntoView {
         }
         Ok(text) => {
             sg.set(None);
+            log_text.set(Some(text.clone()));
             load(text, parsed, message)
         }
         Err(e) => message.set(format!("{e}; trim it to the startup part (64 MiB at most)")),
@@ -167,12 +171,20 @@ pub fn LogCheck(state: State) -> impl IntoView {
         }
     };
     let download = move |_| {
-        let (Some(log), Some(x)) = (parsed.get_untracked(), shown.get_untracked()) else {
+        let (Some(log), Some(x)) = (log_text.get_untracked(), shown.get_untracked()) else {
             return;
         };
-        if let Some(text) = page::lab_report(&x.s, &x.o, &log) {
-            browser::download("kv_report.json", &text, "application/json");
-        }
+        // The JSON is written in the page's worker, where the JSON code lives.
+        let request = handoff::kv_report_request(&query::encode(&x.s), &log);
+        leptos::task::spawn_local(async move {
+            match browser::ask_worker(request)
+                .await
+                .and_then(|a| handoff::read_text(&a))
+            {
+                Ok(text) => browser::download("kv_report.json", &text, "application/json"),
+                Err(e) => message.set(e),
+            }
+        });
     };
     view! {
         <DropPanel class="verify" summary="Check against a vLLM log"

@@ -1,15 +1,12 @@
 //! What the config import and the log check decide: ids, adopting an import, their messages,
 //! and the course lab's report.
 
-use kvbudget_core::calc::Outcome;
-use kvbudget_core::config::Imported;
-use kvbudget_core::report_json::kv_report;
+use kvbudget_core::handoff::ImportAnswer;
 use kvbudget_core::scenario::{ModelChoice, PageScenario};
 use kvbudget_core::sglang::logparse::ParsedLog as SgLog;
-use kvbudget_core::units::{fixed2, thousands, GIB};
+use kvbudget_core::units::thousands;
 use kvbudget_core::verify::Verdict;
 use kvbudget_core::vllm::logparse::{self, LogError, ParsedLog};
-use kvbudget_core::{pyjson, seed};
 
 /// A Hugging Face id: `owner/name` of letters, digits, `.`, `_` and `-`.
 pub fn valid_hf_id(id: &str) -> bool {
@@ -27,25 +24,12 @@ pub fn valid_hf_id(id: &str) -> bool {
 
 /// An imported config becomes the custom model; `max_model_len` is lowered to the model's
 /// default length when it exceeds it.
-pub fn adopt_import(s: &mut PageScenario, m: &Imported) {
+pub fn adopt_import(s: &mut PageScenario, m: &ImportAnswer) {
     s.set_model(ModelChoice::Custom(m.spec.clone()));
     let default_len = m.default_max_model_len;
     if default_len > 0 && s.ctx > default_len {
         s.ctx = default_len;
     }
-}
-
-/// What an import read, in one sentence.
-pub fn import_summary(m: &Imported) -> String {
-    let s = &m.spec;
-    let attention = s.kinds_text();
-    format!(
-        "Imported {}: {} layers, {attention}; weights ≈ {} GiB ({}).",
-        s.id,
-        s.layers,
-        fixed2(s.weights.as_gib()),
-        m.weights.explain
-    )
 }
 
 /// What the log check says after reading a log, leading with what the log says happened.
@@ -94,28 +78,6 @@ fn log_error_text(p: &ParsedLog) -> String {
         Some(LogError::NoMemory) => "no memory left for the cache blocks".into(),
         None => String::new(),
     }
-}
-
-/// The course lab's kv_report.json for the scenario's geometry and pool beside a log.
-pub fn lab_report(s: &PageScenario, o: &Outcome, log: &ParsedLog) -> Option<String> {
-    let m = &o.model;
-    let pred = seed::predict(
-        m.layers as i64,
-        m.kv_heads as i64,
-        m.head_dim as i64,
-        s.kv.bytes(m.dtype) as f64,
-        o.chosen.pool.max(0) as f64 / GIB as f64,
-        o.context as i64,
-    )
-    .ok()?;
-    Some(
-        pyjson::dumps(&kv_report(
-            &pred,
-            log,
-            o.chosen.report.block_size,
-            o.context,
-        )) + "\n",
-    )
 }
 
 /// What the log check says about an SGLang log: its verdict key and the sentence.

@@ -14,12 +14,17 @@ import { DIST } from './harness.mjs';
 // on the page (its report, defaults and profile code: about 23 KB gzip); 338,7xx B with SGLang's log
 // parser in the log check (measured on the release build;
 // the product target is 150,000 B, to be reached by loading the config import and the log check on
-// first use). Only raised with a measured reason.
+// first use). Only raised with a measured reason. 357,094 B with the 2026 model families (their
+// presets, the hybrid accounting and its explanations); 334,681 B once config.json import and the
+// lab's kv_report.json (serde_json's parser and writer) moved to the worker, which the first load
+// does not fetch.
 const BUDGET_GZIP = 340_000;
+// The worker (kvbudget-worker*: its loader, glue and wasm), fetched on the first import or
+// kv_report.json only: 113,599 B gzip with the config import and the report (the whole core).
+const WORKER = /^kvbudget-worker/;
+const WORKER_BUDGET_GZIP = 120_000;
 
-test('first load fits the gzip budget', () => {
-  const files = fs.readdirSync(DIST).filter((f) => /\.(html|js|wasm|css)$/.test(f));
-  assert.ok(files.some((f) => f.endsWith('.wasm')), 'no wasm in dist/');
+const gzipped = (files) => {
   let raw = 0;
   let gz = 0;
   for (const f of files) {
@@ -27,6 +32,21 @@ test('first load fits the gzip budget', () => {
     raw += bytes.length;
     gz += zlib.gzipSync(bytes, { level: 9 }).length;
   }
+  return { raw, gz };
+};
+
+test('the worker, fetched on first use, fits its own budget', () => {
+  const files = fs.readdirSync(DIST).filter((f) => WORKER.test(f));
+  assert.ok(files.some((f) => f.endsWith('.wasm')), 'no worker wasm in dist/');
+  const { raw, gz } = gzipped(files);
+  console.log(`worker: ${files.length} files, ${raw} B raw, ${gz} B gzip (budget ${WORKER_BUDGET_GZIP})`);
+  assert.ok(gz <= WORKER_BUDGET_GZIP, `${gz} B gzip exceeds the worker's ${WORKER_BUDGET_GZIP} B budget`);
+});
+
+test('first load fits the gzip budget', () => {
+  const files = fs.readdirSync(DIST).filter((f) => /\.(html|js|wasm|css)$/.test(f) && !WORKER.test(f));
+  assert.ok(files.some((f) => f.endsWith('.wasm')), 'no wasm in dist/');
+  const { raw, gz } = gzipped(files);
   console.log(`first load: ${files.length} files, ${raw} B raw, ${gz} B gzip (budget ${BUDGET_GZIP})`);
   assert.ok(gz <= BUDGET_GZIP, `${gz} B gzip exceeds the ${BUDGET_GZIP} B budget`);
 });

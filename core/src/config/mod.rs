@@ -36,6 +36,21 @@ pub struct Imported {
     pub notes: Vec<String>,
 }
 
+impl Imported {
+    /// What the import read, in one sentence.
+    pub fn summary(&self) -> String {
+        let s = &self.spec;
+        format!(
+            "Imported {}: {} layers, {}; weights ≈ {} GiB ({}).",
+            s.id,
+            s.layers,
+            s.kinds_text(),
+            crate::units::fixed2(s.weights.as_gib()),
+            self.weights.explain
+        )
+    }
+}
+
 /// The name of an imported model that nothing names (a pasted or dropped config without
 /// `_name_or_path`).
 pub const UNNAMED: &str = "imported model";

@@ -1,0 +1,32 @@
+//! kvbudget's Web Worker: it answers the page's requests (`kvbudget_core::handoff`) off the main
+//! thread and outside the page's first load. Trunk builds it (`data-type="worker"` in
+//! `index.html`) with a loader the page starts on first use.
+
+#[cfg(target_arch = "wasm32")]
+fn main() {
+    use wasm_bindgen::prelude::*;
+    use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
+
+    let scope: DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
+    let reply = scope.clone();
+    let on_message = Closure::<dyn Fn(MessageEvent)>::new(move |e: MessageEvent| {
+        let request = e.data().as_string().unwrap_or_default();
+        let answer = kvbudget_core::handoff::answer(&request);
+        let _ = reply.post_message(&JsValue::from_str(&answer));
+    });
+    scope.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+    // The handler lives as long as the worker.
+    on_message.forget();
+    // The page waits for this before its first request.
+    let _ = scope.post_message(&JsValue::from_str("ready"));
+}
+
+/// Natively the worker answers one request from stdin (a way to try it by hand).
+#[cfg(not(target_arch = "wasm32"))]
+fn main() {
+    use std::io::Read;
+    let mut request = String::new();
+    if std::io::stdin().read_to_string(&mut request).is_ok() {
+        println!("{}", kvbudget_core::handoff::answer(&request));
+    }
+}
