@@ -2,7 +2,8 @@
 //! (`../shared/calibration/`, public data read in place): for every log that prints the KV
 //! memory, the token line and the concurrency, kvbudget must print the same two figures for a
 //! block count the printed memory allows (it is rounded to 0.01 GiB, so ±0.005 GiB). Skips with
-//! a message when the folder is absent.
+//! a message when the folder is absent. Left out: `glm51-dsa-nvfp4-tp8-dcp8-rtx6kpro`, which runs
+//! decode context parallelism (not modelled).
 
 use kvbudget::core::config::import;
 use kvbudget::core::model::{Attention, KvDtype, ModelSpec};
@@ -129,6 +130,19 @@ fn cases() -> Vec<Case> {
             ..case(
                 M,
                 "qwen36-35b-a3b-nvfp4-rtx5090-v0.24.0",
+                preset("Qwen/Qwen3.5-35B-A3B"),
+                "0.24.0",
+            )
+        },
+        // The same boot as recorded in vllm-more.jsonl.
+        Case {
+            kv: KvDtype::Fp8,
+            len: 131_072,
+            mnbt: Some(8192),
+            prefix_caching: true,
+            ..case(
+                "vllm-more.jsonl",
+                "club3090-612-5090-qwen36-35b-a3b-nvfp4-v0240",
                 preset("Qwen/Qwen3.5-35B-A3B"),
                 "0.24.0",
             )
