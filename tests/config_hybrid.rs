@@ -263,3 +263,25 @@ fn a_hybrid_at_tp_2_splits_its_state() {
     s.memory = KvMemory::Available(Bytes(10 * GIB));
     assert_eq!(report(&s).unwrap().block_size, 528);
 }
+
+#[test]
+fn compressed_tensors_scales_follow_the_strategy() {
+    // A 2-layer toy: hidden 256, 4 heads × 64 (MHA), MLP 512, vocab 1,000, untied.
+    // Linear weights per layer: attention 4 × 256 × 256 = 262,144, MLP 3 × 256 × 512 = 393,216;
+    // × 2 layers = 1,310,720. Embeddings 2 × 1,000 × 256 = 512,000, norms 2 × 2 × 256 + 256 = 1,280.
+    let config = |strategy: &str| {
+        format!(
+            r#"{{"model_type":"llama","num_hidden_layers":2,"num_attention_heads":4,"num_key_value_heads":4,
+            "hidden_size":256,"intermediate_size":512,"vocab_size":1000,"torch_dtype":"bfloat16",
+            "quantization_config":{{"quant_method":"compressed-tensors","config_groups":{{"group_0":
+            {{"weights":{{"num_bits":4,"strategy":"{strategy}","group_size":128}}}}}}}}}}"#
+        )
+    };
+    // W4A16 per group of 128: 1,310,720 × 4 / 8 = 655,360 + 1,310,720 / 128 × 2 = 20,480 scales;
+    // + (512,000 + 1,280) × 2 B = 1,026,560 → 1,702,400 B.
+    let m = import(&config("group"), "toy").unwrap();
+    assert_eq!(m.weights.bytes, Bytes(1_702_400));
+    // Per channel: no per-group scales → 655,360 + 1,026,560 = 1,681,920 B.
+    let m = import(&config("channel"), "toy").unwrap();
+    assert_eq!(m.weights.bytes, Bytes(1_681_920));
+}

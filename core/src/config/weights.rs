@@ -200,10 +200,20 @@ pub(super) fn weights(
             format!("NVFP4: linear layers 4 bits per weight and a 1-byte scale per 16 (9/16 B); embeddings and norms at {act} B"),
         ),
         Some((method, q)) if method == "compressed-tensors" => {
-            let bits = compressed_bits(q).unwrap_or(8) as u128;
+            let (bits, group) = compressed_weights(q);
+            let bits = bits as u128;
+            // A 16-bit scale per group ("strategy": "group"); per-channel and per-tensor scales
+            // are a few bytes per row or tensor, left out.
+            let (scales, scale_text) = match group {
+                Some(g) => (
+                    p.linear() / g.max(1) as u128 * 2,
+                    format!(" plus a 16-bit scale per {g}"),
+                ),
+                None => (0, String::new()),
+            };
             (
-                p.linear() * bits / 8 + p.linear() / 128 * 2 + unquantized,
-                format!("compressed-tensors {bits}-bit weights: linear layers {bits}/8 B per weight plus a 16-bit scale per 128; embeddings and norms at {act} B"),
+                p.linear() * bits / 8 + scales + unquantized,
+                format!("compressed-tensors {bits}-bit weights: linear layers {bits}/8 B per weight{scale_text}; embeddings and norms at {act} B"),
             )
         }
         Some((method, _)) if !method.is_empty() => {
@@ -255,10 +265,17 @@ fn is_nvfp4(method: &str, q: &Obj) -> bool {
         || (method == "compressed-tensors" && s(q, "format") == Some("nvfp4-pack-quantized"))
 }
 
-/// The weight bits of a compressed-tensors config (`config_groups.*.weights.num_bits`).
-fn compressed_bits(q: &Obj) -> Option<u64> {
-    q.get("config_groups")?
-        .as_object()?
-        .values()
-        .find_map(|g| u(g.get("weights")?.as_object()?, &["num_bits"]))
+/// The weight bits and, for per-group scales, the group size of a compressed-tensors config
+/// (`config_groups.*.weights`: `num_bits`, `strategy`, `group_size`); 8 bits when it says none.
+fn compressed_weights(q: &Obj) -> (u64, Option<u64>) {
+    let weights = q
+        .get("config_groups")
+        .and_then(Value::as_object)
+        .and_then(|g| g.values().find_map(|g| g.get("weights")?.as_object()));
+    let Some(w) = weights else {
+        return (8, None);
+    };
+    let bits = u(w, &["num_bits"]).unwrap_or(8);
+    let group = (s(w, "strategy") == Some("group")).then(|| u(w, &["group_size"]).unwrap_or(128));
+    (bits, group)
 }
