@@ -507,7 +507,7 @@ pub(crate) fn scenario_of(a: &VllmArgs) -> Result<Scenario, String> {
     let engine = match a.engine.as_deref() {
         None => version.default_engine(),
         Some("v0") | Some("V0") => {
-            if version > Version::new(0, 9) {
+            if version >= Version::new(0, 10) {
                 return Err(format!(
                     "--engine v0 exists only up to vLLM 0.9 (got {version})"
                 ));

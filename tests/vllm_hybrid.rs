@@ -438,7 +438,8 @@ fn example_6_glm51_mla_with_the_indexer_at_tp8() {
 fn a_hybrid_request_too_long_for_its_state_and_blocks_is_refused() {
     // Qwen3.5-9B with 1 GiB: 1,073,741,824 // (2,162,688 × 8) = 62 blocks, but one 262,144-token
     // request needs 497 blocks on each of its 8 attention layers plus one state block on each of
-    // its 24 GDN layers: (8 × 497 + 24) × 2,162,688 B = 8,651,538,432 B ≈ 8.06 GiB.
+    // its 24 GDN layers, which 0.19 counts over whole groups of 8 layers: (497 + 3) × 8 ×
+    // 2,162,688 B = 8,650,752,000 B ≈ 8.06 GiB.
     let s = scenario(
         qwen35_9b(),
         KvDtype::Auto,
@@ -574,4 +575,50 @@ fn releases_0_14_to_0_18_check_only_group_0_when_starting() {
         "Maximum concurrency for 262,144 tokens per request: 0.12x"
     );
     assert!(at(Version::new(0, 19)).error.is_some());
+}
+
+#[test]
+fn the_token_line_takes_the_smaller_of_the_block_and_the_length() {
+    // Up to 0.20.0 tokens = blocks // groups × the smallest block over the groups; a state group
+    // that keeps only the running state has a block of max_model_len. Nemotron-H with BF16 KV
+    // (1,024 B per token): block 16 × ⌈2,134,016 / 16,384⌉ = 2,096 tokens; at max_model_len 2,048
+    // the state group's block, 2,048, is the smaller: 1,000 // 5 groups × 2,048 = 409,600 tokens.
+    let s = scenario(
+        nemotron(Some(ModelDtype::F32)),
+        KvDtype::Auto,
+        KvMemory::Blocks(1000),
+        2048,
+        Version::new(0, 19),
+    );
+    let r = run(&s);
+    assert_eq!(r.block_size, 2096);
+    assert_eq!(r.gpu_kv_cache_tokens, Some(409_600));
+    // At 32,768 tokens the attention block is the smaller: 200 × 2,096 = 419,200.
+    let mut s = s;
+    s.max_model_len = Some(32_768);
+    assert_eq!(run(&s).gpu_kv_cache_tokens, Some(419_200));
+}
+
+#[test]
+fn release_0_33_aligns_a_gdn_block_to_the_prefill_checkpoint_on_hopper() {
+    // Prefix caching is on for hybrids from 0.28 (align mode); 0.33 then rounds the granule up to
+    // lcm(16, 64) = 64 for GDN on Hopper: 64 × ⌈2,146,304 / (64 × 4,096)⌉ = 64 × 9 = 576 tokens,
+    // page 576 × 4,096 = 2,359,296 B, padding (2,359,296 − 2,146,304) / 2,146,304 = 9.92 %.
+    let mut s = scenario(
+        qwen35_9b(),
+        KvDtype::Auto,
+        KvMemory::Blocks(1000),
+        32_768,
+        Version::new(0, 33),
+    );
+    s.arch = Arch::Hopper;
+    let r = run(&s);
+    assert_eq!(r.block_size, 576);
+    assert_eq!(
+        r.lines[1],
+        "Padding mamba page size by 9.92% to ensure that mamba page size and attention page size are exactly equal."
+    );
+    // Elsewhere (no FlashInfer GDN prefill assumed) the block stays 528.
+    s.arch = Arch::Other;
+    assert_eq!(run(&s).block_size, 528);
 }

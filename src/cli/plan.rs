@@ -101,7 +101,7 @@ pub(crate) fn run(a: &PlanArgs) -> Result<i32, String> {
         s.version = v;
         if v < Version::new(0, 8) {
             s.engine = Engine::V0;
-        } else if v > Version::new(0, 9) {
+        } else if v >= Version::new(0, 10) {
             s.engine = Engine::V1;
         }
         plans.push(plan(&s, need).map_err(|e| e.to_string())?);

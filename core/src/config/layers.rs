@@ -251,7 +251,7 @@ fn mamba2(m: &Obj, t: &str, n: u64, hidden: u64, notes: &mut Vec<String>) -> Res
         } else {
             StateFamily::Generic
         },
-        chunk_size: get(&["chunk_size", "mamba_chunk_size"]).unwrap_or(0),
+        chunk_size: get(&["mamba_chunk_size", "chunk_size"]).unwrap_or(0),
     };
     notes.push(format!(
         "{n} Mamba2 layers ({} heads × {}, state {}, {} groups, kernel {})",

@@ -62,9 +62,21 @@ pub fn matching_preset(m: &ModelSpec) -> Option<&'static crate::presets::ModelPr
         let q = &p.spec;
         // MLA caches one latent: its KV heads and head_dim do not size the cache.
         let mla = matches!(m.attention, Attention::Mla { .. });
-        (q.layers, q.attention_heads, q.attention, q.dtype, q.vocab)
-            == (m.layers, m.attention_heads, m.attention, m.dtype, m.vocab)
-            && (mla || (q.kv_heads, q.head_dim) == (m.kv_heads, m.head_dim))
+        (
+            q.layers,
+            q.attention_heads,
+            q.attention,
+            q.dtype,
+            q.vocab,
+            q.state,
+        ) == (
+            m.layers,
+            m.attention_heads,
+            m.attention,
+            m.dtype,
+            m.vocab,
+            m.state,
+        ) && (mla || (q.kv_heads, q.head_dim) == (m.kv_heads, m.head_dim))
             && q.max_position == m.max_position
             && q.extras.hidden == m.extras.hidden
     })

@@ -69,7 +69,10 @@ fn parts(m: &Obj, top: &Obj, spec: &ModelSpec, experts: u64, l: &Layers) -> (Par
         }
         _ => {
             // Qwen3.5 / Qwen3-Next gate the attention output with a second query-sized projection.
-            let gate = if b(m, "attn_output_gate") == Some(true) || l.state.is_some() {
+            let gdn = l
+                .state
+                .is_some_and(|st| st.kind == StateKind::GatedDeltaNet);
+            let gate = if b(m, "attn_output_gate") == Some(true) || gdn {
                 h * heads * hd
             } else {
                 0

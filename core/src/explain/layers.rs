@@ -288,9 +288,10 @@ pub(super) fn vllm_blocks(s: &PageScenario, o: &Outcome) -> Vec<(&'static str, S
         if let Some(tokens) = r.gpu_kv_cache_tokens {
             let formula = match vllm::family(s.version, s.version.default_engine()) {
                 Family::V1Mid => format!(
-                    "{} blocks // {} groups × {bs}",
+                    "{} blocks // {} groups × {}",
                     thousands(blocks),
-                    r.num_groups
+                    r.num_groups,
+                    r.token_block()
                 ),
                 _ => format!(
                     "int({:.4} concurrency × {} max_model_len)",

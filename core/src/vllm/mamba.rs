@@ -83,17 +83,46 @@ pub(super) fn mode(s: &Scenario) -> MambaMode {
 /// The kernel granule `a` the raised block size is a multiple of: 16 for attention; for MLA 16
 /// up to 0.11.0, 64 from 0.11.1, 128 from 0.27. From 0.20 it is at least the block size already
 /// set (`--block-size`).
-fn granule(s: &Scenario, block_size: u64) -> u64 {
+fn granule(s: &Scenario, block_size: u64, mode: MambaMode) -> u64 {
     let v = v(s);
     let a = match s.model.attention {
         Attention::Mla { .. } if v >= Version::new(0, 27) => 128,
         Attention::Mla { .. } if v >= Version::at(0, 11, 1) => 64,
         _ => 16,
     };
-    if v >= Version::new(0, 20) {
+    let a = if v >= Version::new(0, 20) {
         a.max(block_size)
     } else {
         a
+    };
+    // 0.33 in `align` mode also aligns the block to the prefill checkpoint: 64 tokens for GDN on
+    // FlashInfer's prefill, which Hopper runs (`get_mamba_prefill_checkpoint_alignment`,
+    // platforms/interface.py 0.33.0).
+    let gdn = s
+        .model
+        .state
+        .is_some_and(|st| st.kind == StateKind::GatedDeltaNet);
+    if v >= Version::new(0, 33) && mode == MambaMode::Align && gdn && s.arch == Arch::Hopper {
+        a / gcd(a, 64) * 64
+    } else {
+        a
+    }
+}
+
+/// Speculative tokens the convolution state holds: GDN from 0.10.2, Nemotron-H's Mamba2 from
+/// 0.17; the other Mamba2 models never (`get_mamba_state_shape_from_config` per model).
+fn conv_spec(s: &Scenario, st: &crate::model::StateLayers) -> u64 {
+    let v = v(s);
+    let counts = match st.kind {
+        StateKind::GatedDeltaNet => v >= Version::at(0, 10, 2),
+        StateKind::Mamba2 => {
+            st.family == crate::model::StateFamily::NemotronH && v >= Version::new(0, 17)
+        }
+    };
+    if counts {
+        spec(s)
+    } else {
+        0
     }
 }
 
@@ -116,12 +145,7 @@ pub(super) fn align(
     let Some(st) = s.model.state.filter(|st| st.layers > 0) else {
         return Ok(None);
     };
-    let conv_spec = if v(s) >= Version::new(0, 17) {
-        spec(s)
-    } else {
-        0
-    };
-    let state_page = st.page_bytes(s.model.dtype, s.tp, conv_spec);
+    let state_page = st.page_bytes(s.model.dtype, s.tp, conv_spec(s, &st));
     if s.model.attention_layers() == 0 {
         let none = MambaAlign {
             state_page,
@@ -131,7 +155,7 @@ pub(super) fn align(
         return Ok(Some((block_size, none)));
     }
     let per_token = capacity::bytes_per_token_per_layer(&s.model, s.kv_dtype, s.tp)?.max(1);
-    let a = granule(s, block_size);
+    let a = granule(s, block_size, mode);
     let needed = if mode == MambaMode::All {
         // The block is a whole number of the scan's chunks (256 when the config does not say).
         let chunk = if st.chunk_size > 0 {

@@ -152,7 +152,7 @@ pub fn estimate_with(model: &ModelSpec, s: &Settings, f: &Fitted) -> Estimate {
     let v0 = s.engine == Engine::V0 || s.version < Version::new(0, 8);
     // vLLM subtracts all non-torch memory up to V0 0.6 and in V1 0.8–0.9 (see the module doc).
     let absolute = if v0 {
-        s.version <= Version::new(0, 6)
+        s.version < Version::new(0, 7)
     } else {
         s.version < Version::new(0, 10)
     };

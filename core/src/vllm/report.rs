@@ -206,6 +206,19 @@ impl Report {
         Some(format!("{exception}: {e}"))
     }
 
+    /// The block size the token line multiplies by up to 0.20.0: the smallest over the groups.
+    /// A state group's block is `max_model_len` when it keeps only the running state
+    /// (`mamba_block_size`, model_executor/models/config.py 0.19), so a length below the raised
+    /// attention block sets it.
+    pub fn token_block(&self) -> u64 {
+        match self.mamba {
+            Some(_) if self.mamba_mode == MambaMode::None => {
+                self.block_size.min(self.max_model_len)
+            }
+            _ => self.block_size,
+        }
+    }
+
     /// Whole max-length requests the blocks hold at once, before any `max_num_seqs` cap
     /// (0 when vLLM would not start).
     pub fn whole_sequences(&self) -> u64 {
@@ -581,7 +594,7 @@ fn v1_report(out: &mut Report, s: &Scenario, r: &Resolved, layout: &Layout, num_
         num_blocks,
         layout.blocks_per_request,
         layout.num_groups,
-        block_size,
+        out.token_block(),
         max_model_len,
     );
     let size = format!("GPU KV cache size: {} tokens", thousands(tokens));
@@ -622,7 +635,7 @@ fn too_long_error(
         }
     }
     out.estimated_max_len = Some(lo);
-    let typo = if v <= Version::new(0, 22) {
+    let typo = if v < Version::new(0, 22) {
         "models's"
     } else {
         "model's"
