@@ -622,3 +622,19 @@ fn release_0_33_aligns_a_gdn_block_to_the_prefill_checkpoint_on_hopper() {
     s.arch = Arch::Other;
     assert_eq!(run(&s).block_size, 528);
 }
+
+#[test]
+fn no_prefix_caching_turns_the_0_28_default_off() {
+    // Qwen3.5-9B on 0.28: prefix caching on by default, align mode, 2 state blocks per group:
+    // ⌈32,768 / 528⌉ = 63 + 3 × 2 = 69 blocks per request; --no-enable-prefix-caching: 63 + 3 = 66.
+    let mut s = scenario(
+        qwen35_9b(),
+        KvDtype::Auto,
+        KvMemory::Blocks(1000),
+        32_768,
+        Version::new(0, 28),
+    );
+    assert_eq!(run(&s).blocks_per_request, 69);
+    s.knobs.no_prefix_caching = true;
+    assert_eq!(run(&s).blocks_per_request, 66);
+}

@@ -170,6 +170,7 @@ pub fn Inputs(state: State) -> impl IntoView {
                 <summary>"More vLLM flags"</summary>
                 {checkbox(state, "eager", "--enforce-eager (no CUDA graphs)", |s| s.knobs.enforce_eager, |s, b| s.knobs.enforce_eager = b)}
                 {checkbox(state, "prefix", "--enable-prefix-caching (reuses whole blocks; hybrids keep more state)", |s| s.knobs.prefix_caching, |s, b| s.knobs.prefix_caching = b)}
+                {checkbox(state, "no_prefix", "--no-enable-prefix-caching (hybrids have it on by default from vLLM 0.28)", |s| s.knobs.no_prefix_caching, |s, b| s.knobs.no_prefix_caching = b)}
                 {fields(&page::FLAGS)}
             </details>
             <p class="hint">

@@ -39,6 +39,9 @@ pub(crate) struct KnobArgs {
     /// Prefix caching (on a Mamba / Gated DeltaNet hybrid it keeps more state blocks per request; otherwise no memory change; only whole blocks of a shared prefix are reused; on for hybrids from vLLM 0.28).
     #[arg(long)]
     enable_prefix_caching: bool,
+    /// No prefix caching, even for a hybrid on vLLM 0.28+ (where it is on by default).
+    #[arg(long, conflicts_with = "enable_prefix_caching")]
+    no_enable_prefix_caching: bool,
 }
 
 impl KnobArgs {
@@ -82,6 +85,7 @@ impl KnobArgs {
                 max_rank: self.max_lora_rank,
             }),
             prefix_caching: self.enable_prefix_caching,
+            no_prefix_caching: self.no_enable_prefix_caching,
         })
     }
 }

@@ -1,5 +1,5 @@
 //! The URL parameters of vLLM's other flags and of the plan: `mnbt`, `eager`, `offload_gib`,
-//! `loras`, `lora_rank`, `spec_tokens`, `draft_layers`, `draft_gib`, `prefix`, `plan`. Each is
+//! `loras`, `lora_rank`, `spec_tokens`, `draft_layers`, `draft_gib`, `prefix`, `no_prefix`, `plan`. Each is
 //! written only when set, so links without them keep their form.
 
 use super::{num, Param};
@@ -64,6 +64,12 @@ pub const FLAG_PARAMS: &[Param] = &[
         key: "prefix",
         read: |s| s.knobs.prefix_caching.then(|| "1".into()),
         write: Some(|s, v, _| set_flag(s, v, |s, b| s.knobs.prefix_caching = b)),
+        default: |_| "0".into(),
+    },
+    Param {
+        key: "no_prefix",
+        read: |s| s.knobs.no_prefix_caching.then(|| "1".into()),
+        write: Some(|s, v, _| set_flag(s, v, |s, b| s.knobs.no_prefix_caching = b)),
         default: |_| "0".into(),
     },
     Param {

@@ -28,6 +28,9 @@ pub struct Knobs {
     /// blocks, [`super::mamba`]); only whole blocks are reused (see
     /// [`reusable_prefix_tokens`]).
     pub prefix_caching: bool,
+    /// `--no-enable-prefix-caching`: off even where vLLM turns it on by default (hybrids from
+    /// 0.28).
+    pub no_prefix_caching: bool,
 }
 
 /// Speculative decoding: a draft model or EAGLE/MTP heads run beside the target.

@@ -50,7 +50,7 @@ fn spec(s: &Scenario) -> u64 {
 
 /// The mode vLLM picks. Prefix caching is off for hybrids by default up to 0.27
 /// (`default_prefix_caching` excludes them) and on from 0.28; `--enable-prefix-caching` turns it
-/// on. With it on, Mamba2 models (which support per-block state caching) get `all` up to 0.27
+/// on and `--no-enable-prefix-caching` off. With it on, Mamba2 models (which support per-block state caching) get `all` up to 0.27
 /// (`align` with speculative decoding in 0.20–0.21) and GDN models `align`; from 0.28 every
 /// hybrid gets `align`. 0.10–0.11.0 force prefix caching off; 0.11.1–0.14 keep it only for Mamba2.
 pub(super) fn mode(s: &Scenario) -> MambaMode {
@@ -58,7 +58,7 @@ pub(super) fn mode(s: &Scenario) -> MambaMode {
         return MambaMode::None;
     };
     let v = v(s);
-    let prefix = s.knobs.prefix_caching || v >= Version::new(0, 28);
+    let prefix = (s.knobs.prefix_caching || v >= Version::new(0, 28)) && !s.knobs.no_prefix_caching;
     let mamba2 = st.kind == StateKind::Mamba2;
     if !prefix || v < Version::at(0, 11, 1) {
         MambaMode::None
