@@ -638,3 +638,42 @@ fn no_prefix_caching_turns_the_0_28_default_off() {
     s.knobs.no_prefix_caching = true;
     assert_eq!(run(&s).blocks_per_request, 66);
 }
+
+#[test]
+fn falcon_h1_registers_attention_first_for_the_0_14_to_0_18_fit_check() {
+    // 8 attention + 8 Mamba2 layers (16 heads × 64, state 128, 1 group, kernel 4, bf16):
+    // state (1,024 + 256) × 3 × 2 + 16 × 64 × 128 × 2 = 7,680 + 262,144 = 269,824 B; attention
+    // 2 × 2 × 128 × 2 = 1,024 B per token → block 16 × ⌈269,824 / 16,384⌉ = 272, page 278,528 B;
+    // groups of 8, a block 2,228,224 B. Ten blocks of memory. 0.16 checks group 0 only: with the
+    // state first (1 block) it starts; Falcon-H1's group 0 is attention, ⌈32,768 / 272⌉ = 121
+    // blocks, and it refuses.
+    let model_of = |family| {
+        let st = StateLayers {
+            kind: StateKind::Mamba2,
+            layers: 8,
+            conv_kernel: 4,
+            heads: 16,
+            head_dim: 64,
+            state_dim: 128,
+            groups: 1,
+            conv_dtype: None,
+            ssm_dtype: None,
+            family,
+            chunk_size: 256,
+        };
+        model("toy", 16, 8, 2, 128, Attention::Full, Some(st))
+    };
+    let at = |family| {
+        let s = scenario(
+            model_of(family),
+            KvDtype::Auto,
+            KvMemory::Available(Bytes(10 * 2_228_224)),
+            32_768,
+            Version::new(0, 16),
+        );
+        run(&s)
+    };
+    let generic = at(StateFamily::Generic);
+    assert_eq!((generic.block_size, generic.error.is_none()), (272, true));
+    assert!(at(StateFamily::FalconH1).error.is_some());
+}

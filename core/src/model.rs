@@ -234,6 +234,9 @@ pub enum StateFamily {
     /// Nemotron-H: the config's `mamba_ssm_cache_dtype`, else float16 (0.13–0.19) or float32
     /// (0.20+); the model's dtype before 0.13.
     NemotronH,
+    /// Falcon-H1: no dtype override; its attention and Mamba2 mixers sit side by side in every
+    /// layer, attention registered first (which 0.14–0.18's fit check sees as group 0).
+    FalconH1,
 }
 
 impl StateLayers {
@@ -280,7 +283,7 @@ impl StateLayers {
     /// both states in `mamba_cache_dtype` up to 0.16).
     pub fn resolved(&self, version: (u32, u32)) -> StateLayers {
         let ssm = match self.family {
-            StateFamily::Generic => None,
+            StateFamily::Generic | StateFamily::FalconH1 => None,
             StateFamily::Qwen35 if version >= (0, 17) => self.ssm_dtype,
             StateFamily::Qwen35 => None,
             StateFamily::NemotronH if version < (0, 13) => None,

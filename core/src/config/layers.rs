@@ -248,6 +248,8 @@ fn mamba2(m: &Obj, t: &str, n: u64, hidden: u64, notes: &mut Vec<String>) -> Res
         ssm_dtype: state_dtype(m)?,
         family: if t.starts_with("nemotron_h") {
             StateFamily::NemotronH
+        } else if t.starts_with("falcon_h1") {
+            StateFamily::FalconH1
         } else {
             StateFamily::Generic
         },

@@ -61,7 +61,7 @@ pub(super) fn attention(v: &str, params: &Params, layers: u64) -> Result<Attenti
 
 /// A hybrid's state layers as one URL value:
 /// `kind-layers-kernel-heads-head_dim-state_dim-groups-conv_dtype-ssm_dtype-chunk`, kind `mamba2`,
-/// `mamba2.nemotronh`, `gdn` or `gdn.qwen35` (the model class whose state dtype vLLM overrides),
+/// `mamba2.nemotronh`, `mamba2.falconh1`, `gdn` or `gdn.qwen35` (the model class whose state dtype vLLM overrides),
 /// dtypes `auto` or a dtype name, chunk the Mamba2 scan's chunk (0: unknown):
 /// `gdn.qwen35-24-4-32-128-128-16-auto-float32-0` is Qwen3.5-9B.
 pub fn state_text(st: &StateLayers) -> String {
@@ -74,6 +74,7 @@ pub fn state_text(st: &StateLayers) -> String {
         StateFamily::Generic => "",
         StateFamily::Qwen35 => ".qwen35",
         StateFamily::NemotronH => ".nemotronh",
+        StateFamily::FalconH1 => ".falconh1",
     };
     format!(
         "{kind}{family}-{}-{}-{}-{}-{}-{}-{}-{}-{}",
@@ -100,7 +101,7 @@ pub fn parse_state(v: &str, layers: u64) -> Result<Option<StateLayers>> {
         field: "state",
         message: format!(
             "{:?} is not kind-layers-kernel-heads-head_dim-state_dim-groups-conv_dtype-ssm_dtype-chunk \
-             (kind mamba2, mamba2.nemotronh, gdn or gdn.qwen35; whole numbers from 1 to 1,048,576; \
+             (kind mamba2, mamba2.nemotronh, mamba2.falconh1, gdn or gdn.qwen35; whole numbers from 1 to 1,048,576; \
              dtypes auto, bfloat16, float16 or float32; chunk from 0 to 1,048,576)",
             truncate(v, 40)
         ),
@@ -113,6 +114,7 @@ pub fn parse_state(v: &str, layers: u64) -> Result<Option<StateLayers>> {
     let (kind, family) = match parts[0] {
         "mamba2" => (StateKind::Mamba2, StateFamily::Generic),
         "mamba2.nemotronh" => (StateKind::Mamba2, StateFamily::NemotronH),
+        "mamba2.falconh1" => (StateKind::Mamba2, StateFamily::FalconH1),
         "gdn" => (StateKind::GatedDeltaNet, StateFamily::Generic),
         "gdn.qwen35" => (StateKind::GatedDeltaNet, StateFamily::Qwen35),
         _ => return Err(bad()),

@@ -136,6 +136,8 @@ pub(super) struct Layout {
     /// Blocks a state layer holds per request (plus `⌈len / block⌉` when `state_grows`).
     pub(super) state_blocks: u64,
     pub(super) state_grows: bool,
+    /// Attention layers registered before state layers (Falcon-H1): group 0 is attention's.
+    pub(super) attention_first: bool,
     pub(super) groups: Option<Groups>,
     /// Layers that share one block (the divisor of the pool).
     pub(super) slots_per_block: u64,
@@ -216,6 +218,9 @@ impl Layout {
             lookahead,
             state_blocks,
             state_grows,
+            attention_first: m
+                .state
+                .is_some_and(|st| st.family == crate::model::StateFamily::FalconH1),
             groups: groups(&k, s.version),
             slots_per_block: stage_layers,
             num_groups: 1,
@@ -276,8 +281,14 @@ impl Layout {
         let per_kind = self.blocks_per_kind(len, block_size);
         let counts = g.counts();
         let blocks: u128 = if v < Version::new(0, 19) {
-            // Group 0: the first present kind in the order state, sliding, local, full.
-            [3usize, 1, 2, 0]
+            // Group 0: the kind of layer 0 — the state, sliding or local layers in every family
+            // but Falcon-H1, whose attention comes first.
+            let order = if self.attention_first {
+                [0usize, 3, 1, 2]
+            } else {
+                [3, 1, 2, 0]
+            };
+            order
                 .into_iter()
                 .find(|&i| counts[i] > 0)
                 .map_or(0, |i| per_kind[i] as u128)
