@@ -2,8 +2,7 @@
 //! (`../shared/calibration/`, public data read in place): for every log that prints the KV
 //! memory, the token line and the concurrency, kvbudget must print the same two figures for a
 //! block count the printed memory allows (it is rounded to 0.01 GiB, so ±0.005 GiB). Skips with
-//! a message when the folder is absent. Left out: `glm51-dsa-nvfp4-tp8-dcp8-rtx6kpro`, which runs
-//! decode context parallelism (not modelled).
+//! a message when the folder is absent.
 
 use kvbudget::core::config::import;
 use kvbudget::core::model::{Attention, KvDtype, ModelSpec};
@@ -59,6 +58,7 @@ struct Case {
     prefix_caching: bool,
     block_size: Option<u64>,
     arch: Arch,
+    dcp: u64,
 }
 
 fn case(file: &'static str, id: &'static str, model: ModelSpec, version: &'static str) -> Case {
@@ -74,6 +74,7 @@ fn case(file: &'static str, id: &'static str, model: ModelSpec, version: &'stati
         prefix_caching: false,
         block_size: None,
         arch: Arch::Hopper,
+        dcp: 1,
     }
 }
 
@@ -95,6 +96,7 @@ fn scenario(c: &Case, memory: KvMemory) -> Scenario {
         gpu_total: Some(Bytes(80 * GIB)),
         knobs: kvbudget::core::vllm::Knobs {
             prefix_caching: c.prefix_caching,
+            dcp: c.dcp,
             ..Default::default()
         },
     }
@@ -177,6 +179,19 @@ fn cases() -> Vec<Case> {
             ..case(
                 M,
                 "glm51-dsa-nvfp4-tp8-dcp1-rtx6kpro",
+                fixture("GLM-5.1"),
+                "0.20.2rc1",
+            )
+        },
+        // The same model with decode context parallelism over the 8 ranks.
+        Case {
+            kv: KvDtype::Fp8,
+            tp: 8,
+            len: 202_752,
+            dcp: 8,
+            ..case(
+                M,
+                "glm51-dsa-nvfp4-tp8-dcp8-rtx6kpro",
                 fixture("GLM-5.1"),
                 "0.20.2rc1",
             )

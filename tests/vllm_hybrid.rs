@@ -677,3 +677,43 @@ fn falcon_h1_registers_attention_first_for_the_0_14_to_0_18_fit_check() {
     assert_eq!((generic.block_size, generic.error.is_none()), (272, true));
     assert!(at(StateFamily::FalconH1).error.is_some());
 }
+
+#[test]
+fn example_6_with_decode_context_parallelism_over_8_ranks() {
+    // GLM-5.1 DSA at TP 8 with DCP 8: each rank keeps every 8th token, so a 202,752-token request
+    // takes ⌈⌈202,752 / 8⌉ / 64⌉ = ⌈25,344 / 64⌉ = 396 blocks per rank. With the 5,314 blocks of
+    // the DCP8 log (19.47 GiB): 5,314 / 396 = 13.419 → "13.42x"; tokens on 0.20.0 (× DCP)
+    // 5,314 × 64 × 8 = 2,720,768, and on 0.20.1+ int(13.419… × 202,752) = 2,720,768 too.
+    let m = model(
+        "zai-org/GLM-5.1",
+        78,
+        64,
+        64,
+        192,
+        Attention::Mla {
+            latent: 576,
+            indexer: 128,
+        },
+        None,
+    );
+    let mut s = scenario(
+        m,
+        KvDtype::Fp8,
+        KvMemory::Blocks(5314),
+        202_752,
+        Version::new(0, 20),
+    );
+    s.tp = 8;
+    s.knobs.dcp = 8;
+    let r = run(&s);
+    assert_eq!(r.blocks_per_request, 396);
+    assert_eq!(
+        r.lines,
+        [
+            "GPU KV cache size: 2,720,768 tokens",
+            "Maximum concurrency for 202,752 tokens per request: 13.42x",
+        ]
+    );
+    s.version = Version::at(0, 20, 2);
+    assert_eq!(run(&s).gpu_kv_cache_tokens, Some(2_720_768));
+}

@@ -124,6 +124,16 @@ pub fn parse_tp(s: &str) -> Result<u64> {
         "a whole number from 1 to 64",
     )
 }
+/// Decode-context-parallel size: 1 … 64.
+pub fn parse_dcp(s: &str) -> Result<u64> {
+    whole(
+        "decode-context-parallel size",
+        s,
+        1,
+        MAX_TP,
+        "a whole number from 1 to 64",
+    )
+}
 /// Pipeline-parallel size: 1 … 64.
 pub fn parse_pp(s: &str) -> Result<u64> {
     whole(

@@ -42,6 +42,9 @@ pub(crate) struct KnobArgs {
     /// No prefix caching, even for a hybrid on vLLM 0.28+ (where it is on by default).
     #[arg(long, conflicts_with = "enable_prefix_caching")]
     no_enable_prefix_caching: bool,
+    /// Decode context parallelism: a request's tokens spread over this many ranks (vLLM 0.10.2+).
+    #[arg(long, default_value_t = 1)]
+    decode_context_parallel_size: u64,
 }
 
 impl KnobArgs {
@@ -71,6 +74,9 @@ impl KnobArgs {
                 draft_layers: l.unwrap_or(1),
             }),
         };
+        if !(1..=64).contains(&self.decode_context_parallel_size) {
+            return Err("--decode-context-parallel-size: a whole number from 1 to 64".into());
+        }
         if self.enable_lora && (self.max_loras == 0 || self.max_lora_rank == 0) {
             return Err("--max-loras and --max-lora-rank must be 1 or more".into());
         }
@@ -86,6 +92,7 @@ impl KnobArgs {
             }),
             prefix_caching: self.enable_prefix_caching,
             no_prefix_caching: self.no_enable_prefix_caching,
+            dcp: self.decode_context_parallel_size,
         })
     }
 }

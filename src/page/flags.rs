@@ -14,7 +14,7 @@ fn spec_mut(s: &mut PageScenario) -> Option<&mut kvbudget_core::vllm::Speculativ
 }
 
 /// vLLM's other flags, behind "More vLLM flags" (empty: the flag is not given).
-pub const FLAGS: [Input; 7] = [
+pub const FLAGS: [Input; 8] = [
     Input {
         id: "mnbt",
         label: "max_num_batched_tokens",
@@ -31,6 +31,23 @@ pub const FLAGS: [Input; 7] = [
                     "a whole number of tokens from 1 to 10,485,760",
                 )
             })?;
+            Ok(())
+        },
+    },
+    Input {
+        id: "dcp",
+        label: "decode-context-parallel size",
+        hint: "ranks a request's tokens are spread over; empty: 1",
+        inputmode: "numeric",
+        show: |s, _| {
+            if s.knobs.dcp > 1 {
+                s.knobs.dcp.to_string()
+            } else {
+                String::new()
+            }
+        },
+        apply: |s, t, _| {
+            s.knobs.dcp = optional(t, fields::parse_dcp)?.unwrap_or(0);
             Ok(())
         },
     },

@@ -373,6 +373,9 @@ pub fn serve_command(s: &PageScenario) -> String {
     if k.no_prefix_caching {
         cmd.push_str(" --no-enable-prefix-caching");
     }
+    if k.dcp > 1 {
+        cmd.push_str(&format!(" --decode-context-parallel-size {}", k.dcp));
+    }
     // KV memory taken as given is vLLM's own flag from 0.11.
     if let (Some(b), true) = (s.kv_memory, s.version >= crate::vllm::Version::new(0, 11)) {
         cmd.push_str(&format!(" --kv-cache-memory {}", b.0));

@@ -1,5 +1,5 @@
 //! The URL parameters of vLLM's other flags and of the plan: `mnbt`, `eager`, `offload_gib`,
-//! `loras`, `lora_rank`, `spec_tokens`, `draft_layers`, `draft_gib`, `prefix`, `no_prefix`, `plan`. Each is
+//! `loras`, `lora_rank`, `spec_tokens`, `draft_layers`, `draft_gib`, `prefix`, `no_prefix`, `dcp`, `plan`. Each is
 //! written only when set, so links without them keep their form.
 
 use super::{num, Param};
@@ -65,6 +65,15 @@ pub const FLAG_PARAMS: &[Param] = &[
         read: |s| s.knobs.prefix_caching.then(|| "1".into()),
         write: Some(|s, v, _| set_flag(s, v, |s, b| s.knobs.prefix_caching = b)),
         default: |_| "0".into(),
+    },
+    Param {
+        key: "dcp",
+        read: |s| (s.knobs.dcp > 1).then(|| s.knobs.dcp.to_string()),
+        write: Some(|s, v, _| {
+            s.knobs.dcp = crate::fields::parse_dcp(v)?;
+            Ok(())
+        }),
+        default: |_| "1".into(),
     },
     Param {
         key: "no_prefix",

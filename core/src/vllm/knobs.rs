@@ -31,6 +31,11 @@ pub struct Knobs {
     /// `--no-enable-prefix-caching`: off even where vLLM turns it on by default (hybrids from
     /// 0.28).
     pub no_prefix_caching: bool,
+    /// `--decode-context-parallel-size` (0 or 1: none): each of that many ranks keeps every
+    /// `dcp`-th token of a request, so a request takes `⌈⌈len / dcp⌉ / block⌉` full-attention
+    /// blocks per rank (0.10.2+, v1/kv_cache_interface.py), and up to 0.20.0 the token line is
+    /// multiplied by it (v1/core/kv_cache_utils.py).
+    pub dcp: u64,
 }
 
 /// Speculative decoding: a draft model or EAGLE/MTP heads run beside the target.

@@ -138,6 +138,8 @@ pub(super) struct Layout {
     pub(super) state_grows: bool,
     /// Attention layers registered before state layers (Falcon-H1): group 0 is attention's.
     pub(super) attention_first: bool,
+    /// Decode context parallelism: the ranks a request's tokens are spread over (1: none).
+    pub(super) dcp: u64,
     pub(super) groups: Option<Groups>,
     /// Layers that share one block (the divisor of the pool).
     pub(super) slots_per_block: u64,
@@ -221,6 +223,11 @@ impl Layout {
             attention_first: m
                 .state
                 .is_some_and(|st| st.family == crate::model::StateFamily::FalconH1),
+            dcp: if s.version >= Version::at(0, 10, 2) {
+                s.knobs.dcp.max(1)
+            } else {
+                1
+            },
             groups: groups(&k, s.version),
             slots_per_block: stage_layers,
             num_groups: 1,
@@ -264,7 +271,7 @@ impl Layout {
             block_size,
         ) + 1;
         let local = ceil_div(k.chunk.saturating_add(self.lookahead).min(len), block_size);
-        let full = ceil_div(len, block_size);
+        let full = ceil_div(ceil_div(len, self.dcp), block_size);
         let state = self.state_blocks + if self.state_grows { full } else { 0 };
         [full, sliding, local, state]
     }

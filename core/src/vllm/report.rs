@@ -597,6 +597,12 @@ fn v1_report(out: &mut Report, s: &Scenario, r: &Resolved, layout: &Layout, num_
         out.token_block(),
         max_model_len,
     );
+    // 0.11–0.20.0 multiply the token line by the decode-context-parallel size.
+    let tokens = if r.family == Family::V1Mid && v >= Version::new(0, 11) {
+        tokens.saturating_mul(layout.dcp)
+    } else {
+        tokens
+    };
     let size = format!("GPU KV cache size: {} tokens", thousands(tokens));
     let concurrency = format!(
         "Maximum concurrency for {} tokens per request: {}x",
