@@ -17,8 +17,9 @@ import { DIST } from './harness.mjs';
 // first use). Only raised with a measured reason. 357,094 B with the 2026 model families (their
 // presets, the hybrid accounting and its explanations); 334,681 B once config.json import and the
 // lab's kv_report.json (serde_json's parser and writer) moved to the worker, which the first load
-// does not fetch.
-const BUDGET_GZIP = 340_000;
+// does not fetch; 335,792 B with decode context parallelism and --no-enable-prefix-caching.
+// Lowered to that figure plus a little room: the worker's move is kept, not spent.
+const BUDGET_GZIP = 337_000;
 // The worker (kvbudget-worker*: its loader, glue and wasm), fetched on the first import or
 // kv_report.json only: 113,599 B gzip with the config import and the report (the whole core).
 const WORKER = /^kvbudget-worker/;
