@@ -717,3 +717,29 @@ fn example_6_with_decode_context_parallelism_over_8_ranks() {
     s.version = Version::at(0, 20, 2);
     assert_eq!(run(&s).gpu_kv_cache_tokens, Some(2_720_768));
 }
+
+#[test]
+fn a_dcp_size_that_does_not_split_the_tp_group_is_refused() {
+    // config/parallel.py: "tp_size=4 must be divisible bydcp_size=8." (0.16–0.25: the two
+    // f-strings join without a space), with the space from 0.26.
+    let mut s = scenario(
+        qwen35_9b(),
+        KvDtype::Auto,
+        KvMemory::Blocks(1000),
+        32_768,
+        Version::new(0, 19),
+    );
+    s.tp = 4;
+    s.knobs.dcp = 8;
+    assert_eq!(
+        run(&s).error_line().as_deref(),
+        Some("ValueError: tp_size=4 must be divisible bydcp_size=8.")
+    );
+    s.version = Version::new(0, 26);
+    assert_eq!(
+        run(&s).error.as_deref(),
+        Some("tp_size=4 must be divisible by dcp_size=8.")
+    );
+    s.knobs.dcp = 2;
+    assert_eq!(run(&s).error, None);
+}

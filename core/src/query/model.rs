@@ -41,8 +41,20 @@ pub(super) fn attention(v: &str, params: &Params, layers: u64) -> Result<Attenti
         },
         "chunked" => match (get("chunk"), get("local_layers")) {
             (Some(c), Some(l)) => Ok(Attention::ChunkedLocal {
-                chunk: parse_window(c)?,
-                local_layers: parse_sliding_layers(l, layers)?,
+                chunk: whole(
+                    "chunk",
+                    c,
+                    1,
+                    1 << 40,
+                    "a whole number of tokens from 1 to 2^40",
+                )?,
+                local_layers: whole(
+                    "local_layers",
+                    l,
+                    0,
+                    layers,
+                    "a whole number up to the layer count",
+                )?,
             }),
             _ => Err(KvError::Invalid {
                 field: "attn",
@@ -98,7 +110,7 @@ pub fn parse_state(v: &str, layers: u64) -> Result<Option<StateLayers>> {
     }
     let bad = || {
         KvError::Invalid {
-        field: "state",
+        field: "state layers",
         message: format!(
             "{:?} is not kind-layers-kernel-heads-head_dim-state_dim-groups-conv_dtype-ssm_dtype-chunk \
              (kind mamba2, mamba2.nemotronh, mamba2.falconh1, gdn or gdn.qwen35; whole numbers from 1 to 1,048,576; \
@@ -154,7 +166,7 @@ pub fn parse_state(v: &str, layers: u64) -> Result<Option<StateLayers>> {
     };
     if layers > 0 && st.layers > layers {
         return Err(KvError::Invalid {
-            field: "state",
+            field: "state layers",
             message: format!(
                 "has {} state layers, more than the model's {layers} layers",
                 st.layers

@@ -488,6 +488,22 @@ pub fn report(s: &Scenario) -> Result<Report> {
         out.refuse(RefusalKind::InvalidTp, exception, message);
         return Ok(out);
     }
+    // Decode context parallelism splits a TP group (`ParallelConfig`, config/parallel.py 0.16+;
+    // before 0.26 the message lacks its space).
+    let dcp = s.knobs.dcp.max(1);
+    if dcp > 1 && s.version >= Version::at(0, 10, 2) && s.tp % dcp != 0 {
+        let by = if s.version >= Version::new(0, 26) {
+            "by "
+        } else {
+            "by"
+        };
+        out.refuse(
+            RefusalKind::InvalidTp,
+            "ValueError",
+            format!("tp_size={} must be divisible {by}dcp_size={dcp}.", s.tp),
+        );
+        return Ok(out);
+    }
     if let (KvMemory::Budget { gpu_total, .. }, Some(b)) = (s.memory, budget) {
         if b.weights_per_gpu.0.saturating_add(LOAD_RESERVE.0) > gpu_total.0 {
             out.refuse(

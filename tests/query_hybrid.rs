@@ -1,0 +1,70 @@
+//! The URL keys of the 2026 families: a hybrid's state, chunked attention, the indexer and
+//! decode context parallelism round-trip, and a bad value is named and replaced by the default.
+
+use kvbudget::core::model::{Attention, StateFamily, StateKind};
+use kvbudget::core::query::{decode, encode};
+
+#[test]
+fn a_hybrid_custom_model_round_trips() {
+    let q = "model=custom&name=q&layers=32&heads=16&kv_heads=4&head_dim=256\
+             &state=gdn.qwen35-24-4-32-128-128-16-auto-float32-0&dcp=2&tp=2&no_prefix=1";
+    let (s, notices) = decode(q);
+    assert!(notices.is_empty(), "{notices:?}");
+    let st = s.model.spec().state.unwrap();
+    assert_eq!(
+        (st.kind, st.family, st.layers, st.heads),
+        (StateKind::GatedDeltaNet, StateFamily::Qwen35, 24, 32)
+    );
+    assert_eq!((s.knobs.dcp, s.knobs.no_prefix_caching), (2, true));
+    let (back, _) = decode(&encode(&s));
+    assert_eq!(back, s);
+    let (s, notices) =
+        decode("model=custom&layers=48&kv_heads=8&head_dim=128&heads=40&attn=chunked&chunk=8192&local_layers=36");
+    assert!(notices.is_empty(), "{notices:?}");
+    assert_eq!(
+        s.model.spec().attention,
+        Attention::ChunkedLocal {
+            chunk: 8192,
+            local_layers: 36
+        }
+    );
+}
+
+#[test]
+fn bad_values_are_named_and_replaced_by_the_default() {
+    let cases = [
+        (
+            "state=garbage",
+            "state",
+            "state layers: \"garbage\" is not kind-layers",
+        ),
+        (
+            "state=gdn-40-4-32-128-128-16-auto-auto-0",
+            "state",
+            "has 40 state layers, more than the model's 32 layers",
+        ),
+        (
+            "attn=chunked&chunk=0&local_layers=3",
+            "attn",
+            "chunk must be a whole number of tokens from 1 to 2^40",
+        ),
+        (
+            "attn=chunked&chunk=8192&local_layers=40",
+            "attn",
+            "local_layers must be a whole number up to the layer count",
+        ),
+        ("dcp=0", "dcp", "from 1 to 64"),
+    ];
+    for (extra, key, says) in cases {
+        let q = format!("model=custom&layers=32&kv_heads=4&head_dim=256&{extra}");
+        let (s, notices) = decode(&q);
+        let n = notices
+            .iter()
+            .find(|n| n.param == key)
+            .unwrap_or_else(|| panic!("{extra}: no notice for {key}: {notices:?}"));
+        assert!(n.message.contains(says), "{extra}: {}", n.message);
+        // The default stands: no state, full attention, no DCP.
+        let m = s.model.spec();
+        assert!(m.state.is_none() && m.attention == Attention::Full && s.knobs.dcp <= 1);
+    }
+}
