@@ -79,16 +79,12 @@ pub(super) fn validate(s: &Scenario) -> Result<()> {
     // SGLang sizes a hybrid's Mamba / GDN state in a pool of its own (`MambaPool`,
     // `--max-mamba-cache-size`), Llama 4's chunked layers and V3.2's indexer its own way;
     // SGLANG-ACCOUNTING covers none of them, so kvbudget says so rather than guess.
-    let unmodelled = if s.model.state.is_some() && s.extras.mamba.is_none() {
-        Some("keeps a Mamba / Gated DeltaNet state, which SGLang holds in a pool of its own sized by its state bytes (the command line takes them: --full-attention-layers, --mamba-conv-bytes, --mamba-ssm-bytes)")
-    } else {
-        match s.model.attention {
-            Attention::ChunkedLocal { .. } => Some("uses chunked local attention"),
-            Attention::Mla { indexer, .. } if indexer > 0 => {
-                Some("caches DeepSeek-V3.2's sparse-attention indexer")
-            }
-            _ => None,
+    let unmodelled = match s.model.attention {
+        Attention::ChunkedLocal { .. } => Some("uses chunked local attention"),
+        Attention::Mla { indexer, .. } if indexer > 0 => {
+            Some("caches DeepSeek-V3.2's sparse-attention indexer")
         }
+        _ => None,
     };
     if let Some(what) = unmodelled {
         return Err(KvError::Unsupported(format!(
@@ -168,7 +164,7 @@ pub(super) fn validate(s: &Scenario) -> Result<()> {
             "a whole number of MiB from 1,024 to 2^24",
         )?;
     }
-    if let Some(m) = s.extras.mamba {
+    if let Some(m) = s.mamba() {
         if m.full_attention_layers > s.model.layers || m.conv_bytes + m.ssm_bytes == 0 {
             return Err(KvError::Invalid {
                 field: "mamba state",
@@ -219,7 +215,7 @@ pub(super) fn geometry(s: &Scenario, elem: u64) -> Geometry {
         }
         _ => None,
     };
-    let layers = match s.extras.mamba {
+    let layers = match s.mamba() {
         Some(m) => scale(m.full_attention_layers),
         None => stage,
     };
@@ -354,7 +350,7 @@ pub(super) fn size_pool(
     if s.model.extras.multimodal && v.reserves_vlm_cache() {
         rest -= 100.0 / 1024.0;
     }
-    if let Some(m) = s.extras.mamba.filter(|_| rest > 0.0) {
+    if let Some(m) = s.mamba().filter(|_| rest > 0.0) {
         let mp = pool::mamba_pool(v, rest, m.conv_bytes + m.ssm_bytes, m.ratio, m.max_slots);
         rest -= mp.state_gib;
         p.mamba = Some(mp);

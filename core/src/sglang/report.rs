@@ -123,6 +123,30 @@ impl Scenario {
             prefill_graph: None,
         }
     }
+
+    /// The hybrid state SGLang keeps per request: the one given (`--full-attention-layers`,
+    /// `--mamba-*-bytes`), else the model's state layers on one TP rank, the convolution state
+    /// in the model's dtype and the temporal state in float32 (SGLang's `--mamba-ssm-dtype`
+    /// default): Qwen3.5-27B's 48 GDN layers take 2,949,120 B and 150,994,944 B per request, the
+    /// 0.99 GB and 50.77 GB of 361 slots a DGX Spark log prints.
+    pub fn mamba(&self) -> Option<Mamba> {
+        if let Some(m) = self.extras.mamba {
+            return Some(m);
+        }
+        let st = self.model.state.filter(|st| st.layers > 0)?;
+        let tp = self.tp.max(1);
+        let fp32 = crate::model::StateLayers {
+            ssm_dtype: Some(crate::model::ModelDtype::F32),
+            ..st
+        };
+        Some(Mamba {
+            full_attention_layers: self.model.attention_layers(),
+            conv_bytes: st.layers * st.conv_bytes(self.model.dtype, tp, 0),
+            ssm_bytes: st.layers * fp32.ssm_bytes(self.model.dtype, tp),
+            ratio: 0.9,
+            max_slots: None,
+        })
+    }
 }
 
 /// Where the free memory before and after loading came from.
@@ -396,7 +420,7 @@ fn assemble(s: &Scenario, g: &Geometry, p: &Pool, torch: &str, r: &mut Report) {
         v: (!is_mla).then_some(vv),
     };
     let mut kv_bytes = k + vv;
-    if let (Some(m), Some(mp)) = (s.extras.mamba, p.mamba) {
+    if let (Some(m), Some(mp)) = (s.mamba(), p.mamba) {
         // The state buffers hold one padding row beyond `max_mamba_cache_size`.
         let rows = (mp.slots + 1).max(0) as u64;
         r.lines.push(lines::mamba_alloc(
