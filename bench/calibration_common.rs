@@ -243,6 +243,7 @@ fn model_of(r: &Value) -> Option<ModelSpec> {
             experts_per_token: f.4,
             moe_intermediate: f.5,
             multimodal: f.6,
+            ungated_experts: false,
         },
         state: None,
     })

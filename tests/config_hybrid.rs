@@ -285,3 +285,27 @@ fn compressed_tensors_scales_follow_the_strategy() {
     let m = import(&config("channel"), "toy").unwrap();
     assert_eq!(m.weights.bytes, Bytes(1_681_920));
 }
+
+#[test]
+fn nemotron_h_experts_are_ungated_in_the_moe_workspace() {
+    // mlp_hidden_act relu²: one up projection per expert, no gate. The profile run's MoE
+    // intermediates are then 2 × 1,856 wide (up output and activation) plus the hidden 2,688:
+    // 32,768 tokens × 6 experts × (2 × 1,856 + 2,688) × 2 B = 2,516,582,400 B
+    // (3 × 1,856 for gated experts would give 3,246,391,296 B).
+    let m = import(
+        &config("NVIDIA-Nemotron-3-Nano-30B-A3B-BF16"),
+        "nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16",
+    )
+    .unwrap();
+    assert!(m.spec.extras.ungated_experts);
+    let mut s = scenario(m.spec, KvDtype::Auto, 0, 32_768);
+    s.max_num_batched_tokens = Some(32_768);
+    s.memory = KvMemory::Budget {
+        gpu_total: Bytes(80 * GIB),
+        util: 0.9,
+        weights: Bytes(60 * GIB),
+        overhead: kvbudget::core::vllm::Overhead::ESTIMATE,
+    };
+    let e = report(&s).unwrap().overhead.unwrap();
+    assert_eq!(e.moe, Bytes(2_516_582_400));
+}

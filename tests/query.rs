@@ -28,6 +28,7 @@ fn round_trip() {
                 experts_per_token: 2,
                 moe_intermediate: 100,
                 multimodal: true,
+                ungated_experts: false,
             },
             state: None,
             ..custom_start()

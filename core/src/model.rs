@@ -364,6 +364,9 @@ pub struct Extras {
     pub moe_intermediate: u64,
     /// A vision or audio encoder that vLLM profiles too.
     pub multimodal: bool,
+    /// Experts with one up projection and no gate (Nemotron-H's relu²): the fused MoE kernel's
+    /// intermediate is `moe_intermediate` wide, not twice that.
+    pub ungated_experts: bool,
 }
 
 /// The largest layer count, head count or head_dim accepted (far above any real model).

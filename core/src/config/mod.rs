@@ -278,6 +278,7 @@ pub fn import(text: &str, name: &str) -> Result<Imported> {
             experts_per_token: if experts > 0 { experts_per_token } else { 0 },
             moe_intermediate,
             multimodal,
+            ungated_experts: experts > 0 && s(m, "mlp_hidden_act") == Some("relu2"),
         },
         state: kinds.state,
     };

@@ -14,7 +14,7 @@ use crate::scenario::{
     CUSTOM_GPU_TOTAL, DEFAULT_CTX, DEFAULT_GPU, DEFAULT_MODEL,
 };
 use crate::sglang::{Version as SglangVersion, NEWEST as SGLANG_NEWEST};
-use crate::units::{fixed2, py_float_repr, Bytes};
+use crate::units::{fixed2, Bytes};
 use crate::vllm::{Version, NEWEST};
 use std::collections::HashMap;
 
@@ -48,9 +48,12 @@ pub struct Param {
 
 mod flags;
 mod model;
+mod numbers;
 pub use flags::FLAG_PARAMS;
 use model::attention;
 pub use model::{parse_state, state_text};
+use numbers::gib;
+pub(crate) use numbers::num;
 
 /// Every parameter in query order: the scenario's, then vLLM's other flags and the plan.
 pub fn all_params() -> impl Iterator<Item = &'static Param> {
@@ -345,6 +348,20 @@ pub const PARAMS: &[Param] = &[
         write: Some(|s, v, _| {
             let b = parse_flag("mm", v)?;
             set_custom(s, |c| c.extras.multimodal = b);
+            Ok(())
+        }),
+        default: |_| "0".into(),
+    },
+    Param {
+        key: "ungated",
+        read: |s| {
+            custom(s)
+                .filter(|c| c.extras.ungated_experts)
+                .map(|_| "1".into())
+        },
+        write: Some(|s, v, _| {
+            let b = parse_flag("ungated", v)?;
+            set_custom(s, |c| c.extras.ungated_experts = b);
             Ok(())
         }),
         default: |_| "0".into(),
@@ -673,25 +690,4 @@ pub fn encode(s: &PageScenario) -> String {
         }
     }
     q.finish()
-}
-
-/// A number as the URL writes it: integers without `.0`, others in Python's shortest form.
-pub(crate) fn num(x: f64) -> String {
-    if x.fract() == 0.0 && x.abs() < 1e15 {
-        format!("{}", x as i64)
-    } else {
-        py_float_repr(x)
-    }
-}
-
-/// A byte count as a GiB figure for the URL, exact enough to come back to the same bytes.
-fn gib(b: Bytes) -> String {
-    // Shortest decimal that parses back to a float whose ⌊× 2³⁰⌋ is the same byte count.
-    for digits in 0..=12 {
-        let t = format!("{:.*}", digits, b.as_gib());
-        if t.parse::<f64>().ok().and_then(Bytes::from_gib_f64) == Some(b) {
-            return num(t.parse().unwrap_or(0.0));
-        }
-    }
-    py_float_repr(b.as_gib())
 }

@@ -198,9 +198,12 @@ pub fn estimate_with(model: &ModelSpec, s: &Settings, f: &Fitted) -> Estimate {
     let dense = batch
         .saturating_mul(3 * intermediate / tp + 3 * hidden)
         .saturating_mul(act);
+    // The fused MoE kernel's intermediates: the up (and gate) projection's output and the
+    // activation's, `3 × moe_intermediate` for gated experts, `2 ×` for ungated ones (relu²).
+    let widths = if e.ungated_experts { 2 } else { 3 };
     let moe = batch
         .saturating_mul(e.experts_per_token)
-        .saturating_mul(3 * e.moe_intermediate / tp + hidden)
+        .saturating_mul(widths * e.moe_intermediate / tp + hidden)
         .saturating_mul(act);
     let encoder = if e.multimodal {
         gib_f(f.encoder_gib)

@@ -1,0 +1,25 @@
+//! How the URL writes numbers: integers without `.0`, other figures in Python's shortest form,
+//! byte counts as the shortest GiB figure that reads back to the same bytes.
+
+use crate::units::{py_float_repr, Bytes};
+
+/// A number as the URL writes it: integers without `.0`, others in Python's shortest form.
+pub(crate) fn num(x: f64) -> String {
+    if x.fract() == 0.0 && x.abs() < 1e15 {
+        format!("{}", x as i64)
+    } else {
+        py_float_repr(x)
+    }
+}
+
+/// A byte count as a GiB figure for the URL, exact enough to come back to the same bytes.
+pub(super) fn gib(b: Bytes) -> String {
+    // Shortest decimal that parses back to a float whose ⌊× 2³⁰⌋ is the same byte count.
+    for digits in 0..=12 {
+        let t = format!("{:.*}", digits, b.as_gib());
+        if t.parse::<f64>().ok().and_then(Bytes::from_gib_f64) == Some(b) {
+            return num(t.parse().unwrap_or(0.0));
+        }
+    }
+    py_float_repr(b.as_gib())
+}
