@@ -246,13 +246,15 @@ pub(super) fn vllm_blocks(s: &PageScenario, o: &Outcome) -> Vec<(&'static str, S
                 .saturating_sub(g.full_groups * full)
                 .saturating_sub(g.state_groups * state_each);
             let mut parts = vec![format!(
-                "⌈{} / {bs}⌉ = {full} per full-attention group ({})",
+                "⌈{} / {bs}⌉ = {} per full-attention group ({})",
                 thousands(o.context),
+                thousands(full),
                 g.full_groups
             )];
             if g.sliding_groups + g.local_groups > 0 {
                 parts.push(format!(
-                    "{others} for the window or chunk groups ({}) together (their tokens plus the scheduler's {} in flight, capped at the context)",
+                    "{} for the window or chunk groups ({}) together (their tokens plus the scheduler's {} in flight, capped at the context)",
+                    thousands(others),
                     g.sliding_groups + g.local_groups,
                     thousands(r.max_num_batched_tokens)
                 ));
@@ -269,18 +271,23 @@ pub(super) fn vllm_blocks(s: &PageScenario, o: &Outcome) -> Vec<(&'static str, S
                     }
                 ));
             }
-            format!("{}: {per_req} blocks", parts.join(", "))
+            format!("{}: {} blocks", parts.join(", "), thousands(per_req))
         }
-        None => format!("⌈{} / {bs}⌉ = {per_req} blocks", thousands(o.context)),
+        None => format!(
+            "⌈{} / {bs}⌉ = {} blocks",
+            thousands(o.context),
+            thousands(per_req)
+        ),
     };
     d.push((
         "sequences (vLLM)",
         format!(
-            "{} B // {per_block} = {} whole blocks; a sequence of {} tokens takes {takes}, so ⌊{} / {per_req}⌋ = {} sequences",
+            "{} B // {per_block} = {} whole blocks; a sequence of {} tokens takes {takes}, so ⌊{} / {}⌋ = {} sequences",
             thousands(chosen.pool.max(0) as u64),
             thousands(blocks),
             thousands(o.context),
             thousands(blocks),
+            thousands(per_req),
             chosen.vllm_max
         ),
     ));

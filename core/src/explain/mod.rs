@@ -168,12 +168,14 @@ fn pool_and_sequences(s: &PageScenario, o: &Outcome) -> Vec<(&'static str, Strin
                 )
             } else if o.longest_context == 0 {
                 format!(
-                    "none: even one token each takes {} blocks per sequence (its attention block and its state blocks), and {seqs} × that is more than the {} blocks",
-                    crate::vllm::blocks_per_request(
-                        &crate::calc::vllm_scenario(s, &o.model, s.kv, 1),
-                        1
-                    )
-                    .unwrap_or(0),
+                    "none: even one token each takes {} blocks per sequence over the layer groups, and {seqs} × that is more than the {} blocks",
+                    thousands(
+                        crate::vllm::blocks_per_request(
+                            &crate::calc::vllm_scenario(s, &o.model, s.kv, 1),
+                            1
+                        )
+                        .unwrap_or(0)
+                    ),
                     thousands(blocks)
                 )
             } else {
