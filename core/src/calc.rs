@@ -26,6 +26,8 @@ pub struct Side {
     pub seed_max: u64,
     /// Whole sequences vLLM's blocks hold at the context.
     pub vllm_max: u64,
+    /// Blocks one sequence of the context takes over all groups (0 when vLLM refuses it).
+    pub blocks_per_sequence: u64,
     /// `vllm_max` capped by `max_num_seqs`.
     pub capped: u64,
     /// vLLM's report at `max_model_len`.
@@ -127,23 +129,16 @@ pub fn vllm_fit(s: &PageScenario, model: &ModelSpec, kv: KvDtype, len: u64) -> u
 pub fn side(s: &PageScenario, model: &ModelSpec, kv: KvDtype, context: u64) -> Result<Side> {
     let report = vllm::report(&vllm_scenario(s, model, kv, s.ctx))?;
     // A hybrid's state in the dtypes the chosen release gives it, for the formula's bytes too.
-    let resolved;
-    let model = match model.state {
-        Some(st) => {
-            let mut m = model.clone();
-            m.state = Some(st.resolved((s.version.major, s.version.minor)));
-            resolved = m;
-            &resolved
-        }
-        None => model,
-    };
+    let model = &model.for_release((s.version.major, s.version.minor));
     let bpt = capacity::bytes_per_token(model, kv, s.tp, s.pp)?;
     let bps = capacity::bytes_per_sequence(model, kv, s.tp, s.pp, context)?;
     let pool = report.available_kv_bytes.unwrap_or(0);
-    let vllm_max = if context == s.ctx {
-        report.whole_sequences()
+    let (vllm_max, blocks_per_sequence) = if context == s.ctx {
+        (report.whole_sequences(), report.blocks_per_request)
     } else {
-        vllm_fit(s, model, kv, context)
+        vllm::report(&vllm_scenario(s, model, kv, context))
+            .map(|r| (r.whole_sequences(), r.blocks_per_request))
+            .unwrap_or((0, 0))
     };
     Ok(Side {
         kv,
@@ -152,6 +147,7 @@ pub fn side(s: &PageScenario, model: &ModelSpec, kv: KvDtype, context: u64) -> R
         pool,
         seed_max: capacity::max_sequences_for(pool, bps),
         vllm_max,
+        blocks_per_sequence,
         capped: vllm_max.min(s.seqs()),
         report,
     })
@@ -214,12 +210,10 @@ fn range(s: &PageScenario, model: &ModelSpec, context: u64) -> Range {
 
 /// Computes the page's numbers for `s`.
 pub fn evaluate(s: &PageScenario) -> Result<Outcome> {
-    let mut model = s.model_spec();
+    let model = s.model_spec();
     model.validate()?;
     // A hybrid's state in the dtypes the chosen release gives it.
-    model.state = model
-        .state
-        .map(|st| st.resolved((s.version.major, s.version.minor)));
+    let model = model.for_release((s.version.major, s.version.minor));
     let context = checked_context(s)?;
     let pair = [
         side(s, &model, sixteen_bit(&model), context)?,

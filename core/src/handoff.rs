@@ -107,12 +107,8 @@ pub fn read_text(answer: &str) -> std::result::Result<String, String> {
 
 /// Reads the worker's answer to an import: the model, or the error the worker met.
 pub fn read_import(answer: &str) -> std::result::Result<ImportAnswer, String> {
-    let mut lines = answer.split('\n');
-    match lines.next() {
-        Some("ok") => {}
-        Some("err") => return Err(lines.collect::<Vec<_>>().join(" ")),
-        _ => return Err("the worker's answer is not one the page reads".into()),
-    }
+    let body = read_text(answer)?;
+    let mut lines = body.split('\n');
     let bad = |what: &str| format!("the worker's answer has no {what}");
     let q = lines.next().ok_or_else(|| bad("model"))?;
     let (s, notices) = query::decode(q);

@@ -190,6 +190,16 @@ pub enum StateKind {
     GatedDeltaNet,
 }
 
+impl StateKind {
+    /// The mixer's name for people: `Mamba2`, `Gated DeltaNet`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            StateKind::Mamba2 => "Mamba2",
+            StateKind::GatedDeltaNet => "Gated DeltaNet",
+        }
+    }
+}
+
 /// Layers that keep a fixed-size state per request instead of a per-token cache: a
 /// convolution window and a temporal (SSM) state. Shapes as vLLM allocates them
 /// (`MambaStateShapeCalculator`, model_executor/layers/mamba/mamba_utils.py, 0.10–0.33).
@@ -507,6 +517,15 @@ impl ModelSpec {
         Ok(())
     }
 
+    /// The model as vLLM release `(major, minor)` allocates it: a hybrid's state in that
+    /// release's dtypes ([`StateLayers::resolved`]).
+    pub fn for_release(&self, release: (u32, u32)) -> ModelSpec {
+        ModelSpec {
+            state: self.state.map(|st| st.resolved(release)),
+            ..self.clone()
+        }
+    }
+
     /// Layers that attend (all but a hybrid's recurrent layers): the `L` of `B_tok`.
     pub fn attention_layers(&self) -> u64 {
         self.layers - self.state_layers().min(self.layers)
@@ -563,14 +582,7 @@ impl ModelSpec {
             ),
         };
         if let Some(st) = self.state {
-            t.push_str(&format!(
-                "; {} {} layers",
-                st.layers,
-                match st.kind {
-                    StateKind::Mamba2 => "Mamba2",
-                    StateKind::GatedDeltaNet => "Gated DeltaNet",
-                }
-            ));
+            t.push_str(&format!("; {} {} layers", st.layers, st.kind.name()));
         }
         t
     }

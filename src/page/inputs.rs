@@ -5,7 +5,7 @@ use kvbudget_core::calc::Outcome;
 use kvbudget_core::engines;
 use kvbudget_core::error::KvError;
 use kvbudget_core::fields;
-use kvbudget_core::model::{Attention, ModelSpec, StateKind};
+use kvbudget_core::model::{Attention, ModelSpec};
 use kvbudget_core::presets::{self, GpuPreset, ModelPreset};
 use kvbudget_core::scenario::{Engine, GpuChoice, ModelChoice, PageScenario};
 use kvbudget_core::sglang::{self, Version as SglangVersion};
@@ -589,10 +589,7 @@ pub fn custom_summary(s: &PageScenario) -> String {
             "; {} of the {} layers are {} with a fixed state per request",
             st.layers,
             c.layers,
-            match st.kind {
-                StateKind::Mamba2 => "Mamba2",
-                StateKind::GatedDeltaNet => "Gated DeltaNet",
-            }
+            st.kind.name()
         ),
         None => String::new(),
     };

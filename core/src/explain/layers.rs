@@ -4,7 +4,7 @@
 //! size, blocks per request) and what its token line means for such models.
 
 use super::both;
-use crate::calc::{vllm_scenario, Outcome};
+use crate::calc::Outcome;
 use crate::capacity;
 use crate::model::{Attention, ModelSpec, StateKind};
 use crate::scenario::PageScenario;
@@ -27,17 +27,10 @@ fn attention_layers_text(s: &PageScenario, m: &ModelSpec) -> String {
         t = format!(
             "{n} attention layers (the {} {} layers keep no per-token cache)",
             st.layers,
-            kind_name(st.kind)
+            st.kind.name()
         );
     }
     t
-}
-
-fn kind_name(k: StateKind) -> &'static str {
-    match k {
-        StateKind::Mamba2 => "Mamba2",
-        StateKind::GatedDeltaNet => "Gated DeltaNet",
-    }
 }
 
 /// "KV per token": `2 × L × H_kv × d_h × b`, MLA's latent, or MLA with the V3.2 indexer.
@@ -110,7 +103,7 @@ pub(super) fn state_per_sequence(s: &PageScenario, o: &Outcome) -> Option<String
     let layers = capacity::stage_share(st.layers, m.layers, s.pp);
     Some(format!(
         "{layers} {} layers × (convolution ({channels}){per_tp} × ({} − 1) × {} B ({}) = {} B + temporal state {}{per_tp} × {} × {} × {} B ({}) = {} B) = {}, whatever the context",
-        kind_name(st.kind),
+        st.kind.name(),
         st.conv_kernel,
         conv_dt.bytes(),
         conv_dt.short(),
@@ -209,10 +202,7 @@ pub(super) fn vllm_blocks(s: &PageScenario, o: &Outcome) -> Vec<(&'static str, S
             (g.full_groups, "full-attention"),
             (g.sliding_groups, "sliding-window"),
             (g.local_groups, "chunked-local"),
-            (
-                g.state_groups,
-                m.state.map_or("state", |st| kind_name(st.kind)),
-            ),
+            (g.state_groups, m.state.map_or("state", |st| st.kind.name())),
         ]
         .iter()
         .filter(|(n, _)| *n > 0)
@@ -234,20 +224,29 @@ pub(super) fn vllm_blocks(s: &PageScenario, o: &Outcome) -> Vec<(&'static str, S
         ));
     }
     // Blocks one sequence of the context takes, per kind of group.
-    let at_context = vllm::report(&vllm_scenario(s, m, s.kv, o.context)).ok();
-    let per_req = at_context
-        .as_ref()
-        .map_or(o.context.div_ceil(bs.max(1)), |x| x.blocks_per_request);
+    let per_req = chosen.blocks_per_sequence;
+    // With decode context parallelism each rank keeps every dcp-th token.
+    let dcp = s.knobs.dcp.max(1);
+    let tokens_text = if dcp > 1 {
+        format!("⌈{} / {dcp} ranks⌉", thousands(o.context))
+    } else {
+        thousands(o.context)
+    };
+    let full = o.context.div_ceil(dcp).div_ceil(bs.max(1));
     let takes = match r.groups {
         Some(g) => {
-            let full = o.context.div_ceil(bs.max(1));
-            let state_each = at_context.as_ref().map_or(0, |x| x.state_blocks);
+            // A state group keeps its fixed blocks, and one per block of context in `all` mode.
+            let state_each = r.state_blocks
+                + if r.mamba_mode == MambaMode::All {
+                    full
+                } else {
+                    0
+                };
             let others = per_req
                 .saturating_sub(g.full_groups * full)
                 .saturating_sub(g.state_groups * state_each);
             let mut parts = vec![format!(
-                "⌈{} / {bs}⌉ = {} per full-attention group ({})",
-                thousands(o.context),
+                "⌈{tokens_text} / {bs}⌉ = {} per full-attention group ({})",
                 thousands(full),
                 g.full_groups
             )];
@@ -273,9 +272,12 @@ pub(super) fn vllm_blocks(s: &PageScenario, o: &Outcome) -> Vec<(&'static str, S
             }
             format!("{}: {} blocks", parts.join(", "), thousands(per_req))
         }
+        None if per_req == full => {
+            format!("⌈{tokens_text} / {bs}⌉ = {} blocks", thousands(per_req))
+        }
+        // Every layer slides, or keeps only a state: fewer blocks than the whole context.
         None => format!(
-            "⌈{} / {bs}⌉ = {} blocks",
-            thousands(o.context),
+            "{} blocks (its window or state, not the whole context)",
             thousands(per_req)
         ),
     };

@@ -194,7 +194,7 @@ pub(super) fn architecture(s: &Scenario) -> Option<String> {
 pub(super) fn geometry(s: &Scenario, elem: u64) -> Geometry {
     let attn_tp = if s.dp_attention { s.tp / s.dp } else { s.tp };
     let stage = capacity::max_stage_layers(s.model.layers, s.pp);
-    let scale = |n: u64| (n * stage).div_ceil(s.model.layers.max(1)).min(stage);
+    let scale = |n: u64| capacity::stage_share(n, s.model.layers, s.pp);
     let kind = match s.model.attention {
         Attention::Mla { latent, .. } => Kind::Mla { latent },
         _ => Kind::Mha {

@@ -424,14 +424,14 @@ pub fn report(s: &Scenario) -> Result<Report> {
     };
     // A hybrid's state in the dtypes this release gives it.
     let with_state;
-    let s = match s.model.state {
-        Some(st) => {
-            let mut t = s.clone();
-            t.model.state = Some(st.resolved((s.version.major, s.version.minor)));
-            with_state = t;
-            &with_state
-        }
-        None => s,
+    let s = if s.model.state.is_some() {
+        with_state = Scenario {
+            model: s.model.for_release((s.version.major, s.version.minor)),
+            ..s.clone()
+        };
+        &with_state
+    } else {
+        s
     };
     let r = resolve(s)?;
     let layout = Layout::of(s, &r)?;
