@@ -15,12 +15,10 @@ mod plan;
 mod repertoire;
 mod results;
 mod sglang;
+mod state;
 
-use kvbudget_core::calc::{evaluate, Outcome};
-use kvbudget_core::chart_data::{self, ChartData};
-use kvbudget_core::explain::{explain, Explanation};
 use kvbudget_core::query::{decode, encode};
-use kvbudget_core::scenario::{Embed, PageScenario};
+use kvbudget_core::scenario::Embed;
 use leptos::prelude::*;
 
 /// Mounts the page on `<body>`.
@@ -42,55 +40,7 @@ pub fn install_panic_banner() {
     }));
 }
 
-/// The scenario signal every input writes.
-type Scn = RwSignal<PageScenario>;
-
-/// The last scenario that evaluated, with its outcome: what the panels show while an edit is
-/// refused.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Shown {
-    /// The scenario.
-    pub s: PageScenario,
-    /// Its numbers.
-    pub o: Outcome,
-}
-
-/// What the panels read: the scenario, the last good evaluation and what derives from it.
-#[derive(Clone, Copy)]
-pub struct State {
-    /// The scenario as edited (may not evaluate).
-    pub scenario: Scn,
-    /// The current evaluation's error, if any.
-    pub error: Memo<Option<String>>,
-    /// The last scenario that evaluated and its numbers.
-    pub shown: Memo<Option<Shown>>,
-    /// Its derivations, warnings and serve command.
-    pub words: Memo<Option<Explanation>>,
-    /// Its charts' data.
-    pub charts: Memo<Option<ChartData>>,
-}
-
-impl State {
-    fn new(scenario: Scn) -> Self {
-        let result = Memo::new(move |_| scenario.with(|s| evaluate(s).map(|o| (s.clone(), o))));
-        let error = Memo::new(move |_| result.with(|r| r.as_ref().err().map(|e| e.to_string())));
-        let shown = Memo::new(move |prev: Option<&Option<Shown>>| match result.get() {
-            Ok((s, o)) => Some(Shown { s, o }),
-            Err(_) => prev.cloned().flatten(),
-        });
-        let words = Memo::new(move |_| shown.with(|x| x.as_ref().map(|x| explain(&x.s, &x.o))));
-        let charts = Memo::new(move |_| {
-            shown.with(|x| x.as_ref().and_then(|x| chart_data::build(&x.s, &x.o).ok()))
-        });
-        State {
-            scenario,
-            error,
-            shown,
-            words,
-            charts,
-        }
-    }
-}
+pub use state::{Scn, Shown, State};
 
 /// The calculator.
 #[component]

@@ -57,3 +57,90 @@ fn the_kv_report_comes_back_as_the_lab_json() {
     assert!(v["prediction"].is_object(), "{json}");
     assert!(json.ends_with('\n'));
 }
+
+#[test]
+fn the_worker_keeps_a_vllm_log_and_compares_each_scenario_with_it() {
+    use kvbudget::core::handoff::log::{read_status, read_view};
+    use kvbudget::core::handoff::{log_question, log_request, read_scenario, Session};
+    use kvbudget::core::verify::adopt;
+    use kvbudget::core::vllm::logparse::parse;
+    let text = fixture("logs", "v1_0.11_two_line.log");
+    let mut w = Session::default();
+    // Before any log, the questions are refused.
+    assert!(read_text(&w.answer(&log_question("log_view", "?"))).is_err());
+    let status = read_status(&read_text(&w.answer(&log_request(&text))).unwrap());
+    assert_eq!(
+        (status.kind.as_str(), status.verdict.as_str()),
+        ("vllm", "started")
+    );
+    // The 0.11 log of Qwen3-14B printed 42,656 tokens.
+    assert!(
+        status.message.contains("42,656 tokens of KV cache"),
+        "{}",
+        status.message
+    );
+    let (s, _) = query::decode("?model=Qwen/Qwen3-8B&gpu=rtx-4090");
+    let q = query::encode(&s);
+    let v = read_view(&read_text(&w.answer(&log_question("log_view", &q))).unwrap());
+    // The model differs (8B here, 14B in the log), so it is among the mismatches.
+    assert!(
+        v.mismatches.iter().any(|m| m.starts_with("model: ")),
+        "{:?}",
+        v.mismatches
+    );
+    assert!(
+        v.rows
+            .iter()
+            .any(|r| r.key == "tokens" && r.printed == "42,656"),
+        "{:?}",
+        v.rows
+    );
+    // Adopting through the worker gives what adopting directly gives.
+    let (direct, notes) = adopt(&s, &parse(&text));
+    let (back, lines) = read_scenario(&w.answer(&log_question("log_adopt", &q))).unwrap();
+    assert_eq!(back, direct);
+    assert_eq!(lines[0], "Adopted the log's numbers:");
+    assert_eq!(&lines[1..], &notes[..]);
+    let (aligned, _) = read_scenario(&w.answer(&log_question("log_align", &q))).unwrap();
+    assert_eq!(aligned.model.name(), "Qwen/Qwen3-14B");
+    assert_eq!(aligned.ctx, 32_768);
+}
+
+#[test]
+fn the_worker_reads_an_sglang_log_and_a_log_without_figures() {
+    use kvbudget::core::handoff::log::{read_status, read_view};
+    use kvbudget::core::handoff::{log_question, log_request, read_scenario, Session};
+    let mut w = Session::default();
+    let status = read_status(
+        &read_text(&w.answer(&log_request(&fixture("logs", "sglang_0.5.8_capped.log")))).unwrap(),
+    );
+    assert_eq!(
+        (status.kind.as_str(), status.verdict.as_str()),
+        ("sglang", "started")
+    );
+    // max_total_num_tokens=20480 in the log.
+    assert!(
+        status.message.contains("a pool of 20,480 tokens"),
+        "{}",
+        status.message
+    );
+    let q = query::encode(&PageScenario::default());
+    let v = read_view(&read_text(&w.answer(&log_question("log_view", &q))).unwrap());
+    assert_eq!(v.rows[0].what, "pool (max_total_num_tokens)");
+    assert_eq!(v.rows[0].printed, "20,480");
+    let (s, notes) = read_scenario(&w.answer(&log_question("log_adopt", &q))).unwrap();
+    assert_eq!(s.sglang.mem_fraction_static, Some(0.847));
+    assert_eq!(notes[0], "Adopted the SGLang log's numbers:");
+    // A log without KV figures is read, says what was looked for, and is not kept.
+    let status = read_status(
+        &read_text(&w.answer(&log_request(&fixture("logs", "no_kv_line.log")))).unwrap(),
+    );
+    assert_eq!(
+        (status.kind.as_str(), status.verdict.as_str()),
+        ("none", "no-kv-line")
+    );
+    assert!(status
+        .message
+        .starts_with("No KV cache figures in this log"));
+    assert!(read_text(&w.answer(&log_question("log_view", &q))).is_err());
+}

@@ -1,12 +1,18 @@
 //! The page's decisions, natively: committing typed text, the pickers, what a repertoire row
 //! loads, the charts' table and the embed snippet.
 
-use kvbudget::core::engines::sglang_outcome;
+use kvbudget::core::handoff::sglang::{read_view, sglang_request, SglangView};
+use kvbudget::core::handoff::{answer, read_text};
 use kvbudget::core::query::{decode, encode};
 use kvbudget::core::repertoire::rows;
 use kvbudget::core::scenario::{Embed, Engine, ModelChoice, PageScenario, Theme};
 use kvbudget::core::units::Bytes;
 use kvbudget::page::{self, Units, CHARTS};
+
+/// SGLang's figures as the page gets them: asked of the worker's code, read back from its text.
+fn sglang_view(s: &PageScenario) -> SglangView {
+    read_view(&read_text(&answer(&sglang_request(&encode(s)))).unwrap())
+}
 
 fn input(id: &str) -> &'static page::Input {
     page::CUSTOM_MODEL
@@ -153,19 +159,21 @@ fn the_engine_picker_and_sglang_knobs() {
         "What SGLang 0.5.23 prints at startup"
     );
     // The defaults as placeholders: 0.704 on a 4090 (7,280 MiB reserved of 24,564), page 1,
-    // chunked prefill 4,096.
+    // chunked prefill 4,096. Until the worker has answered, they say "SGLang default".
+    let sg = sglang_view(&s);
     assert_eq!(
-        page::placeholder("mfs", &s, None),
+        page::placeholder("mfs", &s, None, Some(&sg)),
         "0.704 (SGLang 0.5.23 default here)"
     );
     assert_eq!(
-        page::placeholder("page_size", &s, None),
+        page::placeholder("page_size", &s, None, Some(&sg)),
         "1 (SGLang default)"
     );
     assert_eq!(
-        page::placeholder("chunked", &s, None),
+        page::placeholder("chunked", &s, None, Some(&sg)),
         "4096 (SGLang 0.5.23 default here)"
     );
+    assert_eq!(page::placeholder("mfs", &s, None, None), "SGLang default");
     let t = input("mfs").commit(&s, "0.85", Units::default()).unwrap();
     assert_eq!(t.sglang.mem_fraction_static, Some(0.85));
     let e = input("mfs")
@@ -190,11 +198,15 @@ fn sglang_stats_and_lines() {
         engine: Engine::Sglang,
         ..PageScenario::default()
     };
-    let o = sglang_outcome(&s).unwrap();
-    let [seqs, tokens, mfs] = page::sglang_stats(&o);
-    assert_eq!((seqs.testid, seqs.value.as_str()), ("sglang-seqs", "0"));
+    let v = sglang_view(&s);
+    assert_eq!(v.query, encode(&s));
+    let [seqs, tokens, mfs] = <[_; 3]>::try_from(v.stats.clone()).unwrap();
     assert_eq!(
-        (tokens.testid, tokens.value.as_str()),
+        (seqs.testid.as_str(), seqs.value.as_str()),
+        ("sglang-seqs", "0")
+    );
+    assert_eq!(
+        (tokens.testid.as_str(), tokens.value.as_str()),
         ("sglang-tokens", "7422")
     );
     assert_eq!(tokens.text, "7,422 tokens");
@@ -203,7 +215,7 @@ fn sglang_stats_and_lines() {
         mfs.sub,
         "SGLang 0.5.23's default: 7,280 MiB reserved of 24,564 MiB"
     );
-    let lines = page::sglang_lines(&o);
+    let lines = &v.lines;
     assert!(
         lines.starts_with("Load weight begin. avail mem=23.14 GB\n"),
         "{lines}"
@@ -217,25 +229,37 @@ fn sglang_stats_and_lines() {
         ),
         ..s.clone()
     };
-    let o = sglang_outcome(&l4).unwrap();
-    let lines = page::sglang_lines(&o);
-    let last = lines.lines().last().unwrap();
+    let v4 = sglang_view(&l4);
+    let last = v4.lines.lines().last().unwrap();
     assert!(
         last.starts_with("ValueError: Loaded weights leave no GPU memory"),
         "{last}"
     );
-    assert_eq!(page::sglang_stats(&o)[0].sub, "SGLang would not start");
-    // The answer bar follows the engine.
+    assert_eq!(v4.stats[0].sub, "SGLang would not start");
+    // The answer bar follows the engine (and says SGLang is being computed until it is).
     let e = kvbudget::core::calc::evaluate(&s).unwrap();
     assert_eq!(
-        page::engine_answer(&s, &e),
+        page::engine_answer(&s, &e, Some(&v)),
         (
             "0 sequences of 8,192 tokens fit under SGLang 0.5.23 · Qwen/Qwen3-8B · auto KV · RTX 4090".into(),
             false
         )
     );
     let vllm = PageScenario::default();
-    assert_eq!(page::engine_answer(&vllm, &e).0, page::answer(&vllm, &e));
+    assert_eq!(
+        page::engine_answer(&vllm, &e, None).0,
+        page::answer(&vllm, &e)
+    );
+    assert_eq!(
+        page::engine_answer(&s, &e, None),
+        ("Computing SGLang's figures…".into(), false)
+    );
     let e = kvbudget::core::calc::evaluate(&l4).unwrap();
-    assert!(page::engine_answer(&l4, &e).1);
+    assert!(page::engine_answer(&l4, &e, Some(&v4)).1);
+    // vLLM, then SGLang, on the same GPU; the SGLang row holds the view's figures.
+    assert_eq!(v.rows.len(), 2);
+    assert_eq!(
+        (v.rows[1].engine.as_str(), v.rows[1].tokens),
+        ("SGLang", Some(7422))
+    );
 }

@@ -181,14 +181,6 @@ pub fn sync_url(query: impl Fn() -> String + Send + Sync + 'static) -> StoredVal
     fresh_entry
 }
 
-/// Lets the browser paint and handle input (a zero-delay timeout).
-pub async fn yield_now() {
-    let promise = js_sys::Promise::new(&mut |resolve, _| {
-        let _ = window().set_timeout_with_callback(&resolve);
-    });
-    let _ = JsFuture::from(promise).await;
-}
-
 /// Why a fetch gave no answer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum FetchFailure {
@@ -295,61 +287,111 @@ pub fn details_open(ev: &leptos::ev::Event) -> bool {
 /// Its loader sits beside `index.html`, so the URL is relative to the page's own.
 const WORKER_LOADER: &str = "./kvbudget-worker_loader.js";
 
+/// The worker, once started: its handle, a promise that settles when it says `ready`, and the
+/// requests waiting for their answers (by number: several may be in flight at once).
+struct Started {
+    worker: web_sys::Worker,
+    ready: js_sys::Promise,
+}
+
+type Waiting = std::collections::HashMap<u32, (js_sys::Function, js_sys::Function)>;
+
 thread_local! {
-    static WORKER: std::cell::RefCell<Option<web_sys::Worker>> = const { std::cell::RefCell::new(None) };
+    static WORKER: std::cell::RefCell<Option<Started>> = const { std::cell::RefCell::new(None) };
+    static WAITING: std::cell::RefCell<Waiting> = std::cell::RefCell::new(Waiting::new());
+    static NEXT: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
 }
 
-/// Listens for the worker's next message (its answer, or `ready` once it has started): the
-/// handlers are set now, the message is awaited with the returned future.
-fn next_message(worker: &web_sys::Worker) -> JsFuture {
+/// Drops a worker that failed (the next request starts a fresh one) and fails what waited on it.
+fn worker_failed() {
+    WORKER.with(|w| *w.borrow_mut() = None);
+    for (_, (_, reject)) in WAITING.with(|w| std::mem::take(&mut *w.borrow_mut())) {
+        let _ = reject.call0(&wasm_bindgen::JsValue::NULL);
+    }
+}
+
+/// Starts the worker: its messages are `ready`, then `<number>\n<answer>` for each request.
+fn start_worker() -> Result<(web_sys::Worker, js_sys::Promise), String> {
     use wasm_bindgen::closure::Closure;
-    let promise = js_sys::Promise::new(&mut |resolve, reject| {
-        let on_message = Closure::once_into_js(move |e: web_sys::MessageEvent| {
-            let _ = resolve.call1(&wasm_bindgen::JsValue::NULL, &e.data());
-        });
-        let on_error = Closure::once_into_js(move |_: web_sys::Event| {
-            let _ = reject.call0(&wasm_bindgen::JsValue::NULL);
-        });
-        worker.set_onmessage(Some(on_message.unchecked_ref()));
-        worker.set_onerror(Some(on_error.unchecked_ref()));
+    let worker = web_sys::Worker::new(WORKER_LOADER)
+        .map_err(|_| "this browser could not start the page's worker".to_string())?;
+    let mut ready_resolve = None;
+    let ready = js_sys::Promise::new(&mut |resolve, reject| {
+        ready_resolve = Some((resolve, reject));
     });
-    JsFuture::from(promise)
-}
-
-/// The text of a message, or `Err` when the worker failed.
-async fn text_of(message: JsFuture) -> Result<String, ()> {
-    message.await.ok().and_then(|v| v.as_string()).ok_or(())
+    let (resolve, reject) = ready_resolve.expect("the promise's executor runs at once");
+    let on_message =
+        Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |e: web_sys::MessageEvent| {
+            let text = e.data().as_string().unwrap_or_default();
+            if text == "ready" {
+                let _ = resolve.call0(&wasm_bindgen::JsValue::NULL);
+                return;
+            }
+            let Some((n, answer)) = text.split_once('\n') else {
+                return;
+            };
+            let waiting = n
+                .parse::<u32>()
+                .ok()
+                .and_then(|n| WAITING.with(|w| w.borrow_mut().remove(&n)));
+            if let Some((resolve, _)) = waiting {
+                let _ = resolve.call1(&wasm_bindgen::JsValue::NULL, &answer.into());
+            }
+        });
+    let on_error = Closure::<dyn FnMut(web_sys::Event)>::new(move |_: web_sys::Event| {
+        let _ = reject.call0(&wasm_bindgen::JsValue::NULL);
+        worker_failed();
+    });
+    worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+    worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
+    // The handlers live as long as the page.
+    on_message.forget();
+    on_error.forget();
+    Ok((worker, ready))
 }
 
 /// Sends `request` to the worker (starting it the first time, and waiting until it says it is
-/// ready: a message sent before its handler is set would be lost) and waits for its answer. One
-/// request at a time: a newer request's answer replaces an older one's.
+/// ready: a message sent before its handler is set would be lost) and waits for its answer.
+/// Requests may overlap; each answer comes back to its own request.
 pub async fn ask_worker(request: String) -> Result<String, String> {
     let failed = || {
-        // A worker that failed is dropped, so the next request starts a fresh one.
-        WORKER.with(|w| *w.borrow_mut() = None);
         "the page's worker failed (could its files not be loaded?); reload the page and try again"
             .to_string()
     };
-    let existing = WORKER.with(|w| w.borrow().clone());
-    let worker = match existing {
+    let existing = WORKER.with(|w| {
+        w.borrow()
+            .as_ref()
+            .map(|s| (s.worker.clone(), s.ready.clone()))
+    });
+    let (worker, ready) = match existing {
         Some(w) => w,
         None => {
-            let w = web_sys::Worker::new(WORKER_LOADER)
-                .map_err(|_| "this browser could not start the page's worker".to_string())?;
-            WORKER.with(|slot| *slot.borrow_mut() = Some(w.clone()));
-            if text_of(next_message(&w)).await.as_deref() != Ok("ready") {
-                return Err(failed());
-            }
-            w
+            let (worker, ready) = start_worker()?;
+            WORKER.with(|slot| {
+                *slot.borrow_mut() = Some(Started {
+                    worker: worker.clone(),
+                    ready: ready.clone(),
+                })
+            });
+            (worker, ready)
         }
     };
-    let answer = next_message(&worker);
-    if worker
-        .post_message(&wasm_bindgen::JsValue::from_str(&request))
-        .is_err()
-    {
+    JsFuture::from(ready).await.map_err(|_| failed())?;
+    let n = NEXT.with(|c| {
+        c.set(c.get().wrapping_add(1));
+        c.get()
+    });
+    let answer = js_sys::Promise::new(&mut |resolve, reject| {
+        WAITING.with(|w| w.borrow_mut().insert(n, (resolve, reject)));
+    });
+    let message = wasm_bindgen::JsValue::from_str(&format!("{n}\n{request}"));
+    if worker.post_message(&message).is_err() {
+        worker_failed();
         return Err(failed());
     }
-    text_of(answer).await.map_err(|_| failed())
+    JsFuture::from(answer)
+        .await
+        .ok()
+        .and_then(|v| v.as_string())
+        .ok_or_else(failed)
 }

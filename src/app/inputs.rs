@@ -18,9 +18,11 @@ fn text_field(state: State, input: &'static Input, units: RwSignal<Units>) -> im
     let value = Signal::derive(move || scenario.with(|s| (input.show)(s, units.get())));
     let placeholder = Signal::derive(move || {
         scenario.with(|s| {
-            state
-                .shown
-                .with(|x| page::placeholder(input.id, s, x.as_ref().map(|x| &x.o)))
+            state.shown.with(|x| {
+                state.sglang.with(|sg| {
+                    page::placeholder(input.id, s, x.as_ref().map(|x| &x.o), sg.as_ref())
+                })
+            })
         })
     });
     let commit = Callback::new(move |text: String| {

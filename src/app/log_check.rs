@@ -3,172 +3,162 @@
 
 use super::drop_panel::DropPanel;
 use super::{browser, State};
-use crate::page;
-use kvbudget_core::engines::adopt_sglang_log;
-use kvbudget_core::sglang::{self, logparse::ParsedLog as SgLog};
-use kvbudget_core::verify::{adopt, align, compare, mismatches, Verdict};
-use kvbudget_core::vllm::logparse::{self, ParsedLog};
-use kvbudget_core::{handoff, query};
+use kvbudget_core::handoff::log::{read_status, read_view, LogView};
+use kvbudget_core::handoff::{self, log_question, log_request, read_scenario, read_text};
+use kvbudget_core::query::{self, encode};
 use leptos::prelude::*;
 
 /// The largest log read (real startup logs are well under a megabyte).
 const MAX_LOG_BYTES: f64 = 64.0 * 1024.0 * 1024.0;
 
-/// Parses a log in chunks of lines, yielding between them, so a long log never freezes the page.
-async fn parse_in_chunks(text: String) -> ParsedLog {
-    let mut p = ParsedLog::default();
-    for (i, line) in text.lines().enumerate() {
-        logparse::scan_line(line, &mut p);
-        if i % 4000 == 3999 {
-            browser::yield_now().await;
-        }
-    }
-    p
-}
-
-/// An SGLang log, read at once (its startup part is short).
-fn load_sglang(
-    text: &str,
-    sg: RwSignal<Option<SgLog>>,
-    verdict: RwSignal<&'static str>,
-    message: RwSignal<String>,
-) {
-    let p = sglang::logparse::parse(text);
-    let (key, status) = page::sglang_log_status(&p);
-    verdict.set(key);
-    message.set(status);
-    sg.set((key != "no-kv-line").then_some(p));
-}
-
-fn load(text: String, parsed: RwSignal<Option<ParsedLog>>, message: RwSignal<String>) {
-    message.set("Reading the log…".into());
-    leptos::task::spawn_local(async move {
-        let p = parse_in_chunks(text).await;
-        message.set(page::log_status(&p));
-        parsed.set((p.kv.is_some() || p.error.is_some()).then_some(p));
-    });
-}
-
-/// The log panel.
+/// The log panel. The worker reads the log (off the main thread, outside the first load) and
+/// keeps it; the page asks it for the comparison whenever the shown scenario changes.
 #[component]
 pub fn LogCheck(state: State) -> impl IntoView {
     let State {
         scenario, shown, ..
     } = state;
-    let parsed = RwSignal::new(None::<ParsedLog>);
+    // Which engine's log the worker holds (`vllm`, `sglang`, or `none`), and its verdict.
+    let kind = RwSignal::new(String::from("none"));
+    let verdict = RwSignal::new(String::from("no-kv-line"));
+    // Counts the logs read, so a new log asks for a new comparison.
+    let reads = RwSignal::new(0u32);
     let message = RwSignal::new(String::new());
     let adopted = RwSignal::new(Vec::<String>::new());
-    let on_reading = Callback::new(move |name: String| message.set(format!("Reading {name}…")));
-    let sg = RwSignal::new(None::<SgLog>);
+    let got = RwSignal::new(None::<LogView>);
     // The log as read, for the kv_report.json the worker writes.
     let log_text = RwSignal::new(None::<String>);
-    let sg_verdict = RwSignal::new("no-kv-line");
+    let on_reading = Callback::new(move |name: String| message.set(format!("Reading {name}…")));
     let on_text = Callback::new(move |text: Result<String, String>| match text {
-        Ok(text) if sglang::logparse::is_sglang(&text) => {
-            parsed.set(None);
-            load_sglang(&text, sg, sg_verdict, message);
-        }
         Ok(text) => {
-            sg.set(None);
+            message.set("Reading the log…".into());
             log_text.set(Some(text.clone()));
-            load(text, parsed, message)
+            leptos::task::spawn_local(async move {
+                match browser::ask_worker(log_request(&text))
+                    .await
+                    .and_then(|a| read_text(&a))
+                {
+                    Ok(answer) => {
+                        let status = read_status(&answer);
+                        got.set(None);
+                        kind.set(status.kind);
+                        verdict.set(status.verdict);
+                        message.set(status.message);
+                        reads.update(|n| *n += 1);
+                    }
+                    Err(e) => message.set(e),
+                }
+            });
         }
         Err(e) => message.set(format!("{e}; trim it to the startup part (64 MiB at most)")),
     });
-    let rows = move || {
-        let log = parsed.get()?;
-        shown.with(|x| x.as_ref().map(|x| compare(&x.s, &x.o, &log)))
+    // The shown scenario's query while a log is held.
+    let query = Memo::new(move |_| {
+        reads.track();
+        (kind.get() != "none")
+            .then(|| shown.with(|x| x.as_ref().map(|x| encode(&x.s))))
+            .flatten()
+    });
+    Effect::new(move |_| {
+        let Some(q) = query.get() else { return };
+        leptos::task::spawn_local(async move {
+            let answer = browser::ask_worker(log_question("log_view", &q))
+                .await
+                .and_then(|a| read_text(&a));
+            if query.get_untracked().as_deref() == Some(q.as_str()) {
+                if let Ok(text) = answer {
+                    let mut v = read_view(&text);
+                    v.query = q;
+                    got.set(Some(v));
+                }
+            }
+        });
+    });
+    // The latest comparison. While the worker computes the one for a newer scenario it stays,
+    // dimmed and marked busy, rather than the table vanishing and coming back on every edit.
+    let view_now = Memo::new(move |_| got.get());
+    let busy = move || {
+        let q = query.get();
+        got.with(|v| v.as_ref().map(|v| Some(&v.query) != q.as_ref()))
+            .unwrap_or(false)
     };
-    let verdict = move || {
-        if sg.with(|x| x.is_some()) {
-            return sg_verdict.get();
-        }
-        parsed.with(|p| {
-            p.as_ref()
-                .map(|p| Verdict::of(p).key())
-                .unwrap_or("no-kv-line")
-        })
+    // Asks the worker for the scenario with the log's numbers (`log_adopt`) or settings
+    // (`log_align`), and applies it.
+    let change = move |job: &'static str| {
+        let q = scenario.with_untracked(encode);
+        leptos::task::spawn_local(async move {
+            match browser::ask_worker(log_question(job, &q))
+                .await
+                .and_then(|a| read_scenario(&a))
+            {
+                Ok((s, notes)) => {
+                    scenario.set(s);
+                    adopted.set(if job == "log_align" {
+                        vec!["Aligned the version, utilization, max_model_len, KV dtype, parallelism and model to the log; the memory is still the scenario's own estimate.".into()]
+                    } else {
+                        notes
+                    });
+                }
+                Err(e) => message.set(e),
+            }
+        });
     };
+    let is = move |k: &str| kind.with(|x| x == k);
     let sg_table = move || {
-        let log = sg.get()?;
-        let rows = scenario.with(|s| page::sglang_compare(s, &log));
+        let v = view_now.get().filter(|_| is("sglang"))?;
         Some(view! {
-            <div class="table-wrap">
+            <div class="table-wrap" class:stale=busy aria-busy=move || busy().to_string()>
                 <table class="rep compare" data-testid="log-compare">
                     <caption>"This scenario under SGLang beside the log"</caption>
                     <thead><tr><th scope="col">""</th><th scope="col">"scenario (SGLang)"</th><th scope="col">"log"</th></tr></thead>
                     <tbody>
-                        {rows.into_iter().map(|(what, ours, theirs)| view! {
-                            <tr data-row=what><th scope="row">{what}</th><td class="num" data-label="scenario">{ours}</td><td class="num" data-label="log">{theirs}</td></tr>
-                        }).collect_view()}
+                        {v.rows.into_iter().map(|r| { let row = r.what.clone(); view! {
+                            <tr data-row=row><th scope="row">{r.what}</th><td class="num" data-label="scenario">{r.predicted}</td><td class="num" data-label="log">{r.printed}</td></tr>
+                        }}).collect_view()}
                     </tbody>
                 </table>
             </div>
             <div class="actions">
-                <button type="button" data-testid="log-adopt-sglang" on:click=move |_| {
-                    if let Some(log) = sg.get_untracked() {
-                        let (s, notes) = adopt_sglang_log(&scenario.get_untracked(), &log);
-                        scenario.set(s);
-                        let mut lines = vec!["Adopted the SGLang log's numbers:".to_string()];
-                        lines.extend(notes);
-                        adopted.set(lines);
-                    }
-                }>"Use these numbers"</button>
+                <button type="button" data-testid="log-adopt-sglang" on:click=move |_| change("log_adopt")>"Use these numbers"</button>
             </div>
         })
     };
     let differ = move || {
-        let log = parsed.get()?;
-        let m = scenario.with(|s| mismatches(s, &log));
+        let m = view_now.get().filter(|_| is("vllm"))?.mismatches;
         (!m.is_empty()).then(|| {
             view! {
                 <div class="mismatch" data-testid="log-mismatch">
                     <p>"The scenario and the log differ in:"</p>
-                    <ul>{m.into_iter().map(|m| view! { <li>{format!("{}: {} here, {} in the log", m.what, m.scenario, m.log)}</li> }).collect_view()}</ul>
-                    <button type="button" data-testid="log-align" on:click=move |_| {
-                        if let Some(log) = parsed.get_untracked() {
-                            scenario.update(|s| *s = align(s, &log));
-                            adopted.set(vec!["Aligned the version, utilization, max_model_len, KV dtype, parallelism and model to the log; the memory is still the scenario's own estimate.".into()]);
-                        }
-                    }>"Align to log"</button>
+                    <ul>{m.into_iter().map(|m| view! { <li>{m}</li> }).collect_view()}</ul>
+                    <button type="button" data-testid="log-align" on:click=move |_| change("log_align")>"Align to log"</button>
                 </div>
             }
         })
     };
     let table = move || {
-        rows().map(|rows| {
-            view! {
-                <div class="table-wrap">
-                    <table class="rep compare" data-testid="log-compare">
-                        <caption>"This scenario beside the log (differences: log − scenario)"</caption>
-                        <thead><tr>
-                            <th scope="col">""</th><th scope="col">"scenario"</th><th scope="col">"log"</th>
-                            <th scope="col">"difference"</th><th scope="col">"what explains it"</th>
-                        </tr></thead>
-                        <tbody>
-                            {rows.into_iter().map(|r| view! {
-                                <tr data-row=r.key data-diff=r.difference.map(|d| d.to_string()).unwrap_or_default()>
-                                    <th scope="row">{r.what}</th>
-                                    <td class="num" data-label="scenario">{r.predicted}</td>
-                                    <td class="num" data-label="log">{r.printed}</td>
-                                    <td class="num" data-label="difference">{r.difference_text}</td>
-                                    <td data-label="why">{r.why}</td>
-                                </tr>
-                            }).collect_view()}
-                        </tbody>
-                    </table>
-                </div>
-            }
+        let v = view_now.get().filter(|_| is("vllm"))?;
+        Some(view! {
+            <div class="table-wrap" class:stale=busy aria-busy=move || busy().to_string()>
+                <table class="rep compare" data-testid="log-compare">
+                    <caption>"This scenario beside the log (differences: log − scenario)"</caption>
+                    <thead><tr>
+                        <th scope="col">""</th><th scope="col">"scenario"</th><th scope="col">"log"</th>
+                        <th scope="col">"difference"</th><th scope="col">"what explains it"</th>
+                    </tr></thead>
+                    <tbody>
+                        {v.rows.into_iter().map(|r| view! {
+                            <tr data-row=r.key data-diff=r.difference>
+                                <th scope="row">{r.what}</th>
+                                <td class="num" data-label="scenario">{r.predicted}</td>
+                                <td class="num" data-label="log">{r.printed}</td>
+                                <td class="num" data-label="difference">{r.difference_text}</td>
+                                <td data-label="why">{r.why}</td>
+                            </tr>
+                        }).collect_view()}
+                    </tbody>
+                </table>
+            </div>
         })
-    };
-    let use_numbers = move |_| {
-        if let Some(log) = parsed.get_untracked() {
-            let (s, notes) = adopt(&scenario.get_untracked(), &log);
-            scenario.set(s);
-            let mut lines = vec!["Adopted the log's numbers:".to_string()];
-            lines.extend(notes);
-            adopted.set(lines);
-        }
     };
     let download = move |_| {
         let (Some(log), Some(x)) = (log_text.get_untracked(), shown.get_untracked()) else {
@@ -192,13 +182,13 @@ pub fn LogCheck(state: State) -> impl IntoView {
             button=("Compare", "log-read")
             file_id="log-file" accept=".log,.txt,text/plain" max_bytes=MAX_LOG_BYTES
             on_reading on_text>
-            <p role="status" data-testid="log-status" data-value=verdict>{move || message.get()}</p>
+            <p role="status" data-testid="log-status" data-value=move || verdict.get()>{move || message.get()}</p>
             {differ}
             {table}
             {sg_table}
-            <Show when=move || parsed.with(|p| p.is_some())>
+            <Show when=move || is("vllm")>
                 <div class="actions">
-                    <button type="button" data-testid="log-adopt" on:click=use_numbers>"Use these numbers"</button>
+                    <button type="button" data-testid="log-adopt" on:click=move |_| change("log_adopt")>"Use these numbers"</button>
                     <button type="button" data-testid="log-download" on:click=download>"Download kv_report.json"</button>
                 </div>
             </Show>

@@ -3,7 +3,6 @@
 
 use super::{browser, embed::EmbedBox, sglang::SglangPanel, State};
 use crate::page;
-use kvbudget_core::engines::{sglang_command, sglang_outcome};
 use kvbudget_core::fixes::fixes;
 use kvbudget_core::query::{encode, Notice};
 use kvbudget_core::scenario::Engine;
@@ -45,7 +44,11 @@ pub fn AnswerBar(state: State) -> impl IntoView {
     let answer = Memo::new(move |_| {
         state.shown.with(|x| {
             x.as_ref()
-                .map(|x| page::engine_answer(&x.s, &x.o))
+                .map(|x| {
+                    state
+                        .sglang
+                        .with(|sg| page::engine_answer(&x.s, &x.o, sg.as_ref()))
+                })
                 .unwrap_or_default()
         })
     });
@@ -84,19 +87,22 @@ pub fn Results(state: State) -> impl IntoView {
         };
         let (s, o) = (&x.s, &x.o);
         let r = &o.chosen.report;
-        let sg = (s.engine == Engine::Sglang).then(|| sglang_outcome(s));
-        let lines = match &sg {
-            Some(Ok(sg)) => page::sglang_lines(sg),
-            Some(Err(e)) => format!("SGLang does not accept these settings: {e}"),
-            None => page::log_lines(r),
+        // Under SGLang: its figures once the worker has them, a pending line until then.
+        let sg = (s.engine == Engine::Sglang).then(|| state.sglang.get());
+        let busy = sg.is_some() && !state.sglang_current.get();
+        let (lines, serve) = match &sg {
+            Some(Some(v)) => (v.lines.clone(), v.command.clone()),
+            Some(None) => (
+                page::SGLANG_PENDING.to_string(),
+                page::SGLANG_PENDING.to_string(),
+            ),
+            None => (page::log_lines(r), words.serve_command.clone()),
         };
         let lines_value = lines.clone();
-        let serve = match &sg {
-            Some(_) => sglang_command(s),
-            None => words.serve_command.clone(),
-        };
         let sglang_panel = match sg {
-            Some(Ok(sg)) => Some(view! { <SglangPanel s=s.clone() o=o.clone() sg/> }),
+            Some(Some(sg)) if !sg.stats.is_empty() => Some(view! {
+                <div class:stale=busy aria-busy=busy.to_string()><SglangPanel s=s.clone() sg/></div>
+            }),
             _ => None,
         };
         let (serve_value, serve_copy) = (serve.clone(), serve.clone());
@@ -136,14 +142,14 @@ pub fn Results(state: State) -> impl IntoView {
         view! {
             <section class="results" aria-labelledby="results-title">
                 <h2 id="results-title">{page::results_title(s, o)}</h2>
-                <p class="sr-only" aria-live="polite">{page::engine_answer(s, o).0}</p>
+                <p class="sr-only" aria-live="polite">{state.sglang.with(|sg| page::engine_answer(s, o, sg.as_ref()).0)}</p>
                 {error_box}
                 {(s.engine == Engine::Sglang).then(|| view! { <h3 data-testid="stats-engine">{page::vllm_stats_heading(s)}</h3> })}
                 <div class="stats">{stats.into_iter().collect_view()}</div>
                 {spread_note}
                 <ul class="warnings">{words.warnings.iter().map(|w| view! { <li>{w.clone()}</li> }).collect_view()}</ul>
                 <h3 data-testid="lines-heading">{page::lines_heading(s)}</h3>
-                <pre class="log" data-testid="vllm-lines" data-value=lines_value>{lines}</pre>
+                <pre class="log" class:stale=busy data-testid="vllm-lines" data-value=lines_value>{lines}</pre>
                 {sglang_panel}
                 <details class="primer">
                     <summary>"The KV cache in one minute"</summary>

@@ -1,18 +1,67 @@
-//! SGLang on the page: its figures for the scenario, and the same GPU under both engines.
+//! SGLang on the page: its figures for the scenario, computed in the worker (the first load
+//! carries no SGLang emulation), and the same GPU under both engines.
 
 use super::results::stat;
+use super::{browser, Shown};
 use crate::page;
-use kvbudget_core::calc::Outcome;
-use kvbudget_core::engines::{compare, SglangOutcome};
-use kvbudget_core::scenario::PageScenario;
+use kvbudget_core::handoff::read_text;
+use kvbudget_core::handoff::sglang::{read_view, sglang_request, SglangView};
+use kvbudget_core::query::encode;
+use kvbudget_core::scenario::{Engine, PageScenario};
 use leptos::prelude::*;
+
+/// SGLang's figures while SGLang is the engine: asked of the worker each time the shown scenario
+/// changes. Returns the latest answer (`None` before the first) and whether it is for the
+/// scenario shown now: while the worker computes a newer one, the last stays on the page, dimmed
+/// and marked busy, instead of every panel blinking out and back on each keystroke. An answer
+/// that arrives after the scenario moved on is dropped.
+pub fn follow(shown: Memo<Option<Shown>>) -> (Memo<Option<SglangView>>, Memo<bool>) {
+    let got = RwSignal::new(None::<SglangView>);
+    let query = Memo::new(move |_| {
+        shown.with(|x| {
+            x.as_ref()
+                .filter(|x| x.s.engine == Engine::Sglang)
+                .map(|x| encode(&x.s))
+        })
+    });
+    Effect::new(move |_| {
+        let Some(q) = query.get() else { return };
+        if got.with_untracked(|v| v.as_ref().is_some_and(|v| v.query == q)) {
+            return;
+        }
+        leptos::task::spawn_local(async move {
+            let answer = browser::ask_worker(sglang_request(&q))
+                .await
+                .and_then(|a| read_text(&a));
+            if query.get_untracked().as_deref() != Some(q.as_str()) {
+                return;
+            }
+            let mut v = match answer {
+                Ok(text) => read_view(&text),
+                Err(e) => SglangView {
+                    answer: format!("SGLang: {e}"),
+                    refused: true,
+                    lines: e,
+                    ..SglangView::default()
+                },
+            };
+            v.query = q;
+            got.set(Some(v));
+        });
+    });
+    let latest = Memo::new(move |_| query.with(Option::is_some).then(|| got.get()).flatten());
+    let current = Memo::new(move |_| {
+        let q = query.get();
+        got.with(|v| v.as_ref().is_some_and(|v| Some(&v.query) == q.as_ref()))
+    });
+    (latest, current)
+}
 
 /// SGLang's sequences, tokens and `mem_fraction_static`, then vLLM and SGLang side by side.
 #[component]
-pub fn SglangPanel(s: PageScenario, o: Outcome, sg: SglangOutcome) -> impl IntoView {
-    let stats = page::sglang_stats(&sg).map(|st| stat(st, true));
-    let c = compare(&o, &sg);
-    let rows = c.rows.clone().map(|r| {
+pub fn SglangPanel(s: PageScenario, sg: SglangView) -> impl IntoView {
+    let stats = sg.stats.into_iter().map(|st| stat(st, true));
+    let rows = sg.rows.into_iter().map(|r| {
         let engine = r.engine.to_ascii_lowercase();
         let tokens_value = r.tokens.map(|t| t.to_string()).unwrap_or_default();
         view! {
@@ -24,17 +73,16 @@ pub fn SglangPanel(s: PageScenario, o: Outcome, sg: SglangOutcome) -> impl IntoV
             </tr>
         }
     });
-    let notes = sg.report.notes.clone();
     view! {
-        <div class="stats" data-testid="sglang-stats">{stats.into_iter().collect_view()}</div>
+        <div class="stats" data-testid="sglang-stats">{stats.collect_view()}</div>
         <div class="table-wrap"><table class="rep compare" data-testid="compare">
             <caption>{page::compare_caption(&s)}</caption>
             <thead>
                 <tr><th scope="col">"Engine"</th><th scope="col">"Tokens in the KV cache"</th><th scope="col">"Sequences at the context"</th><th scope="col">"How the pool is sized"</th></tr>
             </thead>
-            <tbody>{rows.into_iter().collect_view()}</tbody>
+            <tbody>{rows.collect_view()}</tbody>
         </table></div>
-        <p class="hint" data-testid="compare-why">{c.why}</p>
-        <ul class="warnings">{notes.into_iter().map(|n| view! { <li>{n}</li> }).collect_view()}</ul>
+        <p class="hint" data-testid="compare-why">{sg.why}</p>
+        <ul class="warnings">{sg.notes.into_iter().map(|n| view! { <li>{n}</li> }).collect_view()}</ul>
     }
 }

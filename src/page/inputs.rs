@@ -2,9 +2,9 @@
 //! and the hints beside them.
 
 use kvbudget_core::calc::Outcome;
-use kvbudget_core::engines;
 use kvbudget_core::error::KvError;
 use kvbudget_core::fields;
+use kvbudget_core::handoff::sglang::SglangView;
 use kvbudget_core::model::{Attention, ModelSpec};
 use kvbudget_core::presets::{self, GpuPreset, ModelPreset};
 use kvbudget_core::scenario::{Engine, GpuChoice, ModelChoice, PageScenario};
@@ -375,7 +375,13 @@ pub const REQUESTS: [Input; 2] = [
 ];
 
 /// The text shown in an empty input whose value follows a default.
-pub fn placeholder(id: &str, s: &PageScenario, o: Option<&Outcome>) -> String {
+/// (`sg`: SGLang's figures for the scenario, once the worker has them.)
+pub fn placeholder(
+    id: &str,
+    s: &PageScenario,
+    o: Option<&Outcome>,
+    sg: Option<&SglangView>,
+) -> String {
     match id {
         "util" => format!("{} (vLLM {} default)", s.version.default_util(), s.version),
         "seqs" => format!("{} (vLLM default here)", s.seqs()),
@@ -387,20 +393,17 @@ pub fn placeholder(id: &str, s: &PageScenario, o: Option<&Outcome>) -> String {
             ),
             None => "estimate".into(),
         },
-        "mfs" => format!(
-            "{} (SGLang {} default here)",
-            engines::default_mfs(s),
-            s.sglang.version()
-        ),
+        "mfs" | "chunked" => {
+            let default = sg.map(|v| match id {
+                "mfs" => v.default_mfs.as_str(),
+                _ => v.default_chunked.as_str(),
+            });
+            match default.filter(|d| !d.is_empty()) {
+                Some(d) => format!("{d} (SGLang {} default here)", s.sglang.version()),
+                None => "SGLang default".into(),
+            }
+        }
         "page_size" => "1 (SGLang default)".into(),
-        "chunked" => match engines::sglang_outcome(s) {
-            Ok(o) => format!(
-                "{} (SGLang {} default here)",
-                o.report.defaults.chunked_prefill_size,
-                s.sglang.version()
-            ),
-            Err(_) => "SGLang default".into(),
-        },
         _ => String::new(),
     }
 }

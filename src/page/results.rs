@@ -58,20 +58,8 @@ pub fn log_lines(r: &Report) -> String {
         .join("\n")
 }
 
-/// One figure of the results panel.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Stat {
-    /// What it is.
-    pub label: &'static str,
-    /// `data-testid`.
-    pub testid: &'static str,
-    /// The exact value for automation (`data-value`).
-    pub value: String,
-    /// The figure as shown.
-    pub text: String,
-    /// The line under it.
-    pub sub: String,
-}
+/// One figure of a panel (the SGLang figures come from the worker in the same shape).
+pub use kvbudget_core::handoff::sglang::Stat;
 
 /// The four figures of the results panel.
 pub fn stats(s: &PageScenario, o: &Outcome) -> [Stat; 4] {
@@ -95,8 +83,8 @@ pub fn stats(s: &PageScenario, o: &Outcome) -> [Stat; 4] {
     let tokens = r.gpu_kv_cache_tokens.unwrap_or(0);
     [
         Stat {
-            label: "Sequences that fit",
-            testid: "max-seqs",
+            label: "Sequences that fit".into(),
+            testid: "max-seqs".into(),
             value: c.capped.to_string(),
             text: thousands(c.capped),
             sub: format!(
@@ -105,15 +93,15 @@ pub fn stats(s: &PageScenario, o: &Outcome) -> [Stat; 4] {
             ),
         },
         Stat {
-            label: "KV per token",
-            testid: "bytes-per-token",
+            label: "KV per token".into(),
+            testid: "bytes-per-token".into(),
             value: c.bytes_per_token.0.to_string(),
             text: format!("{} B", thousands(c.bytes_per_token.0)),
             sub: format!("{} · as MHA {}", c.bytes_per_token, o.mha_bytes_per_token),
         },
         Stat {
-            label: "KV pool",
-            testid: "kv-pool-bytes",
+            label: "KV pool".into(),
+            testid: "kv-pool-bytes".into(),
             value: c.pool.to_string(),
             text: if c.pool > 0 {
                 Bytes(c.pool as u64).to_string()
@@ -126,8 +114,8 @@ pub fn stats(s: &PageScenario, o: &Outcome) -> [Stat; 4] {
             ),
         },
         Stat {
-            label: "vLLM's KV cache",
-            testid: "kv-tokens",
+            label: "vLLM's KV cache".into(),
+            testid: "kv-tokens".into(),
             value: tokens.to_string(),
             text: format!("{} tokens", thousands(tokens)),
             sub: format!(

@@ -126,13 +126,13 @@ export const openEmbed = (page) => page.click(EMBED_BUTTON);
 
 /** Waits until a test id's `data-value` is `expected`. */
 export async function waitValue(page, id, expected) {
-  await page.waitForFunction(([s, v]) => document.querySelector(s).dataset.value === v, [sel(id), expected]);
+  await page.waitForFunction(([s, v]) => document.querySelector(s)?.dataset.value === v, [sel(id), expected]);
 }
 
 /** Waits until a test id's text matches `pattern` (a RegExp). */
 export async function waitText(page, id, pattern) {
   await page.waitForFunction(
-    ([s, src, flags]) => new RegExp(src, flags).test(document.querySelector(s).textContent),
+    ([s, src, flags]) => new RegExp(src, flags).test(document.querySelector(s)?.textContent ?? ''),
     [sel(id), pattern.source, pattern.flags],
   );
 }
@@ -149,7 +149,7 @@ export async function waitField(page, fieldId, expected) {
 
 /** Waits until a row of the log check's table has `data-diff` `expected`. */
 export async function waitDiff(page, key, expected) {
-  await page.waitForFunction(([s, v]) => document.querySelector(s).dataset.diff === v, [compareRow(key), expected]);
+  await page.waitForFunction(([s, v]) => document.querySelector(s)?.dataset.diff === v, [compareRow(key), expected]);
 }
 
 // ── SGLang and the two engines side by side ──────────────────────────────────────────────────────

@@ -18,12 +18,16 @@ import { DIST } from './harness.mjs';
 // presets, the hybrid accounting and its explanations); 334,681 B once config.json import and the
 // lab's kv_report.json (serde_json's parser and writer) moved to the worker, which the first load
 // does not fetch; 335,792 B with decode context parallelism and --no-enable-prefix-caching.
-// Lowered to that figure plus a little room: the worker's move is kept, not spent.
-const BUDGET_GZIP = 337_000;
+// Lowered to that figure plus a little room: the worker's move is kept, not spent. 314,012 B once
+// SGLang's emulation and the whole log check (both parsers, the comparison, adopting and aligning)
+// moved to the worker too (the page asks it, and shows the latest answer dimmed while a newer one
+// is computed).
+const BUDGET_GZIP = 315_000;
 // The worker (kvbudget-worker*: its loader, glue and wasm), fetched on the first import or
-// kv_report.json only: 113,599 B gzip with the config import and the report (the whole core).
+// kv_report.json only: 113,599 B gzip with the config import and the report (the whole core);
+// 142,653 B with SGLang's emulation and the log check, fetched when SGLang is chosen or a log read.
 const WORKER = /^kvbudget-worker/;
-const WORKER_BUDGET_GZIP = 120_000;
+const WORKER_BUDGET_GZIP = 145_000;
 
 const gzipped = (files) => {
   let raw = 0;

@@ -9,10 +9,14 @@ fn main() {
 
     let scope: DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
     let reply = scope.clone();
-    let on_message = Closure::<dyn Fn(MessageEvent)>::new(move |e: MessageEvent| {
-        let request = e.data().as_string().unwrap_or_default();
-        let answer = kvbudget_core::handoff::answer(&request);
-        let _ = reply.post_message(&JsValue::from_str(&answer));
+    // One session for the worker's life: it keeps the last log read.
+    let mut session = kvbudget_core::handoff::Session::default();
+    let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |e: MessageEvent| {
+        // `<number>\n<request>`; the answer goes back under the same number.
+        let message = e.data().as_string().unwrap_or_default();
+        let (n, request) = message.split_once('\n').unwrap_or(("0", ""));
+        let answer = session.answer(request);
+        let _ = reply.post_message(&JsValue::from_str(&format!("{n}\n{answer}")));
     });
     scope.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
     // The handler lives as long as the worker.

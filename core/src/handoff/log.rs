@@ -1,0 +1,310 @@
+//! The log check, run in the worker: it reads a vLLM or SGLang startup log once, keeps what it
+//! read, and answers the page's questions about it for each scenario (the comparison, the settings
+//! that differ, the scenario with the log's numbers). The page's first load carries no log parser.
+
+use super::wire::{record, Fields};
+use crate::calc::evaluate;
+use crate::engines::{adopt_sglang_log, sglang_outcome};
+use crate::scenario::PageScenario;
+use crate::sglang::logparse::{self as sglog, ParsedLog as SgLog};
+use crate::units::thousands;
+use crate::verify::{adopt, align, compare, mismatches, Verdict};
+use crate::vllm::logparse::{self, LogError, ParsedLog};
+
+/// A log the worker has read.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Loaded {
+    /// A vLLM log (kept with its text, for the lab's kv_report.json).
+    Vllm(ParsedLog, String),
+    /// An SGLang log.
+    Sglang(SgLog),
+}
+
+/// What reading a log found: which engine's (`vllm`, `sglang`, or `none` without KV figures),
+/// the verdict's key and the sentence the page shows.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct LogStatus {
+    /// `vllm`, `sglang` or `none`.
+    pub kind: String,
+    /// `started`, `refused` or `no-kv-line`.
+    pub verdict: String,
+    /// The sentence.
+    pub message: String,
+}
+
+/// One row of the scenario beside the log.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct LogRow {
+    /// Stable key (vLLM rows; empty for SGLang's).
+    pub key: String,
+    /// What is compared.
+    pub what: String,
+    /// The scenario's figure.
+    pub predicted: String,
+    /// The log's figure.
+    pub printed: String,
+    /// printed − predicted as a number (vLLM rows), for `data-diff`.
+    pub difference: String,
+    /// The difference in words.
+    pub difference_text: String,
+    /// What explains it.
+    pub why: String,
+}
+
+/// The scenario beside the log: the settings that differ, and the rows.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct LogView {
+    /// The scenario (its URL query) this is for.
+    pub query: String,
+    /// "what: x here, y in the log", for each setting that differs (vLLM logs).
+    pub mismatches: Vec<String>,
+    /// The comparison.
+    pub rows: Vec<LogRow>,
+}
+
+/// What the log check says after reading a vLLM log, leading with what the log says happened.
+pub fn log_status(p: &ParsedLog) -> String {
+    let who = match (&p.version, &p.model) {
+        (Some(v), Some(m)) => format!("vLLM {v}, {m}"),
+        (Some(v), None) => format!("vLLM {v}"),
+        (None, Some(m)) => m.clone(),
+        (None, None) => "This log".into(),
+    };
+    match Verdict::of(p) {
+        Verdict::NoKvLine => format!(
+            "No KV cache figures in this log: looked for {}.",
+            logparse::LOOKED_FOR
+        ),
+        Verdict::Started => {
+            let tokens = p.cached_tokens(16).map(thousands).unwrap_or_default();
+            format!("{who}: started, with {tokens} tokens of KV cache.")
+        }
+        Verdict::Refused => format!("{who}: refused to start ({}).", log_error_text(p)),
+    }
+}
+
+fn log_error_text(p: &ParsedLog) -> String {
+    match &p.error {
+        Some(LogError::RequestTooLong {
+            max_model_len,
+            needed_gib,
+            available_gib,
+            estimated_max_len,
+        }) => format!(
+            "one request of {} tokens needs {needed_gib} GiB, {available_gib} GiB were available{}",
+            thousands(*max_model_len),
+            estimated_max_len
+                .map(|e| format!("; estimated maximum model length {}", thousands(e)))
+                .unwrap_or_default()
+        ),
+        Some(LogError::V0TooLong {
+            max_model_len,
+            kv_tokens,
+        }) => format!(
+            "max_model_len {} exceeds the {} tokens the cache holds",
+            thousands(*max_model_len),
+            thousands(*kv_tokens)
+        ),
+        Some(LogError::NoMemory) => "no memory left for the cache blocks".into(),
+        None => String::new(),
+    }
+}
+
+/// What the log check says about an SGLang log: its verdict key and the sentence.
+pub fn sglang_log_status(p: &SgLog) -> (&'static str, String) {
+    let who = p.model.as_deref().unwrap_or("This SGLang log");
+    match (p.refusal.is_some(), p.total_tokens()) {
+        (true, _) => ("refused", format!("SGLang, {who}: refused to start.")),
+        (false, Some(t)) => (
+            "started",
+            format!(
+                "SGLang, {who}: started, with a pool of {} tokens.",
+                thousands(t)
+            ),
+        ),
+        (false, None) => (
+            "no-kv-line",
+            format!(
+                "No KV cache figures in this log: looked for {}.",
+                sglog::LOOKED_FOR
+            ),
+        ),
+    }
+}
+
+/// The page's SGLang figures beside an SGLang log's: (what, scenario, log).
+pub fn sglang_compare(s: &PageScenario, p: &SgLog) -> Vec<(&'static str, String, String)> {
+    let o = sglang_outcome(s).ok();
+    let r = o.as_ref().map(|o| &o.report);
+    let or_dash = |x: Option<String>| x.unwrap_or_else(|| "—".into());
+    vec![
+        (
+            "pool (max_total_num_tokens)",
+            or_dash(r.and_then(|r| r.max_total_num_tokens).map(thousands)),
+            or_dash(p.total_tokens().map(thousands)),
+        ),
+        (
+            "mem_fraction_static",
+            or_dash(r.map(|r| r.mem_fraction_static.to_string())),
+            or_dash(p.mem_fraction_static.map(|f| f.to_string())),
+        ),
+        (
+            "context_len",
+            thousands(s.ctx),
+            or_dash(p.context_len.map(thousands)),
+        ),
+        (
+            "max_running_requests",
+            or_dash(r.and_then(|r| r.max_running_requests).map(thousands)),
+            or_dash(p.max_running_requests.map(thousands)),
+        ),
+    ]
+}
+
+/// Reads a log (vLLM or SGLang): what it found, and what to keep for later questions.
+pub fn read_log(text: &str) -> (LogStatus, Option<Loaded>) {
+    if sglog::is_sglang(text) {
+        let p = sglog::parse(text);
+        let (verdict, message) = sglang_log_status(&p);
+        let found = verdict != "no-kv-line";
+        let status = LogStatus {
+            kind: if found { "sglang" } else { "none" }.into(),
+            verdict: verdict.into(),
+            message,
+        };
+        return (status, found.then_some(Loaded::Sglang(p)));
+    }
+    let p = logparse::parse(text);
+    let found = p.kv.is_some() || p.error.is_some();
+    let status = LogStatus {
+        kind: if found { "vllm" } else { "none" }.into(),
+        verdict: Verdict::of(&p).key().into(),
+        message: log_status(&p),
+    };
+    (status, found.then(|| Loaded::Vllm(p, text.to_string())))
+}
+
+/// The scenario beside the loaded log.
+pub fn log_view(s: &PageScenario, log: &Loaded) -> LogView {
+    let mut v = LogView {
+        query: crate::query::encode(s),
+        ..LogView::default()
+    };
+    match log {
+        Loaded::Vllm(p, _) => {
+            v.mismatches = mismatches(s, p)
+                .into_iter()
+                .map(|m| format!("{}: {} here, {} in the log", m.what, m.scenario, m.log))
+                .collect();
+            if let Ok(o) = evaluate(s) {
+                v.rows = compare(s, &o, p)
+                    .into_iter()
+                    .map(|r| LogRow {
+                        key: r.key.into(),
+                        what: r.what.into(),
+                        predicted: r.predicted,
+                        printed: r.printed,
+                        difference: r.difference.map(|d| d.to_string()).unwrap_or_default(),
+                        difference_text: r.difference_text,
+                        why: r.why,
+                    })
+                    .collect();
+            }
+        }
+        Loaded::Sglang(p) => {
+            v.rows = sglang_compare(s, p)
+                .into_iter()
+                .map(|(what, ours, theirs)| LogRow {
+                    what: what.into(),
+                    predicted: ours,
+                    printed: theirs,
+                    ..LogRow::default()
+                })
+                .collect();
+        }
+    }
+    v
+}
+
+/// The scenario with the log's numbers, and what changed.
+pub fn adopt_log(s: &PageScenario, log: &Loaded) -> (PageScenario, Vec<String>) {
+    match log {
+        Loaded::Vllm(p, _) => {
+            let (s, notes) = adopt(s, p);
+            let mut lines = vec!["Adopted the log's numbers:".to_string()];
+            lines.extend(notes);
+            (s, lines)
+        }
+        Loaded::Sglang(p) => {
+            let (s, notes) = adopt_sglang_log(s, p);
+            let mut lines = vec!["Adopted the SGLang log's numbers:".to_string()];
+            lines.extend(notes);
+            (s, lines)
+        }
+    }
+}
+
+/// The scenario aligned to a vLLM log's settings (an SGLang log leaves it as it is).
+pub fn align_log(s: &PageScenario, log: &Loaded) -> PageScenario {
+    match log {
+        Loaded::Vllm(p, _) => align(s, p),
+        Loaded::Sglang(_) => s.clone(),
+    }
+}
+
+/// The status on the wire.
+pub fn write_status(s: &LogStatus) -> String {
+    record(&[&s.kind, &s.verdict, &s.message])
+}
+
+/// The status read back.
+pub fn read_status(text: &str) -> LogStatus {
+    let f = Fields::of(text);
+    LogStatus {
+        kind: f.text(0),
+        verdict: f.text(1),
+        message: f.text(2),
+    }
+}
+
+/// The view on the wire.
+pub fn write_view(v: &LogView) -> String {
+    let mut out = vec![record(&["query", &v.query])];
+    out.extend(v.mismatches.iter().map(|m| record(&["mismatch", m])));
+    out.extend(v.rows.iter().map(|r| {
+        record(&[
+            "row",
+            &r.key,
+            &r.what,
+            &r.predicted,
+            &r.printed,
+            &r.difference,
+            &r.difference_text,
+            &r.why,
+        ])
+    }));
+    out.join("\n")
+}
+
+/// The view read back.
+pub fn read_view(text: &str) -> LogView {
+    let mut v = LogView::default();
+    for line in text.lines() {
+        let f = Fields::of(line);
+        match f.text(0).as_str() {
+            "query" => v.query = f.text(1),
+            "mismatch" => v.mismatches.push(f.text(1)),
+            "row" => v.rows.push(LogRow {
+                key: f.text(1),
+                what: f.text(2),
+                predicted: f.text(3),
+                printed: f.text(4),
+                difference: f.text(5),
+                difference_text: f.text(6),
+                why: f.text(7),
+            }),
+            _ => {}
+        }
+    }
+    v
+}

@@ -1,0 +1,209 @@
+//! What the page hands to its second module, a Web Worker loaded on first use, and what comes
+//! back. Both sides are plain text, so the page's first load carries no JSON parser: the worker
+//! reads a `config.json`; the page reads the answer, whose model travels as the page's own URL
+//! query (which the page already reads).
+//!
+//! A request names its job on its first line. An answer starts with `ok` or `err`. The worker keeps
+//! one [`Session`]: the last log it read, which later requests compare against each scenario.
+
+pub mod log;
+pub mod sglang;
+pub mod wire;
+
+use crate::calc::{self, Outcome};
+use crate::config;
+use crate::model::ModelSpec;
+use crate::query;
+use crate::report_json::kv_report;
+use crate::scenario::{ModelChoice, PageScenario};
+use crate::units::GIB;
+use crate::vllm::logparse::{self, ParsedLog};
+use crate::{pyjson, seed};
+
+/// The request that imports `text` as a config.json named `name`.
+pub fn import_request(name: &str, text: &str) -> String {
+    format!("import\n{}\n{text}", name.replace('\n', " "))
+}
+
+/// The request for the course lab's kv_report.json of the scenario `query` beside a vLLM log.
+pub fn kv_report_request(query: &str, log: &str) -> String {
+    format!("kv_report\n{query}\n{log}")
+}
+
+/// The course lab's kv_report.json for the scenario's geometry and pool beside a log: the seed's
+/// prediction (a hybrid's attention layers as `L`) and what the log printed.
+pub fn lab_report(s: &PageScenario, o: &Outcome, log: &ParsedLog) -> Option<String> {
+    let m = &o.model;
+    let pred = seed::predict(
+        m.attention_layers() as i64,
+        m.kv_heads as i64,
+        m.head_dim as i64,
+        s.kv.bytes(m.dtype) as f64,
+        o.chosen.pool.max(0) as f64 / GIB as f64,
+        o.context as i64,
+    )
+    .ok()?;
+    Some(
+        pyjson::dumps(&kv_report(
+            &pred,
+            log,
+            o.chosen.report.block_size,
+            o.context,
+        )) + "\n",
+    )
+}
+
+/// Runs a request that needs no session (an import or a report) and returns the answer.
+pub fn answer(request: &str) -> String {
+    Session::default().answer(request)
+}
+
+/// The request that reads a startup log (vLLM or SGLang) and keeps it for later requests.
+pub fn log_request(text: &str) -> String {
+    format!("log\n{text}")
+}
+
+/// The request for the kept log beside the scenario `query`: `log_view`, `log_adopt` or
+/// `log_align`.
+pub fn log_question(job: &str, query: &str) -> String {
+    format!("{job}\n{query}")
+}
+
+/// What the worker keeps between requests.
+#[derive(Default)]
+pub struct Session {
+    log: Option<log::Loaded>,
+}
+
+impl Session {
+    /// Runs a request and returns the answer.
+    pub fn answer(&mut self, request: &str) -> String {
+        let (job, rest) = request.split_once('\n').unwrap_or((request, ""));
+        let no_log = || "err\nno log has been read".to_string();
+        match job {
+            "kv_report" => report(rest),
+            "import" => import(rest),
+            "sglang" => {
+                let (s, _) = query::decode(rest);
+                format!("ok\n{}", sglang::write_view(&sglang::sglang_view(&s)))
+            }
+            "log" => {
+                let (status, loaded) = log::read_log(rest);
+                self.log = loaded;
+                format!("ok\n{}", log::write_status(&status))
+            }
+            "log_view" | "log_adopt" | "log_align" => {
+                let Some(loaded) = &self.log else {
+                    return no_log();
+                };
+                let (s, _) = query::decode(rest);
+                match job {
+                    "log_view" => format!("ok\n{}", log::write_view(&log::log_view(&s, loaded))),
+                    "log_adopt" => {
+                        let (s, notes) = log::adopt_log(&s, loaded);
+                        let mut lines = vec!["ok".to_string(), query::encode(&s)];
+                        lines.extend(notes.iter().map(|n| n.replace('\n', " ")));
+                        lines.join("\n")
+                    }
+                    _ => format!("ok\n{}", query::encode(&log::align_log(&s, loaded))),
+                }
+            }
+            _ => "err\nthe page asked its worker for something it does not do".into(),
+        }
+    }
+}
+
+fn report(rest: &str) -> String {
+    let Some((q, text)) = rest.split_once('\n') else {
+        return "err\nno report for this scenario and log".into();
+    };
+    let (s, _) = query::decode(q);
+    let report = calc::evaluate(&s)
+        .ok()
+        .and_then(|o| lab_report(&s, &o, &logparse::parse(text)));
+    match report {
+        Some(json) => format!("ok\n{json}"),
+        None => "err\nno report for this scenario and log".into(),
+    }
+}
+
+fn import(rest: &str) -> String {
+    let (name, text) = rest.split_once('\n').unwrap_or((rest, ""));
+    match config::import(text, name) {
+        Ok(m) => {
+            let s = PageScenario {
+                model: ModelChoice::Custom(m.spec.clone()),
+                ..PageScenario::default()
+            };
+            let mut lines = vec![
+                "ok".to_string(),
+                query::encode(&s),
+                m.default_max_model_len.to_string(),
+                m.summary(),
+            ];
+            lines.extend(m.notes.iter().map(|n| n.replace('\n', " ")));
+            lines.join("\n")
+        }
+        Err(e) => format!("err\n{e}"),
+    }
+}
+
+/// Reads an answer that carries a scenario and notes (the log adopted or aligned): the scenario,
+/// and the notes.
+pub fn read_scenario(answer: &str) -> std::result::Result<(PageScenario, Vec<String>), String> {
+    let body = read_text(answer)?;
+    let mut lines = body.split('\n');
+    let (s, notices) = query::decode(lines.next().unwrap_or_default());
+    if let Some(n) = notices.first() {
+        return Err(n.message.clone());
+    }
+    Ok((s, lines.map(str::to_string).collect()))
+}
+
+/// A config.json as the worker read it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ImportAnswer {
+    /// The model.
+    pub spec: ModelSpec,
+    /// vLLM's derived `max_model_len`.
+    pub default_max_model_len: u64,
+    /// What was read, in one sentence.
+    pub summary: String,
+    /// What was read or assumed.
+    pub notes: Vec<String>,
+}
+
+/// Reads the worker's answer to a kv_report request: the JSON, or the error the worker met.
+pub fn read_text(answer: &str) -> std::result::Result<String, String> {
+    match answer.split_once('\n') {
+        Some(("ok", text)) => Ok(text.to_string()),
+        Some(("err", e)) => Err(e.to_string()),
+        _ => Err("the worker's answer is not one the page reads".into()),
+    }
+}
+
+/// Reads the worker's answer to an import: the model, or the error the worker met.
+pub fn read_import(answer: &str) -> std::result::Result<ImportAnswer, String> {
+    let body = read_text(answer)?;
+    let mut lines = body.split('\n');
+    let bad = |what: &str| format!("the worker's answer has no {what}");
+    let q = lines.next().ok_or_else(|| bad("model"))?;
+    let (s, notices) = query::decode(q);
+    if let Some(n) = notices.first() {
+        return Err(n.message.clone());
+    }
+    let ModelChoice::Custom(spec) = s.model else {
+        return Err(bad("custom model"));
+    };
+    let default_max_model_len = lines
+        .next()
+        .and_then(|l| l.parse().ok())
+        .ok_or_else(|| bad("length"))?;
+    let summary = lines.next().ok_or_else(|| bad("summary"))?.to_string();
+    Ok(ImportAnswer {
+        spec,
+        default_max_model_len,
+        summary,
+        notes: lines.map(str::to_string).collect(),
+    })
+}

@@ -1,0 +1,265 @@
+//! SGLang's figures for the page, computed in the worker: the page's first load carries no SGLang
+//! emulation. Everything the page shows of SGLang is text here, read back field by field.
+
+use super::wire::{opt, record, Fields};
+use crate::calc::evaluate;
+use crate::engines::{compare, sglang_command, sglang_outcome, SglangOutcome};
+use crate::explain::plural;
+use crate::query;
+use crate::scenario::PageScenario;
+use crate::units::thousands;
+
+/// One figure of a panel: its label, its `data-testid`, its exact `data-value`, the figure as
+/// shown and the line under it.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Stat {
+    /// What it is.
+    pub label: String,
+    /// `data-testid`.
+    pub testid: String,
+    /// The exact value for automation (`data-value`).
+    pub value: String,
+    /// The figure as shown.
+    pub text: String,
+    /// The line under it.
+    pub sub: String,
+}
+
+/// One engine's row of the same GPU under both engines.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct EngineRow {
+    /// `vLLM` or `SGLang`.
+    pub engine: String,
+    /// Tokens in the KV cache (None when the engine refuses to start).
+    pub tokens: Option<u64>,
+    /// Sequences at the context.
+    pub sequences: u64,
+    /// How the pool is sized.
+    pub pool: String,
+}
+
+/// The page's scenario under SGLang, as the page shows it.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct SglangView {
+    /// The scenario (its URL query) these figures are for.
+    pub query: String,
+    /// The answer in one line, and whether SGLang refuses to start.
+    pub answer: String,
+    /// Whether SGLang refuses (or does not accept the settings).
+    pub refused: bool,
+    /// What SGLang would print, or why it does not accept the settings.
+    pub lines: String,
+    /// `python -m sglang.launch_server …`.
+    pub command: String,
+    /// Sequences, tokens, `mem_fraction_static` (none when the settings are not accepted).
+    pub stats: Vec<Stat>,
+    /// vLLM, then SGLang.
+    pub rows: Vec<EngineRow>,
+    /// Why the two pools differ.
+    pub why: String,
+    /// SGLang's notes.
+    pub notes: Vec<String>,
+    /// SGLang's default `mem_fraction_static` here (the knob's placeholder).
+    pub default_mfs: String,
+    /// SGLang's default `--chunked-prefill-size` here (empty when the settings are not accepted).
+    pub default_chunked: String,
+}
+
+/// The request for SGLang's figures of the scenario `query`.
+pub fn sglang_request(query: &str) -> String {
+    format!("sglang\n{query}")
+}
+
+/// SGLang's three figures: sequences at the context, tokens in its pool, `mem_fraction_static`.
+pub fn sglang_stats(o: &SglangOutcome) -> Vec<Stat> {
+    let r = &o.report;
+    let tokens = r.max_total_num_tokens.unwrap_or(0);
+    let range = r
+        .range
+        .map(|g| {
+            format!(
+                " · range {}–{}",
+                thousands(g.low_tokens.max(0) as u64),
+                thousands(g.high_tokens.max(0) as u64)
+            )
+        })
+        .unwrap_or_default();
+    vec![
+        Stat {
+            label: "Sequences that fit (SGLang)".into(),
+            testid: "sglang-seqs".into(),
+            value: o.sequences.to_string(),
+            text: thousands(o.sequences),
+            sub: if r.error.is_some() {
+                "SGLang would not start".into()
+            } else {
+                format!(
+                    "of {} tokens each · max_running_requests {}",
+                    thousands(o.context),
+                    thousands(r.max_running_requests.unwrap_or(0))
+                )
+            },
+        },
+        Stat {
+            label: "SGLang's KV cache".into(),
+            testid: "sglang-tokens".into(),
+            value: tokens.to_string(),
+            text: format!("{} tokens", thousands(tokens)),
+            sub: format!(
+                "max_total_num_tokens · {} B per token{range}",
+                thousands(r.cell_size_bytes)
+            ),
+        },
+        Stat {
+            label: "mem_fraction_static".into(),
+            testid: "sglang-mfs".into(),
+            value: r.mem_fraction_static_text.clone(),
+            text: r.mem_fraction_static_text.clone(),
+            sub: match &r.mfs_default {
+                Some(d) => match d.reserved_mib {
+                    Some(m) => format!(
+                        "SGLang {}'s default: {} MiB reserved of {} MiB",
+                        r.version,
+                        thousands(m.round() as u64),
+                        thousands(o.gpu_mib)
+                    ),
+                    None => format!("SGLang {}'s default", r.version),
+                },
+                None => "as given".into(),
+            },
+        },
+    ]
+}
+
+/// What SGLang would print, with its refusal as the exception it raises.
+pub fn sglang_lines(o: &SglangOutcome) -> String {
+    let r = &o.report;
+    let error = r
+        .error
+        .as_ref()
+        .map(|e| format!("{}: {e}", r.error_type.unwrap_or("RuntimeError")));
+    r.lines
+        .iter()
+        .cloned()
+        .chain(error)
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// SGLang's figures for the page's scenario.
+pub fn sglang_view(s: &PageScenario) -> SglangView {
+    let mut v = SglangView {
+        query: query::encode(s),
+        command: sglang_command(s),
+        default_mfs: crate::engines::default_mfs(s).to_string(),
+        ..SglangView::default()
+    };
+    match sglang_outcome(s) {
+        Ok(sg) => {
+            v.refused = sg.report.error.is_some();
+            let fit = if v.refused {
+                "SGLang would not start".to_string()
+            } else {
+                format!(
+                    "{} of {} tokens fit",
+                    plural(sg.sequences, "sequence"),
+                    thousands(sg.context)
+                )
+            };
+            v.answer = format!(
+                "{fit} under SGLang {} · {} · {} KV · {}",
+                sg.report.version,
+                s.model.name(),
+                s.kv.name(),
+                s.gpu.name()
+            );
+            v.lines = sglang_lines(&sg);
+            v.stats = sglang_stats(&sg);
+            v.notes = sg.report.notes.clone();
+            v.default_chunked = sg.report.defaults.chunked_prefill_size.to_string();
+            if let Ok(o) = evaluate(s) {
+                let c = compare(&o, &sg);
+                v.why = c.why;
+                v.rows = c
+                    .rows
+                    .into_iter()
+                    .map(|r| EngineRow {
+                        engine: r.engine.into(),
+                        tokens: r.tokens,
+                        sequences: r.sequences,
+                        pool: r.pool,
+                    })
+                    .collect();
+            }
+        }
+        Err(e) => {
+            v.refused = true;
+            v.answer = format!("SGLang: {e}");
+            v.lines = format!("SGLang does not accept these settings: {e}");
+        }
+    }
+    v
+}
+
+/// The view on the wire.
+pub fn write_view(v: &SglangView) -> String {
+    let mut out = vec![
+        record(&["query", &v.query]),
+        record(&["answer", &v.answer, if v.refused { "1" } else { "0" }]),
+        record(&["lines", &v.lines]),
+        record(&["command", &v.command]),
+        record(&["why", &v.why]),
+        record(&["defaults", &v.default_mfs, &v.default_chunked]),
+    ];
+    for s in &v.stats {
+        out.push(record(&[
+            "stat", &s.label, &s.testid, &s.value, &s.text, &s.sub,
+        ]));
+    }
+    for r in &v.rows {
+        let seqs = r.sequences.to_string();
+        out.push(record(&["row", &r.engine, &opt(r.tokens), &seqs, &r.pool]));
+    }
+    for n in &v.notes {
+        out.push(record(&["note", n]));
+    }
+    out.join("\n")
+}
+
+/// The view read back from the wire.
+pub fn read_view(text: &str) -> SglangView {
+    let mut v = SglangView::default();
+    for line in text.lines() {
+        let f = Fields::of(line);
+        match f.text(0).as_str() {
+            "query" => v.query = f.text(1),
+            "answer" => {
+                v.answer = f.text(1);
+                v.refused = f.text(2) == "1";
+            }
+            "lines" => v.lines = f.text(1),
+            "command" => v.command = f.text(1),
+            "why" => v.why = f.text(1),
+            "defaults" => {
+                v.default_mfs = f.text(1);
+                v.default_chunked = f.text(2);
+            }
+            "stat" => v.stats.push(Stat {
+                label: f.text(1),
+                testid: f.text(2),
+                value: f.text(3),
+                text: f.text(4),
+                sub: f.text(5),
+            }),
+            "row" => v.rows.push(EngineRow {
+                engine: f.text(1),
+                tokens: f.number(2),
+                sequences: f.number(3).unwrap_or(0),
+                pool: f.text(4),
+            }),
+            "note" => v.notes.push(f.text(1)),
+            _ => {}
+        }
+    }
+    v
+}

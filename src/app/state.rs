@@ -1,0 +1,67 @@
+//! The page's state: the scenario every input writes, the last one that evaluated, and what
+//! derives from it (memos over the core's pure functions, and SGLang's figures from the worker).
+
+use super::sglang;
+use kvbudget_core::calc::{evaluate, Outcome};
+use kvbudget_core::chart_data::{self, ChartData};
+use kvbudget_core::explain::{explain, Explanation};
+use kvbudget_core::handoff::sglang::SglangView;
+use kvbudget_core::scenario::PageScenario;
+use leptos::prelude::*;
+
+/// The scenario signal every input writes.
+pub type Scn = RwSignal<PageScenario>;
+
+/// The last scenario that evaluated, with its outcome: what the panels show while an edit is
+/// refused.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Shown {
+    /// The scenario.
+    pub s: PageScenario,
+    /// Its numbers.
+    pub o: Outcome,
+}
+
+/// What the panels read: the scenario, the last good evaluation and what derives from it.
+#[derive(Clone, Copy)]
+pub struct State {
+    /// The scenario as edited (may not evaluate).
+    pub scenario: Scn,
+    /// The current evaluation's error, if any.
+    pub error: Memo<Option<String>>,
+    /// The last scenario that evaluated and its numbers.
+    pub shown: Memo<Option<Shown>>,
+    /// Its derivations, warnings and serve command.
+    pub words: Memo<Option<Explanation>>,
+    /// Its charts' data.
+    pub charts: Memo<Option<ChartData>>,
+    /// SGLang's figures (the worker's latest answer) while SGLang is the engine.
+    pub sglang: Memo<Option<SglangView>>,
+    /// Whether they are for the scenario shown now (else the worker is computing newer ones).
+    pub sglang_current: Memo<bool>,
+}
+
+impl State {
+    pub fn new(scenario: Scn) -> Self {
+        let result = Memo::new(move |_| scenario.with(|s| evaluate(s).map(|o| (s.clone(), o))));
+        let error = Memo::new(move |_| result.with(|r| r.as_ref().err().map(|e| e.to_string())));
+        let shown = Memo::new(move |prev: Option<&Option<Shown>>| match result.get() {
+            Ok((s, o)) => Some(Shown { s, o }),
+            Err(_) => prev.cloned().flatten(),
+        });
+        let words = Memo::new(move |_| shown.with(|x| x.as_ref().map(|x| explain(&x.s, &x.o))));
+        let charts = Memo::new(move |_| {
+            shown.with(|x| x.as_ref().and_then(|x| chart_data::build(&x.s, &x.o).ok()))
+        });
+        let (sglang, sglang_current) = sglang::follow(shown);
+        State {
+            scenario,
+            error,
+            shown,
+            words,
+            charts,
+            sglang,
+            sglang_current,
+        }
+    }
+}
