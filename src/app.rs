@@ -17,8 +17,10 @@ mod results;
 mod sglang;
 mod state;
 
+use kvbudget_core::i18n::Lang;
 use kvbudget_core::query::{decode, encode};
 use kvbudget_core::scenario::Embed;
+use kvbudget_core::t;
 use leptos::prelude::*;
 
 /// Mounts the page on `<body>`.
@@ -62,37 +64,60 @@ pub fn App() -> impl IntoView {
     });
     let commit_point = move |_| fresh_entry.set_value(true);
     Effect::new(move |_| browser::set_theme(scenario.with(|s| s.theme.key())));
+    let lang = state.lang;
+    Effect::new(move |_| browser::set_document_lang(lang.get().key(), t!(DOCUMENT_TITLE)));
     let embed = move || scenario.with(|s| s.embed);
+    // A change of language draws the page anew in it (the scenario, in its signal, stays).
+    move || {
+        let _ = lang.get();
+        view! {
+            <Show
+                when=move || embed() == Embed::Full
+                fallback=move || view! { <embed::EmbedView state/> }
+            >
+                <a class="skip" href="#results-title">{t!(SKIP_TO_RESULTS)}</a>
+                <header class="top">
+                    <h1>"kvbudget"</h1>
+                    <p class="lede">{t!(LEDE)}</p>
+                    <LangSwitch state/>
+                </header>
+                <results::Notices notices state/>
+                <results::AnswerBar state/>
+                <main class="layout">
+                    <form class="inputs" on:change=commit_point on:submit=|ev| ev.prevent_default() aria-label=t!(SCENARIO)>
+                        <inputs::Inputs state/>
+                    </form>
+                    <div class="outputs">
+                        <results::Results state/>
+                        <plan::PlanPanel state/>
+                        <log_check::LogCheck state/>
+                        <figures::Figures state embed=Embed::Full/>
+                        <repertoire::Repertoire state/>
+                        <gpus::Gpus state/>
+                    </div>
+                </main>
+                <footer class="foot">
+                    <p>{t!(FOOTER)}</p>
+                </footer>
+            </Show>
+        }
+    }
+}
+
+/// The language switch: each language named in itself.
+#[component]
+fn LangSwitch(state: State) -> impl IntoView {
+    let scenario = state.scenario;
+    let on_change = move |ev| {
+        let v = event_target_value(&ev);
+        scenario.update(|s| s.lang = Lang::parse(&v));
+    };
     view! {
-        <Show
-            when=move || embed() == Embed::Full
-            fallback=move || view! { <embed::EmbedView state/> }
-        >
-            <a class="skip" href="#results-title">"Skip to the results"</a>
-            <header class="top">
-                <h1>"kvbudget"</h1>
-                <p class="lede">
-                    "How many sequences of what context fit next to these weights on this GPU — and what vLLM prints at startup."
-                </p>
-            </header>
-            <results::Notices notices state/>
-            <results::AnswerBar state/>
-            <main class="layout">
-                <form class="inputs" on:change=commit_point on:submit=|ev| ev.prevent_default() aria-label="Scenario">
-                    <inputs::Inputs state/>
-                </form>
-                <div class="outputs">
-                    <results::Results state/>
-                    <plan::PlanPanel state/>
-                    <log_check::LogCheck state/>
-                    <figures::Figures state embed=Embed::Full/>
-                    <repertoire::Repertoire state/>
-                    <gpus::Gpus state/>
-                </div>
-            </main>
-            <footer class="foot">
-                <p>"Exact integer arithmetic, computed in your browser; vLLM's accounting per version. The non-KV overhead is estimated from the model and settings (calibrated on published vLLM logs), or the course lab's single figure if you give one."</p>
-            </footer>
-        </Show>
+        <div class="lang">
+            <label for="lang" class="sr-only">{t!(LANGUAGE)}</label>
+            <select id="lang" data-testid="lang" on:change=on_change prop:value=move || state.lang.get().key()>
+                {Lang::ALL.into_iter().map(|l| view! { <option value=l.key() lang=l.key()>{l.name()}</option> }).collect_view()}
+            </select>
+        </div>
     }
 }

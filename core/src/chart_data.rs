@@ -5,6 +5,7 @@ use crate::calc::{compute_roof, decode_terms, roofed, vllm_fit, Outcome};
 use crate::capacity;
 use crate::error::Result;
 use crate::scenario::PageScenario;
+use crate::t;
 use crate::units::{thousands, Bytes};
 use crate::vllm::RefusalKind;
 
@@ -44,13 +45,13 @@ impl SegmentKind {
     /// What the kind is, for a legend.
     pub fn legend(self) -> &'static str {
         match self {
-            SegmentKind::Weights => "weights",
-            SegmentKind::Overhead => "overhead (activations, CUDA, graphs)",
-            SegmentKind::Sequences { .. } => "one band per sequence",
-            SegmentKind::State => "their recurrent state",
-            SegmentKind::KvFree => "KV cache left over",
-            SegmentKind::Unclaimed => "not claimed: (1 − util) × total",
-            SegmentKind::Overflow => "weights beyond the GPU",
+            SegmentKind::Weights => t!(CH_LEG_WEIGHTS),
+            SegmentKind::Overhead => t!(CH_LEG_OVERHEAD),
+            SegmentKind::Sequences { .. } => t!(CH_LEG_SEQUENCES),
+            SegmentKind::State => t!(CH_LEG_STATE),
+            SegmentKind::KvFree => t!(CH_LEG_KV_FREE),
+            SegmentKind::Unclaimed => t!(CH_LEG_UNCLAIMED),
+            SegmentKind::Overflow => t!(CH_LEG_OVERFLOW),
         }
     }
 }
@@ -140,16 +141,19 @@ fn memory(s: &PageScenario, o: &Outcome, total: Bytes) -> Vec<Bar> {
             let mut segments = vec![Segment {
                 // Past the GPU's total the band is cut: its label says the whole size.
                 label: if overflow {
-                    format!("weights {:.1} GiB", o.weights_per_gpu.as_gib())
+                    t!(ch_seg_weights_over(&format!(
+                        "{:.1}",
+                        o.weights_per_gpu.as_gib()
+                    )))
                 } else {
-                    "weights".into()
+                    t!(CH_SEG_WEIGHTS).into()
                 },
                 bytes: o.weights_per_gpu.0.min(total.0),
                 kind: SegmentKind::Weights,
             }];
             if overflow {
                 segments.push(Segment {
-                    label: "does not load".into(),
+                    label: t!(CH_SEG_NO_LOAD).into(),
                     bytes: o.weights_per_gpu.0 - total.0,
                     kind: SegmentKind::Overflow,
                 });
@@ -159,7 +163,7 @@ fn memory(s: &PageScenario, o: &Outcome, total: Bytes) -> Vec<Bar> {
                 };
             }
             segments.extend([Segment {
-                label: "overhead".into(),
+                label: t!(CH_SEG_OVERHEAD).into(),
                 bytes: o.overhead.0,
                 kind: SegmentKind::Overhead,
             }]);
@@ -170,25 +174,25 @@ fn memory(s: &PageScenario, o: &Outcome, total: Bytes) -> Vec<Bar> {
             let states = (n as u128 * state).min(used as u128) as u64;
             if n > 0 {
                 segments.push(Segment {
-                    label: format!("{n} × {} sequences", thousands(o.context)),
+                    label: t!(ch_seg_sequences(n, &thousands(o.context))),
                     bytes: used - states,
                     kind: SegmentKind::Sequences { count: n },
                 });
             }
             if states > 0 {
                 segments.push(Segment {
-                    label: "state".into(),
+                    label: t!(CH_SEG_STATE).into(),
                     bytes: states,
                     kind: SegmentKind::State,
                 });
             }
             segments.push(Segment {
-                label: "KV left over".into(),
+                label: t!(CH_SEG_KV_FREE).into(),
                 bytes: (p.pool.max(0) as u64).saturating_sub(used),
                 kind: SegmentKind::KvFree,
             });
             segments.push(Segment {
-                label: "not claimed (1 − util)".into(),
+                label: t!(CH_SEG_UNCLAIMED).into(),
                 bytes: total.0.saturating_sub(o.requested),
                 kind: SegmentKind::Unclaimed,
             });

@@ -19,6 +19,7 @@ pub mod fields;
 pub mod fixes;
 pub mod gpus;
 pub mod handoff;
+pub mod i18n;
 pub mod model;
 pub mod presets;
 pub mod pyjson;

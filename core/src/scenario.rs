@@ -317,6 +317,8 @@ pub struct PageScenario {
     pub embed: Embed,
     /// Colour scheme.
     pub theme: Theme,
+    /// The interface's language; None follows the reader's browser.
+    pub lang: Option<crate::i18n::Lang>,
     /// KV memory taken as given (e.g. adopted from a vLLM log) instead of the budget.
     pub kv_memory: Option<Bytes>,
     /// A preset's weights as a log measured them ("Model loading took", × GPUs), in place of the
@@ -353,6 +355,7 @@ impl Default for PageScenario {
             overhead: None,
             embed: Embed::Full,
             theme: Theme::Auto,
+            lang: None,
             kv_memory: None,
             weights: None,
             mnbt: None,

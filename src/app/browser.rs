@@ -137,10 +137,10 @@ pub fn read_text(
 ) {
     let name = file.name();
     if file.size() > max_bytes {
-        done(Err(format!(
-            "{name} is {} bytes, more than this reads",
+        done(Err(kvbudget_core::t!(br_file_too_big(
+            &name,
             file.size() as u64
-        )));
+        ))));
         return;
     }
     let promise = file.text();
@@ -149,7 +149,7 @@ pub fn read_text(
             .await
             .ok()
             .and_then(|v| v.as_string());
-        done(text.ok_or_else(|| format!("could not read {name} as text")));
+        done(text.ok_or_else(|| kvbudget_core::t!(br_not_text(&name))));
     });
 }
 
@@ -220,9 +220,9 @@ pub async fn fetch_text(url: &str) -> Result<(u16, Option<String>), FetchFailure
 pub fn copy_reporting(what: &'static str, text: String, status: RwSignal<String>) {
     copy(&text, move |ok| {
         status.set(if ok {
-            format!("Copied the {what}.")
+            kvbudget_core::t!(rs_copied(what))
         } else {
-            format!("The browser refused the clipboard: select the {what} and copy it by hand.")
+            kvbudget_core::t!(rs_clipboard_refused(what))
         });
         set_timeout(
             move || status.set(String::new()),
@@ -235,6 +235,28 @@ pub fn copy_reporting(what: &'static str, text: String, status: RwSignal<String>
 pub fn width_of(el: &web_sys::HtmlElement) -> u32 {
     let w = el.client_width().max(0) as u32;
     w / 10 * 10
+}
+
+/// The language the browser prefers (`navigator.languages`), for a scenario that names none.
+pub fn browser_lang() -> kvbudget_core::i18n::Lang {
+    let tags: Vec<String> = window()
+        .navigator()
+        .languages()
+        .iter()
+        .filter_map(|v| v.as_string())
+        .collect();
+    kvbudget_core::i18n::Lang::for_browser(tags.iter().map(String::as_str))
+}
+
+/// Sets `<html lang>` and the document's title.
+pub fn set_document_lang(lang: &str, title: &str) {
+    let Some(doc) = window().document() else {
+        return;
+    };
+    if let Some(root) = doc.document_element() {
+        let _ = root.set_attribute("lang", lang);
+    }
+    doc.set_title(title);
 }
 
 /// Sets `data-theme` on `<html>` (`light`, `dark`), or removes it to follow the reader's scheme.
@@ -314,7 +336,7 @@ fn worker_failed() {
 fn start_worker() -> Result<(web_sys::Worker, js_sys::Promise), String> {
     use wasm_bindgen::closure::Closure;
     let worker = web_sys::Worker::new(WORKER_LOADER)
-        .map_err(|_| "this browser could not start the page's worker".to_string())?;
+        .map_err(|_| kvbudget_core::t!(BR_NO_WORKER).to_string())?;
     let mut ready_resolve = None;
     let ready = js_sys::Promise::new(&mut |resolve, reject| {
         ready_resolve = Some((resolve, reject));
@@ -354,10 +376,7 @@ fn start_worker() -> Result<(web_sys::Worker, js_sys::Promise), String> {
 /// ready: a message sent before its handler is set would be lost) and waits for its answer.
 /// Requests may overlap; each answer comes back to its own request.
 pub async fn ask_worker(request: String) -> Result<String, String> {
-    let failed = || {
-        "the page's worker failed (could its files not be loaded?); reload the page and try again"
-            .to_string()
-    };
+    let failed = || kvbudget_core::t!(BR_WORKER_FAILED).to_string();
     let existing = WORKER.with(|w| {
         w.borrow()
             .as_ref()
@@ -384,7 +403,9 @@ pub async fn ask_worker(request: String) -> Result<String, String> {
     let answer = js_sys::Promise::new(&mut |resolve, reject| {
         WAITING.with(|w| w.borrow_mut().insert(n, (resolve, reject)));
     });
-    let message = wasm_bindgen::JsValue::from_str(&format!("{n}\n{request}"));
+    // The worker writes its texts in the page's language.
+    let lang = kvbudget_core::i18n::lang().key();
+    let message = wasm_bindgen::JsValue::from_str(&format!("{n}\n{lang}\n{request}"));
     if worker.post_message(&message).is_err() {
         worker_failed();
         return Err(failed());

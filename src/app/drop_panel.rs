@@ -62,7 +62,7 @@ pub fn DropPanel(
                 </button>
             </div>
             <div class="field">
-                <label for=file_id>"or choose the file"</label>
+                <label for=file_id>{kvbudget_core::t!(DP_CHOOSE_FILE)}</label>
                 <input id=file_id type="file" accept=accept on:change=on_file/>
             </div>
             {children()}

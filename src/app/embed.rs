@@ -7,6 +7,7 @@ use super::{browser, Scn, State};
 use crate::page;
 use kvbudget_core::query::encode;
 use kvbudget_core::scenario::{Embed, Theme};
+use kvbudget_core::t;
 use leptos::prelude::*;
 use std::time::Duration;
 
@@ -45,7 +46,7 @@ fn Card(state: State) -> impl IntoView {
                 let stats = page::stats(s, o).map(|st| stat(st, false));
                 let refusal = r.refusal.map(|x| view! {
                     <p class="refusal" data-testid="refusal" data-value=x.kind.key()>
-                        <strong>"vLLM would refuse to start. "</strong>{page::refusal_summary(x.kind)}
+                        <strong>{t!(RS_WOULD_REFUSE)}</strong>{page::refusal_summary(x.kind)}
                     </p>
                 });
                 let lines = page::log_lines(r);
@@ -80,7 +81,7 @@ pub fn EmbedView(state: State) -> impl IntoView {
             <h1 class="embed__head">
                 <span data-testid="embed-headline">{headline}</span>
                 " "
-                <a href=full target="_blank" rel="noopener">"Open in kvbudget ↗"</a>
+                <a href=full target="_blank" rel="noopener">{t!(EM_OPEN)}</a>
             </h1>
             {(embed == Embed::Compact).then(|| view! { <Card state/> })}
             <Figures state embed/>
@@ -98,24 +99,21 @@ pub fn EmbedBox(scenario: Scn, copied: RwSignal<String>) -> impl IntoView {
     };
     let snippet = move || page::embed_snippet(&url(), mode.get());
     let modes = [
-        (
-            Embed::Compact,
-            "Card: answer, vLLM lines and the three charts",
-        ),
-        (Embed::Memory, "Memory split only"),
-        (Embed::Concurrency, "Concurrency vs context only"),
-        (Embed::Roofline, "Decode roofline only"),
+        (Embed::Compact, t!(EM_MODE_CARD)),
+        (Embed::Memory, t!(EM_MODE_MEMORY)),
+        (Embed::Concurrency, t!(EM_MODE_CONCURRENCY)),
+        (Embed::Roofline, t!(EM_MODE_ROOFLINE)),
     ];
     let themes = [
-        (Theme::Light, "Light"),
-        (Theme::Dark, "Dark"),
-        (Theme::Auto, "Follow the reader's system"),
+        (Theme::Light, t!(EM_LIGHT)),
+        (Theme::Dark, t!(EM_DARK)),
+        (Theme::Auto, t!(EM_AUTO)),
     ];
     view! {
         <div class="embed-box">
             <div class="field-row">
                 <div class="field">
-                    <label for="embed-mode">"Show"</label>
+                    <label for="embed-mode">{t!(EM_SHOW)}</label>
                     <select id="embed-mode" data-testid="embed-mode" on:change=move |ev| {
                         let v = event_target_value(&ev);
                         mode.set(Embed::parse(&v).unwrap_or(Embed::Compact));
@@ -124,7 +122,7 @@ pub fn EmbedBox(scenario: Scn, copied: RwSignal<String>) -> impl IntoView {
                     </select>
                 </div>
                 <div class="field">
-                    <label for="embed-theme">"Theme"</label>
+                    <label for="embed-theme">{t!(EM_THEME)}</label>
                     <select id="embed-theme" data-testid="embed-theme" on:change=move |ev| {
                         theme.set(Theme::parse(&event_target_value(&ev)).unwrap_or(Theme::Light));
                     }>
@@ -132,11 +130,11 @@ pub fn EmbedBox(scenario: Scn, copied: RwSignal<String>) -> impl IntoView {
                     </select>
                 </div>
             </div>
-            <label for="embed-code">"Paste this into a course page (the frame takes the height the page reports):"</label>
+            <label for="embed-code">{t!(EM_PASTE)}</label>
             <textarea id="embed-code" readonly rows="5" data-testid="embed-snippet" prop:value=snippet></textarea>
-            <button type="button" on:click=move |_| browser::copy_reporting("snippet", snippet(), copied)>"Copy snippet"</button>
-            <p class="hint">"Preview:"</p>
-            <iframe class="embed-preview" title="Preview of the embedded view" src=url></iframe>
+            <button type="button" on:click=move |_| browser::copy_reporting(t!(RS_SNIPPET), snippet(), copied)>{t!(EM_COPY_SNIPPET)}</button>
+            <p class="hint">{t!(EM_PREVIEW)}</p>
+            <iframe class="embed-preview" title=t!(EM_PREVIEW_TITLE) src=url></iframe>
         </div>
     }
 }

@@ -5,6 +5,7 @@ use super::{browser, State};
 use crate::charts::DEFAULT_WIDTH;
 use crate::page::{self, Chart, CHARTS};
 use kvbudget_core::scenario::Embed;
+use kvbudget_core::t;
 use leptos::html::Div;
 use leptos::prelude::*;
 
@@ -54,11 +55,11 @@ fn figure(state: State, chart: &'static Chart) -> impl IntoView {
     };
     view! {
         <figure class="chart" data-testid=chart.testid data-value=value>
-            <figcaption><strong>{chart.title}</strong>{chart.subtitle}</figcaption>
+            <figcaption><strong>{(chart.title)()}</strong>{(chart.subtitle)()}</figcaption>
             <div class="chart__svg" node_ref=node inner_html=move || svg.get()></div>
             <p class="sr-summary">{summary}</p>
             <p class="chart__export">
-                "Download: "
+                {t!(FG_DOWNLOAD)}
                 <button type="button" class="linkish" data-testid=format!("export-{}-svg", chart.testid) on:click=move |_| {
                     browser::download(&format!("{}.svg", chart.file), &svg.get_untracked(), "image/svg+xml");
                 }>"SVG"</button>

@@ -4,6 +4,7 @@ use super::{browser, State};
 use crate::page;
 use kvbudget_core::gpus::compare;
 use kvbudget_core::scenario::GpuChoice;
+use kvbudget_core::t;
 use kvbudget_core::units::thousands;
 use leptos::prelude::*;
 
@@ -23,27 +24,22 @@ pub fn Gpus(state: State) -> impl IntoView {
     });
     let caption = move || {
         state.shown.with(|x| {
-            x.as_ref().map(|x| {
-                format!(
-                    "{} at {} tokens on every GPU preset (choose a row to load it)",
-                    x.s.model.name(),
-                    thousands(x.o.context)
-                )
-            })
+            x.as_ref()
+                .map(|x| t!(gp_caption(&x.s.model.name(), &thousands(x.o.context))))
         })
     };
     view! {
         <details class="repertoire gpus" on:toggle=move |ev| open.set(browser::details_open(&ev))>
-            <summary><h2 id="gpus-title">"On other GPUs"</h2></summary>
+            <summary><h2 id="gpus-title">{t!(GP_TITLE)}</h2></summary>
             <div class="table-wrap">
                 <table class="rep" data-testid="gpu-table">
                     <caption>{caption}</caption>
                     <thead>
                         <tr>
-                            <th scope="col">"GPU"</th>
-                            <th scope="col">"Memory vLLM sees"</th>
-                            <th scope="col">"Sequences that fit"</th>
-                            <th scope="col">"Decode, all together"</th>
+                            <th scope="col">{t!(IN_GPU)}</th>
+                            <th scope="col">{t!(GP_MEMORY)}</th>
+                            <th scope="col">{t!(RS_STAT_SEQS)}</th>
+                            <th scope="col">{t!(GP_DECODE)}</th>
                         </tr>
                     </thead>
                     <tbody>
@@ -56,10 +52,10 @@ pub fn Gpus(state: State) -> impl IntoView {
                             };
                             view! {
                                 <tr data-row=g.slug>
-                                    <th scope="row"><button type="button" class="linkish" aria-label=format!("Load the {}", g.name) on:click=load>{g.name}</button></th>
-                                    <td class="num" data-label="Memory vLLM sees">{format!("{:.2} GiB", g.total.as_gib())}</td>
-                                    <td class="num key" data-label="Sequences that fit" data-value=row.capped.to_string()>{fits}</td>
-                                    <td class="num" data-label="Decode, all together">{if row.aggregate > 0.0 { format!("{} tokens/s", page::rate(row.aggregate)) } else { "—".into() }}</td>
+                                    <th scope="row"><button type="button" class="linkish" aria-label=t!(gp_load(g.name)) on:click=load>{g.name}</button></th>
+                                    <td class="num" data-label=t!(GP_MEMORY)>{format!("{:.2} GiB", g.total.as_gib())}</td>
+                                    <td class="num key" data-label=t!(RS_STAT_SEQS) data-value=row.capped.to_string()>{fits}</td>
+                                    <td class="num" data-label=t!(GP_DECODE)>{if row.aggregate > 0.0 { t!(gp_rate(&page::rate(row.aggregate))) } else { "—".into() }}</td>
                                 </tr>
                             }
                         }).collect_view()}

@@ -9,6 +9,7 @@ use kvbudget_core::config::{matching_preset, MAX_CONFIG_BYTES, UNNAMED};
 use kvbudget_core::handoff;
 use kvbudget_core::presets::ModelPreset;
 use kvbudget_core::scenario::ModelChoice;
+use kvbudget_core::t;
 use leptos::prelude::*;
 
 /// What the last import attempt said.
@@ -37,21 +38,13 @@ async fn fetch_config(id: String, scenario: Scn, status: RwSignal<Status>) {
     let url = format!("https://huggingface.co/{id}/resolve/main/config.json");
     let failed = |t: String| status.set(Status::Failed(t));
     match browser::fetch_text(&url).await {
-        Err(FetchFailure::Offline) => failed(
-            "The browser is offline: download config.json and drop it here instead.".into(),
-        ),
-        Err(FetchFailure::Blocked) => failed(
-            "The request did not complete: the Hub is unreachable from here or the browser blocked it (CORS). Download config.json and drop it here instead.".into(),
-        ),
+        Err(FetchFailure::Offline) => failed(t!(IM_OFFLINE).into()),
+        Err(FetchFailure::Blocked) => failed(t!(IM_BLOCKED).into()),
         Ok((200, Some(t))) => apply(scenario, status, t, id).await,
-        Ok((200, None)) => failed("the Hub's answer could not be read as text".into()),
-        Ok((404, _)) => failed(format!(
-            "{id} has no config.json on the Hugging Face Hub (404): check the id."
-        )),
-        Ok((code @ (401 | 403), _)) => failed(format!(
-            "{id} is gated or private ({code}): accept its license on huggingface.co, download config.json and drop it here."
-        )),
-        Ok((code, _)) => failed(format!("the Hub answered HTTP {code} for {id}")),
+        Ok((200, None)) => failed(t!(IM_NOT_TEXT).into()),
+        Ok((404, _)) => failed(t!(im_404(&id))),
+        Ok((code @ (401 | 403), _)) => failed(t!(im_gated(&id, code))),
+        Ok((code, _)) => failed(t!(im_http(code, &id))),
     }
 }
 
@@ -61,37 +54,35 @@ pub fn ImportConfig(scenario: Scn) -> impl IntoView {
     let status = RwSignal::new(Status::Idle);
     let hf_id = RwSignal::new(String::new());
     let on_reading =
-        Callback::new(move |name: String| status.set(Status::Busy(format!("Reading {name}…"))));
+        Callback::new(move |name: String| status.set(Status::Busy(t!(lc_reading(&name)))));
     let on_text = Callback::new(move |text: Result<String, String>| match text {
         Ok(text) => {
-            status.set(Status::Busy("Reading the config…".into()));
+            status.set(Status::Busy(t!(IM_READING_CONFIG).into()));
             leptos::task::spawn_local(apply(scenario, status, text, UNNAMED.to_string()));
         }
-        Err(e) => status.set(Status::Failed(format!("{e}; a config.json is a few KB"))),
+        Err(e) => status.set(Status::Failed(t!(im_too_big(&e)))),
     });
     let on_fetch = move |_| {
         let id = hf_id.get_untracked().trim().to_string();
         if !page::valid_hf_id(&id) {
-            status.set(Status::Failed(
-                "a Hugging Face id looks like owner/name (letters, digits, . _ -)".into(),
-            ));
+            status.set(Status::Failed(t!(IM_BAD_ID).into()));
             return;
         }
-        status.set(Status::Busy(format!("Fetching {id}/config.json…")));
+        status.set(Status::Busy(t!(im_fetching(&id))));
         leptos::task::spawn_local(fetch_config(id, scenario, status));
     };
     let message = move || {
         match status.get() {
-        Status::Idle => view! { <p class="hint">"Paste the JSON, drop the file here, choose it, or fetch it by id."</p> }.into_any(),
+        Status::Idle => view! { <p class="hint">{t!(IM_IDLE)}</p> }.into_any(),
         Status::Busy(t) => view! { <p class="hint">{t}</p> }.into_any(),
         Status::Done(t, notes, preset) => view! {
             <div class="import-ok">
                 <p>{t}</p>
                 {preset.map(|p| view! {
-                    <p>"This is the preset "{p.id()}" (same geometry): "
+                    <p>{t!(im_same_preset(p.id()))}
                         <button type="button" class="linkish" data-testid="config-use-preset"
                             on:click=move |_| scenario.update(|s| s.set_model(ModelChoice::Preset(p)))>
-                            "use the preset, with the weights vLLM logs"
+                            {t!(IM_USE_PRESET)}
                         </button>
                     </p>
                 })}
@@ -103,16 +94,16 @@ pub fn ImportConfig(scenario: Scn) -> impl IntoView {
     }
     };
     view! {
-        <DropPanel class="import" summary="Import a config.json"
-            text_id="config-text" text_label="config.json (paste or drop)" text_testid="config-text"
-            button=("Import pasted JSON", "config-import")
+        <DropPanel class="import" summary=t!(IM_SUMMARY)
+            text_id="config-text" text_label=t!(IM_TEXT_LABEL) text_testid="config-text"
+            button=(t!(IM_IMPORT), "config-import")
             file_id="config-file" accept=".json,application/json" max_bytes=MAX_CONFIG_BYTES as f64
             on_reading on_text>
             <div class="field">
-                <label for="hf-id">"or a Hugging Face id"</label>
+                <label for="hf-id">{t!(IM_OR_ID)}</label>
                 <input id="hf-id" type="text" placeholder="Qwen/Qwen3-8B" autocomplete="off" spellcheck="false"
                     prop:value=move || hf_id.get() on:input=move |ev| hf_id.set(event_target_value(&ev))/>
-                <button type="button" data-testid="config-fetch" on:click=on_fetch>"Fetch config.json"</button>
+                <button type="button" data-testid="config-fetch" on:click=on_fetch>{t!(IM_FETCH)}</button>
             </div>
             <div role="status" data-testid="import-status">{message}</div>
         </DropPanel>

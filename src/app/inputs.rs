@@ -8,6 +8,7 @@ use kvbudget_core::model::KvDtype;
 use kvbudget_core::presets::{GPUS, MODELS};
 use kvbudget_core::scenario::{Engine, GpuChoice, ModelChoice, PageScenario};
 use kvbudget_core::sglang;
+use kvbudget_core::t;
 use kvbudget_core::units::Bytes;
 use kvbudget_core::vllm::{version, Version};
 use leptos::prelude::*;
@@ -35,7 +36,7 @@ fn text_field(state: State, input: &'static Input, units: RwSignal<Units>) -> im
         }
     });
     view! {
-        <Field id=input.id label=input.label hint=input.hint inputmode=input.inputmode value placeholder commit/>
+        <Field id=input.id label=(input.label)() hint=(input.hint)() inputmode=input.inputmode value placeholder commit/>
     }
 }
 
@@ -101,12 +102,12 @@ pub fn Inputs(state: State) -> impl IntoView {
         .iter()
         .map(|m| (m.id().to_string(), page::model_option(m)))
         .collect();
-    models.push(("custom".into(), "Custom geometry…".into()));
+    models.push(("custom".into(), t!(IN_CUSTOM_GEOMETRY).into()));
     let mut gpus: Vec<(String, String)> = GPUS
         .iter()
         .map(|g| (g.slug.to_string(), page::gpu_option(g)))
         .collect();
-    gpus.push(("custom".into(), "Custom…".into()));
+    gpus.push(("custom".into(), t!(IN_CUSTOM).into()));
     let kvs = KvDtype::ALL
         .iter()
         .filter(|k| **k != KvDtype::Float32)
@@ -125,8 +126,8 @@ pub fn Inputs(state: State) -> impl IntoView {
     let is_sglang = move || scenario.with(|s| s.engine == Engine::Sglang);
     view! {
         <fieldset>
-            <legend>"Model"</legend>
-            {picker(state, "model", "Model", models, page::model_value, page::select_model)}
+            <legend>{t!(IN_MODEL)}</legend>
+            {picker(state, "model", t!(IN_MODEL), models, page::model_value, page::select_model)}
             <ImportConfig scenario/>
             <Show when=is_custom_model>
                 <div class="custom">
@@ -135,20 +136,20 @@ pub fn Inputs(state: State) -> impl IntoView {
                     <div class="field-row">
                         {text_field(state, &page::WEIGHTS, units)}
                         <div class="field">
-                            <label for="weights-unit">"Unit"</label>
+                            <label for="weights-unit">{t!(IN_UNIT)}</label>
                             <select id="weights-unit" on:change=move |ev| units.set(Units { weights_in_gb: event_target_value(&ev) == "GB" })>
-                                <option value="GiB" selected=move || !units.get().weights_in_gb>"GiB (2³⁰ B)"</option>
-                                <option value="GB" selected=move || units.get().weights_in_gb>"GB (10⁹ B)"</option>
+                                <option value="GiB" selected=move || !units.get().weights_in_gb>{t!(IN_GIB_OPTION)}</option>
+                                <option value="GB" selected=move || units.get().weights_in_gb>{t!(IN_GB_OPTION)}</option>
                             </select>
                         </div>
                     </div>
                 </div>
             </Show>
-            {picker(state, "kv", "KV cache dtype", kvs, |s| s.kv.name().into(), |s, v| if let Ok(k) = KvDtype::parse(v) { s.kv = k })}
+            {picker(state, "kv", t!(IN_KV_DTYPE), kvs, |s| s.kv.name().into(), |s, v| if let Ok(k) = KvDtype::parse(v) { s.kv = k })}
         </fieldset>
         <fieldset>
-            <legend>"GPU"</legend>
-            {picker(state, "gpu", "GPU", gpus, page::gpu_value, page::select_gpu)}
+            <legend>{t!(IN_GPU)}</legend>
+            {picker(state, "gpu", t!(IN_GPU), gpus, page::gpu_value, page::select_gpu)}
             <p class="hint" data-testid="gpu-seen">{move || scenario.with(page::gpu_seen)}</p>
             <Show when=is_custom_gpu>
                 <div class="custom">{fields(&page::CUSTOM_GPU)}</div>
@@ -156,43 +157,43 @@ pub fn Inputs(state: State) -> impl IntoView {
             {fields(&page::PARALLEL)}
         </fieldset>
         <fieldset>
-            <legend>"Engine"</legend>
-            {picker(state, "engine", "Engine", page::engine_options(), page::engine_value, page::select_engine)}
+            <legend>{t!(IN_ENGINE)}</legend>
+            {picker(state, "engine", t!(IN_ENGINE), page::engine_options(), page::engine_value, page::select_engine)}
             <Show when=is_sglang>
-                {picker(state, "sglang", "SGLang version", sglang_versions.clone(), page::sglang_version_value, page::select_sglang_version)}
+                {picker(state, "sglang", t!(IN_SGLANG_VERSION), sglang_versions.clone(), page::sglang_version_value, page::select_sglang_version)}
                 {fields(&page::SGLANG)}
-                <p class="hint">"SGLang reads max_model_len as --context-length and the KV dtype, TP and PP above; the free memory is predicted from the GPU and the weights."</p>
+                <p class="hint">{t!(IN_SGLANG_NOTE)}</p>
             </Show>
         </fieldset>
         <fieldset>
-            <legend>"vLLM"</legend>
-            {picker(state, "vllm", "vLLM version", versions, |s| s.version.to_string(), |s, v| if let Ok(v) = Version::parse(v) { s.version = v })}
+            <legend>{t!(IN_VLLM)}</legend>
+            {picker(state, "vllm", t!(IN_VLLM_VERSION), versions, |s| s.version.to_string(), |s, v| if let Ok(v) = Version::parse(v) { s.version = v })}
             {fields(&page::VLLM)}
             <details class="more-flags">
-                <summary>"More vLLM flags"</summary>
-                {checkbox(state, "eager", "--enforce-eager (no CUDA graphs)", |s| s.knobs.enforce_eager, |s, b| s.knobs.enforce_eager = b)}
-                {checkbox(state, "prefix", "--enable-prefix-caching (reuses whole blocks; hybrids keep more state)", |s| s.knobs.prefix_caching, |s, b| s.knobs.prefix_caching = b)}
-                {checkbox(state, "no_prefix", "--no-enable-prefix-caching (hybrids have it on by default from vLLM 0.28)", |s| s.knobs.no_prefix_caching, |s, b| s.knobs.no_prefix_caching = b)}
+                <summary>{t!(IN_MORE_FLAGS)}</summary>
+                {checkbox(state, "eager", t!(IN_EAGER), |s| s.knobs.enforce_eager, |s, b| s.knobs.enforce_eager = b)}
+                {checkbox(state, "prefix", t!(IN_PREFIX), |s| s.knobs.prefix_caching, |s, b| s.knobs.prefix_caching = b)}
+                {checkbox(state, "no_prefix", t!(IN_NO_PREFIX), |s| s.knobs.no_prefix_caching, |s, b| s.knobs.no_prefix_caching = b)}
                 {fields(&page::FLAGS)}
             </details>
             <p class="hint">
                 <button type="button" class="linkish" data-testid="overhead-seed"
                     on:click=move |_| scenario.update(|s| s.overhead = Some(Bytes::gib(1)))>
-                    "Use the course lab's 1 GiB"
+                    {t!(IN_USE_SEED_OVERHEAD)}
                 </button>
                 " · "
                 <button type="button" class="linkish" data-testid="overhead-estimate"
                     on:click=move |_| scenario.update(|s| s.overhead = None)>
-                    "Use kvbudget's estimate"
+                    {t!(IN_USE_ESTIMATE)}
                 </button>
             </p>
         </fieldset>
         <fieldset>
-            <legend>"Requests"</legend>
-            <p class="hint">"Each sequence holds its prompt plus its reasoning trace; empty: max_model_len."</p>
+            <legend>{t!(IN_REQUESTS)}</legend>
+            <p class="hint">{t!(IN_REQUESTS_NOTE)}</p>
             {fields(&page::REQUESTS)}
             {text_field(state, &page::PLAN, units)}
         </fieldset>
-        <button type="button" class="linkish" on:click=move |_| scenario.set(PageScenario::default())>"Reset to defaults"</button>
+        <button type="button" class="linkish" on:click=move |_| scenario.set(PageScenario::default())>{t!(IN_RESET)}</button>
     }
 }

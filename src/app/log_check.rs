@@ -2,14 +2,118 @@
 //! course lab's kv_report.json to download.
 
 use super::drop_panel::DropPanel;
-use super::{browser, State};
+use super::{browser, Shown, State};
 use kvbudget_core::handoff::log::{read_status, read_view, LogView};
 use kvbudget_core::handoff::{self, log_question, log_request, read_scenario, read_text};
+use kvbudget_core::i18n::Lang;
 use kvbudget_core::query::{self, encode};
+use kvbudget_core::t;
 use leptos::prelude::*;
 
 /// The largest log read (real startup logs are well under a megabyte).
 const MAX_LOG_BYTES: f64 = 64.0 * 1024.0 * 1024.0;
+
+/// What the log panel keeps, made once with the page's state so that it outlives the panel
+/// (which a change of language draws anew): the log the worker holds, the verdict and the
+/// comparison for the scenario shown.
+#[derive(Clone, Copy)]
+pub struct LogState {
+    /// Which engine's log the worker holds (`vllm`, `sglang`, or `none`).
+    kind: RwSignal<String>,
+    /// The verdict's key.
+    verdict: RwSignal<String>,
+    /// Counts the logs read, so a new log asks for a new comparison.
+    reads: RwSignal<u32>,
+    /// The status line, and the language it was written in.
+    message: RwSignal<String>,
+    message_lang: RwSignal<Lang>,
+    /// What adopting or aligning changed.
+    adopted: RwSignal<Vec<String>>,
+    /// The latest comparison.
+    got: RwSignal<Option<LogView>>,
+    /// The log as read, for the kv_report.json the worker writes.
+    log_text: RwSignal<Option<String>>,
+    /// The shown scenario's query (with the language: the worker writes the rows' texts in it)
+    /// while a log is held.
+    query: Memo<Option<String>>,
+}
+
+impl LogState {
+    /// The log panel's state, following the shown scenario and the language.
+    pub fn new(shown: Memo<Option<Shown>>, lang: Memo<Lang>) -> Self {
+        let kind = RwSignal::new(String::from("none"));
+        let reads = RwSignal::new(0u32);
+        let got = RwSignal::new(None::<LogView>);
+        let query = Memo::new(move |_| {
+            reads.track();
+            let l = lang.get().key();
+            (kind.get() != "none")
+                .then(|| shown.with(|x| x.as_ref().map(|x| format!("{l}|{}", encode(&x.s)))))
+                .flatten()
+        });
+        let log = LogState {
+            kind,
+            verdict: RwSignal::new(String::from("no-kv-line")),
+            reads,
+            message: RwSignal::new(String::new()),
+            message_lang: RwSignal::new(Lang::En),
+            adopted: RwSignal::new(Vec::new()),
+            got,
+            log_text: RwSignal::new(None),
+            query,
+        };
+        Effect::new(move |_| {
+            let Some(key) = query.get() else { return };
+            let q = key.split_once('|').map_or("", |(_, q)| q).to_string();
+            leptos::task::spawn_local(async move {
+                let answer = browser::ask_worker(log_question("log_view", &q))
+                    .await
+                    .and_then(|a| read_text(&a));
+                if query.try_get_untracked().flatten().as_deref() == Some(key.as_str()) {
+                    if let Ok(text) = answer {
+                        let mut v = read_view(&text);
+                        v.query = key;
+                        got.set(Some(v));
+                    }
+                }
+            });
+        });
+        // The status line follows a change of language (the worker reads the log again).
+        Effect::new(move |_| {
+            let l = lang.get();
+            if log.message_lang.get_untracked() != l {
+                if let Some(text) = log.log_text.get_untracked() {
+                    log.read(text);
+                }
+            }
+        });
+        log
+    }
+
+    /// Has the worker read `text` and keep it.
+    fn read(self, text: String) {
+        self.message.set(t!(LC_READING_LOG).into());
+        self.log_text.set(Some(text.clone()));
+        let lang = kvbudget_core::i18n::lang();
+        leptos::task::spawn_local(async move {
+            match browser::ask_worker(log_request(&text))
+                .await
+                .and_then(|a| read_text(&a))
+            {
+                Ok(answer) => {
+                    let status = read_status(&answer);
+                    self.got.set(None);
+                    self.kind.set(status.kind);
+                    self.verdict.set(status.verdict);
+                    self.message.set(status.message);
+                    self.message_lang.set(lang);
+                    self.reads.update(|n| *n += 1);
+                }
+                Err(e) => self.message.set(e),
+            }
+        });
+    }
+}
 
 /// The log panel. The worker reads the log (off the main thread, outside the first load) and
 /// keeps it; the page asks it for the comparison whenever the shown scenario changes.
@@ -18,61 +122,21 @@ pub fn LogCheck(state: State) -> impl IntoView {
     let State {
         scenario, shown, ..
     } = state;
-    // Which engine's log the worker holds (`vllm`, `sglang`, or `none`), and its verdict.
-    let kind = RwSignal::new(String::from("none"));
-    let verdict = RwSignal::new(String::from("no-kv-line"));
-    // Counts the logs read, so a new log asks for a new comparison.
-    let reads = RwSignal::new(0u32);
-    let message = RwSignal::new(String::new());
-    let adopted = RwSignal::new(Vec::<String>::new());
-    let got = RwSignal::new(None::<LogView>);
-    // The log as read, for the kv_report.json the worker writes.
-    let log_text = RwSignal::new(None::<String>);
-    let on_reading = Callback::new(move |name: String| message.set(format!("Reading {name}…")));
+    let log = state.log;
+    let LogState {
+        kind,
+        verdict,
+        message,
+        adopted,
+        got,
+        log_text,
+        query,
+        ..
+    } = log;
+    let on_reading = Callback::new(move |name: String| message.set(t!(lc_reading(&name))));
     let on_text = Callback::new(move |text: Result<String, String>| match text {
-        Ok(text) => {
-            message.set("Reading the log…".into());
-            log_text.set(Some(text.clone()));
-            leptos::task::spawn_local(async move {
-                match browser::ask_worker(log_request(&text))
-                    .await
-                    .and_then(|a| read_text(&a))
-                {
-                    Ok(answer) => {
-                        let status = read_status(&answer);
-                        got.set(None);
-                        kind.set(status.kind);
-                        verdict.set(status.verdict);
-                        message.set(status.message);
-                        reads.update(|n| *n += 1);
-                    }
-                    Err(e) => message.set(e),
-                }
-            });
-        }
-        Err(e) => message.set(format!("{e}; trim it to the startup part (64 MiB at most)")),
-    });
-    // The shown scenario's query while a log is held.
-    let query = Memo::new(move |_| {
-        reads.track();
-        (kind.get() != "none")
-            .then(|| shown.with(|x| x.as_ref().map(|x| encode(&x.s))))
-            .flatten()
-    });
-    Effect::new(move |_| {
-        let Some(q) = query.get() else { return };
-        leptos::task::spawn_local(async move {
-            let answer = browser::ask_worker(log_question("log_view", &q))
-                .await
-                .and_then(|a| read_text(&a));
-            if query.get_untracked().as_deref() == Some(q.as_str()) {
-                if let Ok(text) = answer {
-                    let mut v = read_view(&text);
-                    v.query = q;
-                    got.set(Some(v));
-                }
-            }
-        });
+        Ok(text) => log.read(text),
+        Err(e) => message.set(t!(lc_too_big(&e))),
     });
     // The latest comparison. While the worker computes the one for a newer scenario it stays,
     // dimmed and marked busy, rather than the table vanishing and coming back on every edit.
@@ -94,7 +158,7 @@ pub fn LogCheck(state: State) -> impl IntoView {
                 Ok((s, notes)) => {
                     scenario.set(s);
                     adopted.set(if job == "log_align" {
-                        vec!["Aligned the version, utilization, max_model_len, KV dtype, parallelism and model to the log; the memory is still the scenario's own estimate.".into()]
+                        vec![t!(LC_ALIGNED).into()]
                     } else {
                         notes
                     });
@@ -109,17 +173,17 @@ pub fn LogCheck(state: State) -> impl IntoView {
         Some(view! {
             <div class="table-wrap" class:stale=busy aria-busy=move || busy().to_string()>
                 <table class="rep compare" data-testid="log-compare">
-                    <caption>"This scenario under SGLang beside the log"</caption>
-                    <thead><tr><th scope="col">""</th><th scope="col">"scenario (SGLang)"</th><th scope="col">"log"</th></tr></thead>
+                    <caption>{t!(LC_SG_CAPTION)}</caption>
+                    <thead><tr><th scope="col">""</th><th scope="col">{t!(LC_SCENARIO_SGLANG)}</th><th scope="col">{t!(LC_LOG)}</th></tr></thead>
                     <tbody>
                         {v.rows.into_iter().map(|r| { let row = r.what.clone(); view! {
-                            <tr data-row=row><th scope="row">{r.what}</th><td class="num" data-label="scenario">{r.predicted}</td><td class="num" data-label="log">{r.printed}</td></tr>
+                            <tr data-row=row><th scope="row">{r.what}</th><td class="num" data-label=t!(LC_SCENARIO)>{r.predicted}</td><td class="num" data-label=t!(LC_LOG)>{r.printed}</td></tr>
                         }}).collect_view()}
                     </tbody>
                 </table>
             </div>
             <div class="actions">
-                <button type="button" data-testid="log-adopt-sglang" on:click=move |_| change("log_adopt")>"Use these numbers"</button>
+                <button type="button" data-testid="log-adopt-sglang" on:click=move |_| change("log_adopt")>{t!(LC_USE_NUMBERS)}</button>
             </div>
         })
     };
@@ -128,9 +192,9 @@ pub fn LogCheck(state: State) -> impl IntoView {
         (!m.is_empty()).then(|| {
             view! {
                 <div class="mismatch" data-testid="log-mismatch">
-                    <p>"The scenario and the log differ in:"</p>
+                    <p>{t!(LC_DIFFER_IN)}</p>
                     <ul>{m.into_iter().map(|m| view! { <li>{m}</li> }).collect_view()}</ul>
-                    <button type="button" data-testid="log-align" on:click=move |_| change("log_align")>"Align to log"</button>
+                    <button type="button" data-testid="log-align" on:click=move |_| change("log_align")>{t!(LC_ALIGN)}</button>
                 </div>
             }
         })
@@ -140,19 +204,19 @@ pub fn LogCheck(state: State) -> impl IntoView {
         Some(view! {
             <div class="table-wrap" class:stale=busy aria-busy=move || busy().to_string()>
                 <table class="rep compare" data-testid="log-compare">
-                    <caption>"This scenario beside the log (differences: log − scenario)"</caption>
+                    <caption>{t!(LC_CAPTION)}</caption>
                     <thead><tr>
-                        <th scope="col">""</th><th scope="col">"scenario"</th><th scope="col">"log"</th>
-                        <th scope="col">"difference"</th><th scope="col">"what explains it"</th>
+                        <th scope="col">""</th><th scope="col">{t!(LC_SCENARIO)}</th><th scope="col">{t!(LC_LOG)}</th>
+                        <th scope="col">{t!(LC_DIFFERENCE)}</th><th scope="col">{t!(LC_WHY)}</th>
                     </tr></thead>
                     <tbody>
                         {v.rows.into_iter().map(|r| view! {
                             <tr data-row=r.key data-diff=r.difference>
                                 <th scope="row">{r.what}</th>
-                                <td class="num" data-label="scenario">{r.predicted}</td>
-                                <td class="num" data-label="log">{r.printed}</td>
-                                <td class="num" data-label="difference">{r.difference_text}</td>
-                                <td data-label="why">{r.why}</td>
+                                <td class="num" data-label=t!(LC_SCENARIO)>{r.predicted}</td>
+                                <td class="num" data-label=t!(LC_LOG)>{r.printed}</td>
+                                <td class="num" data-label=t!(LC_DIFFERENCE)>{r.difference_text}</td>
+                                <td data-label=t!(LC_WHY)>{r.why}</td>
                             </tr>
                         }).collect_view()}
                     </tbody>
@@ -177,9 +241,9 @@ pub fn LogCheck(state: State) -> impl IntoView {
         });
     };
     view! {
-        <DropPanel class="verify" summary="Check against a vLLM log"
-            text_id="log-text" text_label="serve.log (paste or drop; any vLLM version)" text_testid="log-text"
-            button=("Compare", "log-read")
+        <DropPanel class="verify" summary=t!(LC_SUMMARY)
+            text_id="log-text" text_label=t!(LC_TEXT_LABEL) text_testid="log-text"
+            button=(t!(LC_COMPARE), "log-read")
             file_id="log-file" accept=".log,.txt,text/plain" max_bytes=MAX_LOG_BYTES
             on_reading on_text>
             <p role="status" data-testid="log-status" data-value=move || verdict.get()>{move || message.get()}</p>
@@ -188,8 +252,8 @@ pub fn LogCheck(state: State) -> impl IntoView {
             {sg_table}
             <Show when=move || is("vllm")>
                 <div class="actions">
-                    <button type="button" data-testid="log-adopt" on:click=move |_| change("log_adopt")>"Use these numbers"</button>
-                    <button type="button" data-testid="log-download" on:click=download>"Download kv_report.json"</button>
+                    <button type="button" data-testid="log-adopt" on:click=move |_| change("log_adopt")>{t!(LC_USE_NUMBERS)}</button>
+                    <button type="button" data-testid="log-download" on:click=download>{t!(LC_DOWNLOAD)}</button>
                 </div>
             </Show>
             <ul class="hint" data-testid="log-adopted">{move || adopted.get().into_iter().map(|n| view! { <li>{n}</li> }).collect_view()}</ul>

@@ -6,6 +6,7 @@ use crate::page;
 use kvbudget_core::fixes::fixes;
 use kvbudget_core::query::{encode, Notice};
 use kvbudget_core::scenario::Engine;
+use kvbudget_core::t;
 use leptos::prelude::*;
 
 /// URL parameters that were refused, and a scenario that does not evaluate.
@@ -15,10 +16,10 @@ pub fn Notices(notices: RwSignal<Vec<Notice>>, state: State) -> impl IntoView {
         let mut v: Vec<String> = notices
             .get()
             .into_iter()
-            .map(|n| format!("URL parameter “{}”: {}", n.param, n.message))
+            .map(|n| t!(rs_url_notice(&n.param, &n.message)))
             .collect();
         if let Some(e) = state.error.get() {
-            v.push(format!("{e} — the last valid scenario is still shown."));
+            v.push(t!(rs_invalid_kept(&e)));
         }
         v
     };
@@ -33,7 +34,7 @@ pub fn Notices(notices: RwSignal<Vec<Notice>>, state: State) -> impl IntoView {
     view! {
         <div class="notices" data-testid="notice" data-value=params role="status" hidden=move || items().is_empty()>
             <ul>{move || items().into_iter().map(|t| view! { <li>{t}</li> }).collect_view()}</ul>
-            <button type="button" class="linkish" on:click=move |_| notices.set(Vec::new())>"Dismiss"</button>
+            <button type="button" class="linkish" on:click=move |_| notices.set(Vec::new())>{t!(RS_DISMISS)}</button>
         </div>
     }
 }
@@ -82,7 +83,7 @@ pub fn Results(state: State) -> impl IntoView {
     let link = move || browser::url_for(&scenario.with(encode));
     move || {
         let (Some(x), Some(words)) = (state.shown.get(), state.words.get()) else {
-            return view! { <section class="results"><p>"Enter a valid scenario."</p></section> }
+            return view! { <section class="results"><p>{t!(RS_ENTER_VALID)}</p></section> }
                 .into_any();
         };
         let (s, o) = (&x.s, &x.o);
@@ -93,8 +94,8 @@ pub fn Results(state: State) -> impl IntoView {
         let (lines, serve) = match &sg {
             Some(Some(v)) => (v.lines.clone(), v.command.clone()),
             Some(None) => (
-                page::SGLANG_PENDING.to_string(),
-                page::SGLANG_PENDING.to_string(),
+                t!(RS_SGLANG_PENDING).to_string(),
+                t!(RS_SGLANG_PENDING).to_string(),
             ),
             None => (page::log_lines(r), words.serve_command.clone()),
         };
@@ -108,12 +109,12 @@ pub fn Results(state: State) -> impl IntoView {
         let (serve_value, serve_copy) = (serve.clone(), serve.clone());
         let error_box = r.refusal.map(|refusal| {
             let fixes = fixes(s, o);
-            let none = fixes.is_empty().then(|| view! { <p>"No preset GPU, TP size or setting here makes it start."</p> });
+            let none = fixes.is_empty().then(|| view! { <p>{t!(RS_NO_FIX)}</p> });
             view! {
                 <div class="refusal" role="alert" data-testid="refusal" data-value=refusal.kind.key()>
-                    <p><strong>"vLLM would refuse to start. "</strong>{page::refusal_summary(refusal.kind)}</p>
+                    <p><strong>{t!(RS_WOULD_REFUSE)}</strong>{page::refusal_summary(refusal.kind)}</p>
                     <p class="refusal__error"><code>{r.error_line()}</code></p>
-                    <p><strong>"What makes it start"</strong>" (each checked; one click applies it):"</p>
+                    <p><strong>{t!(RS_WHAT_MAKES_IT_START)}</strong>{t!(RS_EACH_CHECKED)}</p>
                     {none}
                     <ul class="fixes">
                         {fixes.into_iter().map(|f| {
@@ -128,17 +129,19 @@ pub fn Results(state: State) -> impl IntoView {
             }
         });
         let refused = r.refusal.is_some();
-        let spread_note = o.range.map(|_| view! {
-            <p class="hint" data-testid="range-note">
-                "Ranges come from the overhead estimate's uncertainty (activation ±10 %, NCCL and CUDA-graph buffers) and about 1 % "
-                "boot-to-boot variation; two boots of the same configuration can differ by several percent."
-            </p>
+        let spread_note = o.range.map(|_| {
+            view! {
+                <p class="hint" data-testid="range-note">
+                    {t!(RS_RANGE_NOTE)}
+                </p>
+            }
         });
         let stats = page::stats(s, o).map(|st| stat(st, true));
-        let formula_vs_vllm = format!(
-            "the formula gives {} sequences; vLLM's whole {}-token blocks give {}",
-            o.chosen.seed_max, r.block_size, o.chosen.vllm_max
-        );
+        let formula_vs_vllm = t!(rs_formula_vs_vllm(
+            o.chosen.seed_max,
+            r.block_size,
+            o.chosen.vllm_max
+        ));
         view! {
             <section class="results" aria-labelledby="results-title">
                 <h2 id="results-title">{page::results_title(s, o)}</h2>
@@ -152,10 +155,10 @@ pub fn Results(state: State) -> impl IntoView {
                 <pre class="log" class:stale=busy data-testid="vllm-lines" data-value=lines_value>{lines}</pre>
                 {sglang_panel}
                 <details class="primer">
-                    <summary>"The KV cache in one minute"</summary>
-                    {page::PRIMER.iter().map(|p| view! { <p>{*p}</p> }).collect_view()}
+                    <summary>{t!(RS_PRIMER_TITLE)}</summary>
+                    {page::primer().into_iter().map(|p| view! { <p>{p}</p> }).collect_view()}
                 </details>
-                <h3>"How"</h3>
+                <h3>{t!(RS_HOW)}</h3>
                 <dl class="derivation" data-testid="derivations">
                     {words.derivations.iter().map(|(k, v)| {
                         let term = match page::definition(k) {
@@ -164,19 +167,19 @@ pub fn Results(state: State) -> impl IntoView {
                         };
                         view! { <dt>{term}</dt><dd>{v.clone()}</dd> }
                     }).collect_view()}
-                    <dt>"formula vs vLLM"</dt>
+                    <dt>{t!(RS_FORMULA_VS_VLLM)}</dt>
                     <dd>{formula_vs_vllm}</dd>
                 </dl>
-                <h3>"Serve it"</h3>
-                {refused.then(|| view! { <p class="hint">"With these settings vLLM would refuse to start (above); the command is what you would run after a fix."</p> })}
+                <h3>{t!(RS_SERVE_IT)}</h3>
+                {refused.then(|| view! { <p class="hint">{t!(RS_REFUSED_COMMAND)}</p> })}
                 <pre class="cmd" data-testid="serve-command" data-value=serve_value>{serve}</pre>
                 <div class="actions">
-                    <button type="button" on:click=move |_| browser::copy_reporting("command", serve_copy.clone(), copied)>"Copy command"</button>
-                    <button type="button" data-testid="copy-link" on:click=move |_| browser::copy_reporting("link", link(), copied)>"Copy link"</button>
-                    <button type="button" aria-expanded=move || embed_open.get().to_string() on:click=move |_| embed_open.update(|v| *v = !*v)>"Embed…"</button>
+                    <button type="button" on:click=move |_| browser::copy_reporting(t!(RS_COMMAND), serve_copy.clone(), copied)>{t!(RS_COPY_COMMAND)}</button>
+                    <button type="button" data-testid="copy-link" on:click=move |_| browser::copy_reporting(t!(RS_LINK), link(), copied)>{t!(RS_COPY_LINK)}</button>
+                    <button type="button" aria-expanded=move || embed_open.get().to_string() on:click=move |_| embed_open.update(|v| *v = !*v)>{t!(RS_EMBED)}</button>
                     <Show when=move || scenario.with(|s| s.kv_memory.is_some())>
                         <button type="button" data-testid="use-budget" on:click=move |_| scenario.update(|s| s.kv_memory = None)>
-                            "Use the budget, not the log's KV memory"
+                            {t!(RS_USE_BUDGET)}
                         </button>
                     </Show>
                     <span class="copied" role="status" data-testid="copy-status">{move || copied.get()}</span>

@@ -6,8 +6,10 @@ use super::{browser, Shown};
 use crate::page;
 use kvbudget_core::handoff::read_text;
 use kvbudget_core::handoff::sglang::{read_view, sglang_request, SglangView};
+use kvbudget_core::i18n::Lang;
 use kvbudget_core::query::encode;
 use kvbudget_core::scenario::{Engine, PageScenario};
+use kvbudget_core::t;
 use leptos::prelude::*;
 
 /// SGLang's figures while SGLang is the engine: asked of the worker each time the shown scenario
@@ -15,25 +17,31 @@ use leptos::prelude::*;
 /// scenario shown now: while the worker computes a newer one, the last stays on the page, dimmed
 /// and marked busy, instead of every panel blinking out and back on each keystroke. An answer
 /// that arrives after the scenario moved on is dropped.
-pub fn follow(shown: Memo<Option<Shown>>) -> (Memo<Option<SglangView>>, Memo<bool>) {
+pub fn follow(
+    shown: Memo<Option<Shown>>,
+    lang: Memo<Lang>,
+) -> (Memo<Option<SglangView>>, Memo<bool>) {
     let got = RwSignal::new(None::<SglangView>);
+    // The scenario's query, with the language the texts are asked in (the worker writes them).
     let query = Memo::new(move |_| {
+        let l = lang.get().key();
         shown.with(|x| {
             x.as_ref()
                 .filter(|x| x.s.engine == Engine::Sglang)
-                .map(|x| encode(&x.s))
+                .map(|x| format!("{l}|{}", encode(&x.s)))
         })
     });
     Effect::new(move |_| {
-        let Some(q) = query.get() else { return };
-        if got.with_untracked(|v| v.as_ref().is_some_and(|v| v.query == q)) {
+        let Some(key) = query.get() else { return };
+        let q = key.split_once('|').map_or("", |(_, q)| q).to_string();
+        if got.with_untracked(|v| v.as_ref().is_some_and(|v| v.query == key)) {
             return;
         }
         leptos::task::spawn_local(async move {
             let answer = browser::ask_worker(sglang_request(&q))
                 .await
                 .and_then(|a| read_text(&a));
-            if query.get_untracked().as_deref() != Some(q.as_str()) {
+            if query.get_untracked().as_deref() != Some(key.as_str()) {
                 return;
             }
             let mut v = match answer {
@@ -45,7 +53,7 @@ pub fn follow(shown: Memo<Option<Shown>>) -> (Memo<Option<SglangView>>, Memo<boo
                     ..SglangView::default()
                 },
             };
-            v.query = q;
+            v.query = key;
             got.set(Some(v));
         });
     });
@@ -78,7 +86,7 @@ pub fn SglangPanel(s: PageScenario, sg: SglangView) -> impl IntoView {
         <div class="table-wrap"><table class="rep compare" data-testid="compare">
             <caption>{page::compare_caption(&s)}</caption>
             <thead>
-                <tr><th scope="col">"Engine"</th><th scope="col">"Tokens in the KV cache"</th><th scope="col">"Sequences at the context"</th><th scope="col">"How the pool is sized"</th></tr>
+                <tr><th scope="col">{t!(RS_ENGINE)}</th><th scope="col">{t!(RS_TOKENS_IN_KV)}</th><th scope="col">{t!(RS_SEQS_AT_CTX)}</th><th scope="col">{t!(RS_HOW_POOL)}</th></tr>
             </thead>
             <tbody>{rows.collect_view()}</tbody>
         </table></div>

@@ -1,11 +1,13 @@
 //! The page's state: the scenario every input writes, the last one that evaluated, and what
 //! derives from it (memos over the core's pure functions, and SGLang's figures from the worker).
 
-use super::sglang;
+use super::log_check::LogState;
+use super::{browser, sglang};
 use kvbudget_core::calc::{evaluate, Outcome};
 use kvbudget_core::chart_data::{self, ChartData};
 use kvbudget_core::explain::{explain, Explanation};
 use kvbudget_core::handoff::sglang::SglangView;
+use kvbudget_core::i18n::{self, Lang};
 use kvbudget_core::scenario::PageScenario;
 use leptos::prelude::*;
 
@@ -39,21 +41,40 @@ pub struct State {
     pub sglang: Memo<Option<SglangView>>,
     /// Whether they are for the scenario shown now (else the worker is computing newer ones).
     pub sglang_current: Memo<bool>,
+    /// The interface's language: the scenario's `lang`, else the browser's. Reading it sets the
+    /// language texts are produced in, so every memo that produces text reads it first.
+    pub lang: Memo<Lang>,
+    /// The log check's state (it outlives its panel).
+    pub log: LogState,
 }
 
 impl State {
     pub fn new(scenario: Scn) -> Self {
+        let lang = Memo::new(move |_| {
+            let l = scenario
+                .with(|s| s.lang)
+                .unwrap_or_else(browser::browser_lang);
+            i18n::set_lang(l);
+            l
+        });
         let result = Memo::new(move |_| scenario.with(|s| evaluate(s).map(|o| (s.clone(), o))));
-        let error = Memo::new(move |_| result.with(|r| r.as_ref().err().map(|e| e.to_string())));
+        let error = Memo::new(move |_| {
+            let _ = lang.get();
+            result.with(|r| r.as_ref().err().map(|e| e.to_string()))
+        });
         let shown = Memo::new(move |prev: Option<&Option<Shown>>| match result.get() {
             Ok((s, o)) => Some(Shown { s, o }),
             Err(_) => prev.cloned().flatten(),
         });
-        let words = Memo::new(move |_| shown.with(|x| x.as_ref().map(|x| explain(&x.s, &x.o))));
+        let words = Memo::new(move |_| {
+            let _ = lang.get();
+            shown.with(|x| x.as_ref().map(|x| explain(&x.s, &x.o)))
+        });
         let charts = Memo::new(move |_| {
+            let _ = lang.get();
             shown.with(|x| x.as_ref().and_then(|x| chart_data::build(&x.s, &x.o).ok()))
         });
-        let (sglang, sglang_current) = sglang::follow(shown);
+        let (sglang, sglang_current) = sglang::follow(shown, lang);
         State {
             scenario,
             error,
@@ -62,6 +83,8 @@ impl State {
             charts,
             sglang,
             sglang_current,
+            lang,
+            log: LogState::new(shown, lang),
         }
     }
 }

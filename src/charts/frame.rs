@@ -3,6 +3,7 @@
 
 use super::svg::{self, area};
 use kvbudget_core::chart_data::ChartData;
+use kvbudget_core::t;
 use kvbudget_core::units::thousands;
 use kvbudget_core::vllm::RefusalKind;
 use plotters::coord::Shift;
@@ -54,7 +55,21 @@ pub(super) fn finish(svg: String) -> String {
 
 /// Text width in SVG units for a plotters font size (its CSS px are `size / PX`).
 pub(super) fn text_width(text: &str, size: f64) -> f64 {
-    text.chars().count() as f64 * size / PX * CHAR_EM
+    em_width(text) * size / PX
+}
+
+/// A text's width in em: Chinese characters and full-width punctuation take a whole em, other
+/// characters about `CHAR_EM`.
+pub(crate) fn em_width(text: &str) -> f64 {
+    text.chars()
+        .map(|c| {
+            if matches!(c as u32, 0x2E80..=0x9FFF | 0xF900..=0xFAFF | 0xFF00..=0xFF60 | 0xFFE0..=0xFFE6) {
+                1.0
+            } else {
+                CHAR_EM
+            }
+        })
+        .sum()
 }
 
 pub(super) fn font(size: f64) -> TextStyle<'static> {
@@ -280,10 +295,10 @@ pub(super) fn runs(xs: &[u64], ys: impl Iterator<Item = f64>, floor: f64) -> Vec
 /// What a refusal means in a chart's words.
 pub(super) fn refusal_words(kind: RefusalKind) -> &'static str {
     match kind {
-        RefusalKind::WeightsDoNotFit => "vLLM would not start: the weights do not load",
-        RefusalKind::NoKvMemory => "vLLM would not start: no memory left for the KV cache",
-        RefusalKind::MaxModelLen => "vLLM would not start: one max_model_len request does not fit",
-        RefusalKind::InvalidTp => "vLLM would not start: TP does not split the heads",
+        RefusalKind::WeightsDoNotFit => t!(CH_REFUSE_WEIGHTS),
+        RefusalKind::NoKvMemory => t!(CH_REFUSE_NO_KV),
+        RefusalKind::MaxModelLen => t!(CH_REFUSE_TOO_LONG),
+        RefusalKind::InvalidTp => t!(CH_REFUSE_TP),
     }
 }
 
@@ -291,7 +306,7 @@ pub(super) fn refusal_words(kind: RefusalKind) -> &'static str {
 pub(super) fn overlay(plot: &Root<'_>, text: &str) -> Result<(), ChartError> {
     let (w, h) = plot.dim_in_pixel();
     let size = FONT
-        .min((w as f64 - 40.0) * PX / (text.chars().count() as f64 * CHAR_EM))
+        .min((w as f64 - 40.0) * PX / em_width(text))
         .max(11.0 * PX);
     let tw = text_width(text, size) as i32;
     let (cx, cy) = (w as i32 / 2, h as i32 / 2);

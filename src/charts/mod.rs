@@ -12,6 +12,7 @@ pub use frame::{tokens_label, ChartError, DEFAULT_WIDTH};
 
 use frame::*;
 use kvbudget_core::chart_data::{ChartData, SegmentKind};
+use kvbudget_core::t;
 use kvbudget_core::units::{thousands, GIB};
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
@@ -73,7 +74,7 @@ pub fn memory(d: &ChartData, width: u32) -> Result<String, ChartError> {
             .y_label_formatter(&|_| String::new())
             .x_labels(((width as f64 / 90.0) as usize).clamp(3, 10))
             .x_label_formatter(&|x| format!("{x:.0}"))
-            .x_desc("GiB on one GPU (2³⁰ B, as vLLM sees it)")
+            .x_desc(t!(CH_GIB_AXIS))
             .axis_style(INK)
             .label_style(font(FONT))
             .axis_desc_style(font(FONT))
@@ -160,7 +161,7 @@ pub fn memory(d: &ChartData, width: u32) -> Result<String, ChartError> {
                 .map_err(err)?;
             let (px, py) = chart.backend_coord(&(total_gib, bars as f64));
             root.draw(&Text::new(
-                format!("GPU total {total_gib:.2} GiB"),
+                t!(ch_gpu_total(&format!("{total_gib:.2}"))),
                 (px - 4, py + 2),
                 font(FONT).pos(Pos::new(HPos::Right, VPos::Top)),
             ))
@@ -188,26 +189,19 @@ pub fn concurrency(d: &ChartData, width: u32) -> Result<String, ChartError> {
         .enumerate()
         .map(|(i, c)| {
             (
-                format!("{} KV", c.label),
+                t!(ch_kv(&c.label)),
                 Mark::Line(if i == 0 { BF16 } else { FP8 }),
             )
         })
         .collect();
-    entries.push((
-        format!("above max_num_seqs {}: never batched", thousands(d.cap)),
-        Mark::Band(CAP.mix(0.15)),
-    ));
+    entries.push((t!(ch_cap(&thousands(d.cap))), Mark::Band(CAP.mix(0.15))));
     entries.push(match (d.refusal, d.point.1) {
         (None, n) if n > 0 => (
-            format!(
-                "this scenario: {} at {}",
-                thousands(n),
-                tokens_label(d.point.0 as f64)
-            ),
+            t!(ch_point(&thousands(n), &tokens_label(d.point.0 as f64))),
             Mark::Dot(INK),
         ),
         _ => (
-            format!("this scenario ({}): none", tokens_label(d.point.0 as f64)),
+            t!(ch_point_none(&tokens_label(d.point.0 as f64))),
             Mark::Dot(CAP),
         ),
     });
@@ -217,10 +211,7 @@ pub fn concurrency(d: &ChartData, width: u32) -> Result<String, ChartError> {
             root,
             (xmin, xmax),
             (ymin, ymax),
-            (
-                "context per sequence (tokens, log)",
-                "sequences that fit (log)",
-            ),
+            (t!(CH_CTX_AXIS), t!(CH_SEQS_AXIS)),
         )?;
         let cap = d.cap as f64;
         if cap < ymax {
@@ -264,7 +255,7 @@ pub fn concurrency(d: &ChartData, width: u32) -> Result<String, ChartError> {
         if let Some(kind) = d.refusal {
             overlay(root, refusal_words(kind))?;
         } else if curve_max == 0 {
-            overlay(root, "not one sequence fits at any context shown")?;
+            overlay(root, t!(CH_NONE_FITS))?;
         }
         Ok(())
     })
@@ -284,21 +275,15 @@ pub fn roofline(d: &ChartData, width: u32) -> Result<String, ChartError> {
     let ymax = values.clone().fold(1.0f64, f64::max) * 2.0;
     let ymin = values.fold(ymax, f64::min).max(0.1) / 2.0;
     let mut entries = vec![
-        ("one sequence alone".to_string(), Mark::Line(BF16)),
-        (
-            "all that fit (capped), together".to_string(),
-            Mark::Line(FP8),
-        ),
+        (t!(CH_ONE_ALONE).to_string(), Mark::Line(BF16)),
+        (t!(CH_ALL_TOGETHER).to_string(), Mark::Line(FP8)),
     ];
     if !d.roofline_compute.is_empty() {
-        entries.push(("compute roof (dense BF16 peak)".into(), Mark::Line(ROOF)));
+        entries.push((t!(CH_COMPUTE_ROOF).into(), Mark::Line(ROOF)));
     }
     if d.roofline_point.1 > 0.0 {
         entries.push((
-            format!(
-                "this scenario: {} tokens/s",
-                thousands(d.roofline_point.1.round() as u64)
-            ),
+            t!(ch_point_rate(&thousands(d.roofline_point.1.round() as u64))),
             Mark::Dot(INK),
         ));
     }
@@ -308,10 +293,7 @@ pub fn roofline(d: &ChartData, width: u32) -> Result<String, ChartError> {
             root,
             (xmin, xmax),
             (ymin, ymax),
-            (
-                "context per sequence (tokens, log)",
-                "decode tokens/s ceiling (log)",
-            ),
+            (t!(CH_CTX_AXIS), t!(CH_DECODE_AXIS)),
         )?;
         if d.roofline_compute.len() == d.contexts.len() {
             chart

@@ -82,7 +82,7 @@ impl<'a> DrawingBackend for Svg<'a> {
         style: &T,
     ) -> Result<(u32, u32), SvgErr<'a>> {
         let size = style.size();
-        let width = text.chars().count() as f64 * size * 0.56;
+        let width = super::frame::em_width(text) * size;
         Ok((width.ceil() as u32, size.ceil() as u32))
     }
 }

@@ -3,13 +3,10 @@
 
 use super::results::answer;
 use kvbudget_core::calc::Outcome;
-use kvbudget_core::explain::plural;
 use kvbudget_core::handoff::sglang::SglangView;
 use kvbudget_core::scenario::{Engine, PageScenario};
+use kvbudget_core::t;
 use kvbudget_core::units::thousands;
-
-/// What the page shows of SGLang while the worker computes it.
-pub const SGLANG_PENDING: &str = "Computing SGLang's figures…";
 
 /// The answer in one line for the chosen engine, and whether that engine refuses to start
 /// (`sg`: SGLang's figures for this scenario, once the worker has them).
@@ -17,7 +14,7 @@ pub fn engine_answer(s: &PageScenario, o: &Outcome, sg: Option<&SglangView>) -> 
     match (s.engine, sg) {
         (Engine::Vllm, _) => (answer(s, o), o.chosen.report.refusal.is_some()),
         (Engine::Sglang, Some(v)) => (v.answer.clone(), v.refused),
-        (Engine::Sglang, None) => (SGLANG_PENDING.into(), false),
+        (Engine::Sglang, None) => (t!(RS_SGLANG_PENDING).into(), false),
     }
 }
 
@@ -27,29 +24,27 @@ pub fn lines_heading(s: &PageScenario) -> String {
         Engine::Vllm => s.version.to_string(),
         Engine::Sglang => s.sglang.version().to_string(),
     };
-    format!("What {} {version} prints at startup", s.engine.label())
+    t!(rs_lines_heading(s.engine.label(), &version))
 }
 
 /// The heading over vLLM's figures when SGLang is the chosen engine (they stay for comparison).
 pub fn vllm_stats_heading(s: &PageScenario) -> String {
-    format!(
-        "Under vLLM {} (SGLang {} below)",
-        s.version,
-        s.sglang.version()
-    )
+    t!(rs_vllm_stats_heading(
+        &s.version.to_string(),
+        &s.sglang.version().to_string()
+    ))
 }
 
 /// The comparison's caption.
 pub fn compare_caption(s: &PageScenario) -> String {
-    format!(
-        "Same GPU, both engines: {} on {} at {} per sequence",
-        s.model.name(),
-        s.gpu.name(),
-        plural(s.context(), "token")
-    )
+    t!(rs_compare_caption(
+        &s.model.name(),
+        &s.gpu.name(),
+        &thousands(s.context())
+    ))
 }
 
 /// A token count for the comparison's cell (the engine refuses: none).
 pub fn tokens_cell(t: Option<u64>) -> String {
-    t.map(thousands).unwrap_or_else(|| "— (refuses)".into())
+    t.map(thousands).unwrap_or_else(|| t!(RS_REFUSES).into())
 }

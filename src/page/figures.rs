@@ -4,8 +4,8 @@ use super::embed::html_escape;
 use crate::charts;
 use kvbudget_core::calc::Outcome;
 use kvbudget_core::chart_data::ChartData;
-use kvbudget_core::explain::plural;
 use kvbudget_core::scenario::Embed;
+use kvbudget_core::t;
 use kvbudget_core::units::{thousands, Bytes};
 
 /// One of the three charts.
@@ -14,10 +14,10 @@ pub struct Chart {
     pub testid: &'static str,
     /// The view that shows it alone.
     pub embed: Embed,
-    /// Its title.
-    pub title: &'static str,
+    /// Its title (in the page's language).
+    pub title: fn() -> &'static str,
     /// What it shows, after the title.
-    pub subtitle: &'static str,
+    pub subtitle: fn() -> &'static str,
     /// Draws it.
     pub draw: fn(&ChartData, u32) -> Result<String, charts::ChartError>,
     /// The exact value for automation (`data-value`).
@@ -35,8 +35,8 @@ pub const CHARTS: [Chart; 3] = [
     Chart {
         testid: "chart-memory",
         embed: Embed::Memory,
-        title: "Memory split on one GPU",
-        subtitle: " — 16-bit and FP8 KV side by side",
+        title: || t!(CH_MEMORY_TITLE),
+        subtitle: || t!(CH_MEMORY_SUB),
         draw: charts::memory,
         file: "kvbudget-memory",
         csv: |d| {
@@ -64,7 +64,7 @@ pub const CHARTS: [Chart; 3] = [
                         .filter(|s| s.bytes > 0)
                         .map(|s| format!("{} {}", s.label, Bytes(s.bytes)))
                         .collect();
-                    format!("{} KV: {}.", bar.label, parts.join(", "))
+                    t!(ch_memory_summary(&bar.label, &parts.join(t!(LIST_COMMA))))
                 })
                 .collect::<Vec<_>>()
                 .join(" ")
@@ -73,8 +73,8 @@ pub const CHARTS: [Chart; 3] = [
     Chart {
         testid: "chart-concurrency",
         embed: Embed::Concurrency,
-        title: "Concurrency vs context",
-        subtitle: " — the hyperbola, vLLM's whole blocks",
+        title: || t!(CH_CONC_TITLE),
+        subtitle: || t!(CH_CONC_SUB),
         draw: charts::concurrency,
         file: "kvbudget-concurrency",
         csv: |d| {
@@ -100,21 +100,20 @@ pub const CHARTS: [Chart; 3] = [
             let per: Vec<String> = o
                 .pair
                 .iter()
-                .map(|p| format!("{} with {} KV", plural(p.vllm_max, "sequence"), p.kv.name()))
+                .map(|p| t!(ch_with_kv(p.vllm_max, p.kv.name())))
                 .collect();
-            format!(
-                "At {} tokens: {}; max_num_seqs caps at {}.",
-                thousands(o.context),
-                per.join(", "),
-                thousands(d.cap)
-            )
+            t!(ch_conc_summary(
+                &thousands(o.context),
+                &per.join(t!(LIST_COMMA)),
+                &thousands(d.cap)
+            ))
         },
     },
     Chart {
         testid: "chart-roofline",
         embed: Embed::Roofline,
-        title: "Decode roofline",
-        subtitle: " — bandwidth ÷ (weights + KV read per step)",
+        title: || t!(CH_ROOF_TITLE),
+        subtitle: || t!(CH_ROOF_SUB),
         draw: charts::roofline,
         file: "kvbudget-roofline",
         csv: |d| {
@@ -134,19 +133,15 @@ pub const CHARTS: [Chart; 3] = [
         value: |o| format!("{}", o.decode.aggregate.round() as u64),
         summary: |o, _| {
             if o.chosen.report.refusal.is_some() {
-                return "vLLM would not start, so nothing decodes.".into();
+                return t!(CH_NOTHING_DECODES).into();
             }
-            format!(
-                "At {} tokens: {} tokens/s for one sequence alone, {} tokens/s for {} together{}.",
-                thousands(o.context),
-                rate(o.decode.per_sequence),
-                rate(o.decode.aggregate),
-                plural(o.chosen.capped.max(1), "sequence"),
-                match o.compute_roof {
-                    Some(r) => format!(" (the compute roof here: {} tokens/s)", rate(r)),
-                    None => String::new(),
-                }
-            )
+            t!(ch_roof_summary(
+                &thousands(o.context),
+                &rate(o.decode.per_sequence),
+                &rate(o.decode.aggregate),
+                o.chosen.capped.max(1),
+                &o.compute_roof.map(rate).unwrap_or_default()
+            ))
         },
     },
 ];

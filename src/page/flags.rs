@@ -3,6 +3,7 @@
 use super::inputs::{optional, Input};
 use kvbudget_core::fields;
 use kvbudget_core::scenario::PageScenario;
+use kvbudget_core::t;
 use kvbudget_core::units::fixed2;
 
 fn lora_mut(s: &mut PageScenario) -> Option<&mut kvbudget_core::vllm::Lora> {
@@ -17,8 +18,8 @@ fn spec_mut(s: &mut PageScenario) -> Option<&mut kvbudget_core::vllm::Speculativ
 pub const FLAGS: [Input; 8] = [
     Input {
         id: "mnbt",
-        label: "max_num_batched_tokens",
-        hint: "empty: vLLM's default",
+        label: || "max_num_batched_tokens",
+        hint: || t!(IN_MNBT_HINT),
         inputmode: "numeric",
         show: |s, _| s.mnbt.map(|n| n.to_string()).unwrap_or_default(),
         apply: |s, t, _| {
@@ -36,8 +37,8 @@ pub const FLAGS: [Input; 8] = [
     },
     Input {
         id: "dcp",
-        label: "decode-context-parallel size",
-        hint: "ranks a request's tokens are spread over; empty: 1",
+        label: || t!(IN_DCP),
+        hint: || t!(IN_DCP_HINT),
         inputmode: "numeric",
         show: |s, _| {
             if s.knobs.dcp > 1 {
@@ -53,8 +54,8 @@ pub const FLAGS: [Input; 8] = [
     },
     Input {
         id: "offload_gib",
-        label: "CPU offload",
-        hint: "GiB per GPU; empty: none",
+        label: || t!(IN_OFFLOAD),
+        hint: || t!(IN_OFFLOAD_HINT),
         inputmode: "decimal",
         show: |s, _| {
             if s.knobs.cpu_offload_gb > 0.0 {
@@ -74,8 +75,8 @@ pub const FLAGS: [Input; 8] = [
     },
     Input {
         id: "loras",
-        label: "LoRA adapters on the GPU (max_loras)",
-        hint: "empty: no LoRA",
+        label: || t!(IN_LORAS),
+        hint: || t!(IN_LORAS_HINT),
         inputmode: "numeric",
         show: |s, _| {
             s.knobs
@@ -98,8 +99,8 @@ pub const FLAGS: [Input; 8] = [
     },
     Input {
         id: "lora_rank",
-        label: "max_lora_rank",
-        hint: "with LoRA",
+        label: || "max_lora_rank",
+        hint: || t!(IN_LORA_RANK_HINT),
         inputmode: "numeric",
         show: |s, _| {
             s.knobs
@@ -123,8 +124,8 @@ pub const FLAGS: [Input; 8] = [
     },
     Input {
         id: "spec_tokens",
-        label: "Speculative tokens",
-        hint: "empty: no speculative decoding",
+        label: || t!(IN_SPEC),
+        hint: || t!(IN_SPEC_HINT),
         inputmode: "numeric",
         show: |s, _| {
             s.knobs
@@ -159,8 +160,8 @@ pub const FLAGS: [Input; 8] = [
     },
     Input {
         id: "draft_layers",
-        label: "Draft attention layers",
-        hint: "1: an EAGLE head",
+        label: || t!(IN_DRAFT_LAYERS),
+        hint: || t!(IN_DRAFT_LAYERS_HINT),
         inputmode: "numeric",
         show: |s, _| {
             s.knobs
@@ -178,8 +179,8 @@ pub const FLAGS: [Input; 8] = [
     },
     Input {
         id: "draft_gib",
-        label: "Draft weights",
-        hint: "GiB",
+        label: || t!(IN_DRAFT_WEIGHTS),
+        hint: || "GiB",
         inputmode: "decimal",
         show: |s, _| {
             s.knobs
@@ -205,8 +206,8 @@ pub const FLAGS: [Input; 8] = [
 /// The inverse question: how many sequences to plan for.
 pub const PLAN: Input = Input {
     id: "plan",
-    label: "Plan for this many sequences",
-    hint: "empty: no plan",
+    label: || t!(IN_PLAN),
+    hint: || t!(IN_PLAN_HINT),
     inputmode: "numeric",
     show: |s, _| s.plan.map(|n| n.to_string()).unwrap_or_default(),
     apply: |s, t, _| {

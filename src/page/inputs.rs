@@ -9,6 +9,7 @@ use kvbudget_core::model::{Attention, ModelSpec};
 use kvbudget_core::presets::{self, GpuPreset, ModelPreset};
 use kvbudget_core::scenario::{Engine, GpuChoice, ModelChoice, PageScenario};
 use kvbudget_core::sglang::{self, Version as SglangVersion};
+use kvbudget_core::t;
 use kvbudget_core::units::{fixed2, thousands};
 use kvbudget_core::vllm::{Version, NEWEST};
 
@@ -23,10 +24,10 @@ pub struct Units {
 pub struct Input {
     /// DOM id (the error message is `error-<id>`).
     pub id: &'static str,
-    /// Visible label.
-    pub label: &'static str,
+    /// Visible label (in the page's language).
+    pub label: fn() -> &'static str,
     /// Units or defaults, after the label (empty: none).
-    pub hint: &'static str,
+    pub hint: fn() -> &'static str,
     /// `inputmode` for phone keyboards.
     pub inputmode: &'static str,
     /// The committed value as text (empty for a value left to its default).
@@ -70,8 +71,8 @@ fn custom(s: &PageScenario) -> Option<&ModelSpec> {
 pub const CUSTOM_MODEL: [Input; 5] = [
     Input {
         id: "name",
-        label: "Name",
-        hint: "",
+        label: || t!(IN_NAME),
+        hint: || "",
         inputmode: "text",
         show: |s, _| custom(s).map(|c| c.id.to_string()).unwrap_or_default(),
         apply: |s, t, _| {
@@ -84,8 +85,8 @@ pub const CUSTOM_MODEL: [Input; 5] = [
     },
     Input {
         id: "layers",
-        label: "Layers",
-        hint: "",
+        label: || t!(IN_LAYERS),
+        hint: || "",
         inputmode: "numeric",
         show: |s, _| custom(s).map(|c| c.layers.to_string()).unwrap_or_default(),
         apply: |s, t, _| {
@@ -98,8 +99,8 @@ pub const CUSTOM_MODEL: [Input; 5] = [
     },
     Input {
         id: "heads",
-        label: "Attention heads",
-        hint: "",
+        label: || t!(IN_HEADS),
+        hint: || "",
         inputmode: "numeric",
         show: |s, _| {
             custom(s)
@@ -116,8 +117,8 @@ pub const CUSTOM_MODEL: [Input; 5] = [
     },
     Input {
         id: "kv_heads",
-        label: "KV heads",
-        hint: "",
+        label: || t!(IN_KV_HEADS),
+        hint: || "",
         inputmode: "numeric",
         show: |s, _| {
             custom(s)
@@ -134,8 +135,8 @@ pub const CUSTOM_MODEL: [Input; 5] = [
     },
     Input {
         id: "head_dim",
-        label: "head_dim",
-        hint: "",
+        label: || "head_dim",
+        hint: || "",
         inputmode: "numeric",
         show: |s, _| {
             custom(s)
@@ -155,8 +156,8 @@ pub const CUSTOM_MODEL: [Input; 5] = [
 /// A custom model's weights, in GiB or GB.
 pub const WEIGHTS: Input = Input {
     id: "weights",
-    label: "Weights",
-    hint: "",
+    label: || t!(IN_WEIGHTS),
+    hint: || "",
     inputmode: "decimal",
     show: |s, u| match custom(s) {
         Some(c) if u.weights_in_gb => format!("{:.2}", c.weights.as_gb()),
@@ -180,8 +181,8 @@ pub const WEIGHTS: Input = Input {
 pub const CUSTOM_GPU: [Input; 3] = [
     Input {
         id: "gpu_gib",
-        label: "Memory as vLLM sees it",
-        hint: "GiB",
+        label: || t!(IN_GPU_GIB),
+        hint: || "GiB",
         inputmode: "decimal",
         show: |s, _| fixed2(s.gpu.total().as_gib()),
         apply: |s, t, _| {
@@ -194,8 +195,8 @@ pub const CUSTOM_GPU: [Input; 3] = [
     },
     Input {
         id: "bw_gbs",
-        label: "Bandwidth",
-        hint: "GB/s",
+        label: || t!(IN_BW),
+        hint: || "GB/s",
         inputmode: "decimal",
         show: |s, _| format!("{}", s.gpu.bandwidth_gbs()),
         apply: |s, t, _| {
@@ -208,8 +209,8 @@ pub const CUSTOM_GPU: [Input; 3] = [
     },
     Input {
         id: "tflops",
-        label: "Dense BF16 TFLOPS",
-        hint: "0: unknown",
+        label: || t!(IN_TFLOPS),
+        hint: || t!(IN_TFLOPS_HINT),
         inputmode: "decimal",
         show: |s, _| format!("{}", s.gpu.bf16_tflops().unwrap_or(0.0)),
         apply: |s, t, _| {
@@ -226,8 +227,8 @@ pub const CUSTOM_GPU: [Input; 3] = [
 pub const PARALLEL: [Input; 2] = [
     Input {
         id: "tp",
-        label: "Tensor-parallel size",
-        hint: "",
+        label: || t!(IN_TP),
+        hint: || "",
         inputmode: "numeric",
         show: |s, _| s.tp.to_string(),
         apply: |s, t, _| {
@@ -237,8 +238,8 @@ pub const PARALLEL: [Input; 2] = [
     },
     Input {
         id: "pp",
-        label: "Pipeline-parallel size",
-        hint: "",
+        label: || t!(IN_PP),
+        hint: || "",
         inputmode: "numeric",
         show: |s, _| s.pp.to_string(),
         apply: |s, t, _| {
@@ -252,8 +253,8 @@ pub const PARALLEL: [Input; 2] = [
 pub const VLLM: [Input; 4] = [
     Input {
         id: "util",
-        label: "gpu_memory_utilization",
-        hint: "0–1; empty: the version's default",
+        label: || "gpu_memory_utilization",
+        hint: || t!(IN_UTIL_HINT),
         inputmode: "decimal",
         show: |s, _| s.util.map(|u| u.to_string()).unwrap_or_default(),
         apply: |s, t, _| {
@@ -263,8 +264,8 @@ pub const VLLM: [Input; 4] = [
     },
     Input {
         id: "ctx",
-        label: "max_model_len",
-        hint: "tokens",
+        label: || "max_model_len",
+        hint: || t!(IN_TOKENS),
         inputmode: "numeric",
         show: |s, _| s.ctx.to_string(),
         apply: |s, t, _| {
@@ -274,8 +275,8 @@ pub const VLLM: [Input; 4] = [
     },
     Input {
         id: "seqs",
-        label: "max_num_seqs",
-        hint: "empty: vLLM's default",
+        label: || "max_num_seqs",
+        hint: || t!(IN_SEQS_HINT),
         inputmode: "numeric",
         show: |s, _| s.seqs.map(|n| n.to_string()).unwrap_or_default(),
         apply: |s, t, _| {
@@ -285,8 +286,8 @@ pub const VLLM: [Input; 4] = [
     },
     Input {
         id: "overhead",
-        label: "Overhead besides weights",
-        hint: "GiB; empty: kvbudget's estimate",
+        label: || t!(IN_OVERHEAD),
+        hint: || t!(IN_OVERHEAD_HINT),
         inputmode: "decimal",
         show: |s, _| s.overhead.map(|o| fixed2(o.as_gib())).unwrap_or_default(),
         apply: |s, t, _| {
@@ -300,8 +301,8 @@ pub const VLLM: [Input; 4] = [
 pub const SGLANG: [Input; 3] = [
     Input {
         id: "mfs",
-        label: "mem_fraction_static",
-        hint: "0–1; empty: SGLang's default for the GPU",
+        label: || "mem_fraction_static",
+        hint: || t!(IN_MFS_HINT),
         inputmode: "decimal",
         show: |s, _| {
             s.sglang
@@ -316,8 +317,8 @@ pub const SGLANG: [Input; 3] = [
     },
     Input {
         id: "page_size",
-        label: "page_size",
-        hint: "tokens; empty: 1",
+        label: || "page_size",
+        hint: || t!(IN_PAGE_HINT),
         inputmode: "numeric",
         show: |s, _| {
             s.sglang
@@ -332,8 +333,8 @@ pub const SGLANG: [Input; 3] = [
     },
     Input {
         id: "chunked",
-        label: "chunked_prefill_size",
-        hint: "tokens, -1: off; empty: SGLang's default",
+        label: || "chunked_prefill_size",
+        hint: || t!(IN_CHUNKED_HINT),
         inputmode: "numeric",
         show: |s, _| {
             s.sglang
@@ -352,8 +353,8 @@ pub const SGLANG: [Input; 3] = [
 pub const REQUESTS: [Input; 2] = [
     Input {
         id: "prompt",
-        label: "Prompt tokens",
-        hint: "",
+        label: || t!(IN_PROMPT),
+        hint: || "",
         inputmode: "numeric",
         show: |s, _| s.prompt.map(|n| n.to_string()).unwrap_or_default(),
         apply: |s, t, _| {
@@ -363,8 +364,8 @@ pub const REQUESTS: [Input; 2] = [
     },
     Input {
         id: "trace",
-        label: "Reasoning-trace tokens",
-        hint: "",
+        label: || t!(IN_TRACE),
+        hint: || "",
         inputmode: "numeric",
         show: |s, _| s.trace.map(|n| n.to_string()).unwrap_or_default(),
         apply: |s, t, _| {
@@ -383,15 +384,17 @@ pub fn placeholder(
     sg: Option<&SglangView>,
 ) -> String {
     match id {
-        "util" => format!("{} (vLLM {} default)", s.version.default_util(), s.version),
-        "seqs" => format!("{} (vLLM default here)", s.seqs()),
+        "util" => t!(in_util_placeholder(
+            &s.version.default_util().to_string(),
+            &s.version.to_string()
+        )),
+        "seqs" => t!(in_seqs_placeholder(s.seqs())),
         "overhead" => match o.and_then(|o| o.chosen.report.overhead) {
-            Some(e) => format!(
-                "estimate: {} GiB ± {}",
-                fixed2(e.subtracted().as_gib()),
-                fixed2(e.spread.as_gib())
-            ),
-            None => "estimate".into(),
+            Some(e) => t!(in_overhead_placeholder(
+                &fixed2(e.subtracted().as_gib()),
+                &fixed2(e.spread.as_gib())
+            )),
+            None => t!(IN_OVERHEAD_ESTIMATE).into(),
         },
         "mfs" | "chunked" => {
             let default = sg.map(|v| match id {
@@ -399,11 +402,11 @@ pub fn placeholder(
                 _ => v.default_chunked.as_str(),
             });
             match default.filter(|d| !d.is_empty()) {
-                Some(d) => format!("{d} (SGLang {} default here)", s.sglang.version()),
-                None => "SGLang default".into(),
+                Some(d) => t!(in_sglang_placeholder(d, &s.sglang.version().to_string())),
+                None => t!(IN_SGLANG_DEFAULT).into(),
             }
         }
-        "page_size" => "1 (SGLang default)".into(),
+        "page_size" => t!(IN_PAGE_DEFAULT).into(),
         _ => String::new(),
     }
 }
@@ -443,7 +446,7 @@ pub fn select_sglang_version(s: &mut PageScenario, value: &str) {
 /// An SGLang release as the picker lists it.
 pub fn sglang_version_option(v: SglangVersion) -> String {
     if v == sglang::NEWEST {
-        format!("{v} (newest known)")
+        t!(in_newest(&v.to_string()))
     } else {
         v.to_string()
     }
@@ -510,9 +513,9 @@ pub fn gpu_option(g: &GpuPreset) -> String {
 /// A vLLM release as the picker lists it.
 pub fn version_option(v: Version) -> String {
     if v == NEWEST {
-        format!("{v} (newest known)")
+        t!(in_newest(&v.to_string()))
     } else if v < Version::new(0, 8) {
-        format!("{v} (V0 engine)")
+        t!(in_v0(&v.to_string()))
     } else {
         v.to_string()
     }
@@ -521,33 +524,32 @@ pub fn version_option(v: Version) -> String {
 /// What vLLM sees of the GPU.
 pub fn gpu_seen(s: &PageScenario) -> String {
     match &s.gpu {
-        GpuChoice::Preset(g) => format!(
-            "Marketed {} GB (10⁹ B); vLLM sees {} GiB ({} B); {} GB/s; {} dense BF16 TFLOPS{}.",
+        GpuChoice::Preset(g) => t!(in_gpu_seen_preset(
             g.marketed_gb,
-            fixed2(g.total.as_gib()),
-            thousands(g.total.0),
-            thousands(g.bandwidth_gbs),
-            g.bf16_tflops,
-            if g.fp8_tflops > 0.0 {
-                format!(", {} FP8", g.fp8_tflops)
+            &fixed2(g.total.as_gib()),
+            &thousands(g.total.0),
+            &thousands(g.bandwidth_gbs),
+            &g.bf16_tflops.to_string(),
+            &if g.fp8_tflops > 0.0 {
+                g.fp8_tflops.to_string()
             } else {
                 String::new()
             }
-        ),
+        )),
         GpuChoice::Custom {
             total,
             bw_gbs,
             tflops,
-        } => format!(
-            "vLLM sees {} GiB ({} B); {bw_gbs} GB/s; {}.",
-            fixed2(total.as_gib()),
-            thousands(total.0),
-            if *tflops > 0.0 {
-                format!("{tflops} dense BF16 TFLOPS")
+        } => t!(in_gpu_seen_custom(
+            &fixed2(total.as_gib()),
+            &thousands(total.0),
+            &bw_gbs.to_string(),
+            &if *tflops > 0.0 {
+                tflops.to_string()
             } else {
-                "TFLOPS unknown (no compute roof)".into()
+                String::new()
             }
-        ),
+        )),
     }
 }
 
@@ -557,44 +559,32 @@ pub fn custom_summary(s: &PageScenario) -> String {
         return String::new();
     };
     let attention = match c.attention {
-        Attention::Full => "full attention".to_string(),
+        Attention::Full => t!(IN_FULL_ATTENTION).to_string(),
         Attention::SlidingWindow {
             window,
             sliding_layers,
-        } => format!(
-            "sliding window {} on {sliding_layers} of {} layers",
-            thousands(window),
-            c.layers
-        ),
-        Attention::Mla { latent, indexer: 0 } => format!("MLA latent {latent}"),
-        Attention::Mla { latent, indexer } => format!("MLA latent {latent}, indexer {indexer}"),
+        } => t!(in_sliding(&thousands(window), sliding_layers, c.layers)),
+        Attention::Mla { latent, indexer } => t!(in_mla(latent, indexer)),
         Attention::ChunkedLocal {
             chunk,
             local_layers,
-        } => format!(
-            "chunked local attention ({}) on {local_layers} of {} layers",
-            thousands(chunk),
-            c.layers
-        ),
+        } => t!(in_chunked(&thousands(chunk), local_layers, c.layers)),
     };
     let vocab = if c.vocab > 0 {
-        format!("vocab {}", thousands(c.vocab))
+        t!(in_vocab(&thousands(c.vocab)))
     } else {
-        "vocab unknown".into()
+        t!(IN_VOCAB_UNKNOWN).into()
     };
     let len = if c.max_position > 0 {
-        format!("; default max_model_len {}", thousands(c.max_position))
+        t!(in_default_len(&thousands(c.max_position)))
     } else {
         String::new()
     };
     let state = match c.state {
-        Some(st) => format!(
-            "; {} of the {} layers are {} with a fixed state per request",
-            st.layers,
-            c.layers,
-            st.kind.name()
-        ),
+        Some(st) => t!(in_state_layers(st.layers, c.layers, st.kind.name())),
         None => String::new(),
     };
-    format!("{attention}{state}; {}; {vocab}{len}", c.dtype.name())
+    // (The Chinese list separator is the full-width semicolon the texts above already use.)
+    let sep = t!(LIST_SEP);
+    format!("{attention}{state}{sep}{}{sep}{vocab}{len}", c.dtype.name())
 }

@@ -1,21 +1,21 @@
 //! The texts of the results panel, the answer bar, the embedded headline and the repertoire.
 
 use kvbudget_core::calc::{Outcome, Range};
-use kvbudget_core::explain::plural;
 use kvbudget_core::scenario::PageScenario;
+use kvbudget_core::t;
 use kvbudget_core::units::{thousands, Bytes};
 use kvbudget_core::vllm::{RefusalKind, Report};
 
 /// The answer in one line, for the bar pinned to narrow screens.
 pub fn answer(s: &PageScenario, o: &Outcome) -> String {
     let fit = if o.chosen.report.error.is_some() {
-        "vLLM would not start".to_string()
+        t!(RS_VLLM_WONT_START).to_string()
     } else {
-        format!(
-            "{} of {} tokens fit",
-            plural(o.chosen.capped, "sequence"),
-            thousands(o.context)
-        )
+        t!(rs_fit(
+            &thousands(o.chosen.capped),
+            o.chosen.capped,
+            &thousands(o.context)
+        ))
     };
     format!(
         "{fit} · {} · {} KV · {}",
@@ -37,15 +37,14 @@ pub fn results_title(s: &PageScenario, o: &Outcome) -> String {
 
 /// The embedded view's one-line headline.
 pub fn embed_headline(s: &PageScenario, o: &Outcome) -> String {
-    format!(
-        "{} on {} ({} KV): {} sequences of {} tokens fit · {} B per token",
-        s.model.name(),
-        s.gpu.name(),
+    t!(rs_embed_headline(
+        &s.model.name(),
+        &s.gpu.name(),
         s.kv.name(),
-        thousands(o.chosen.capped),
-        thousands(o.context),
-        thousands(o.chosen.bytes_per_token.0)
-    )
+        &thousands(o.chosen.capped),
+        &thousands(o.context),
+        &thousands(o.chosen.bytes_per_token.0)
+    ))
 }
 
 /// What vLLM would print, with its refusal as the `ValueError` it raises.
@@ -67,67 +66,61 @@ pub fn stats(s: &PageScenario, o: &Outcome) -> [Stat; 4] {
     let r = &c.report;
     let range = |f: &dyn Fn(&Range) -> String| o.range.as_ref().map(f).unwrap_or_default();
     let fits_head = if r.error.is_some() {
-        "vLLM would not start".to_string()
+        t!(RS_VLLM_WONT_START).to_string()
     } else {
-        format!("of {} tokens each", thousands(o.context))
+        t!(rs_of_tokens_each(&thousands(o.context)))
     };
     let range_pool = match &o.range {
-        Some(g) => format!(
-            "range {} – {}",
-            Bytes(g.pool.0.max(0) as u64),
-            Bytes(g.pool.1.max(0) as u64)
-        ),
-        None if s.kv_memory.is_some() => "taken from a vLLM log".into(),
-        None => "the course lab's single overhead figure".into(),
+        Some(g) => t!(rs_pool_range(
+            &Bytes(g.pool.0.max(0) as u64).to_string(),
+            &Bytes(g.pool.1.max(0) as u64).to_string()
+        )),
+        None if s.kv_memory.is_some() => t!(RS_FROM_LOG).into(),
+        None => t!(RS_SEED_OVERHEAD).into(),
     };
     let tokens = r.gpu_kv_cache_tokens.unwrap_or(0);
     [
         Stat {
-            label: "Sequences that fit".into(),
+            label: t!(RS_STAT_SEQS).into(),
             testid: "max-seqs".into(),
             value: c.capped.to_string(),
             text: thousands(c.capped),
             sub: format!(
                 "{fits_head}{}",
-                range(&|g| format!(" · range {}–{}", thousands(g.seqs.0), thousands(g.seqs.1)))
+                range(&|g| t!(rs_range(&thousands(g.seqs.0), &thousands(g.seqs.1))))
             ),
         },
         Stat {
-            label: "KV per token".into(),
+            label: t!(RS_STAT_BPT).into(),
             testid: "bytes-per-token".into(),
             value: c.bytes_per_token.0.to_string(),
             text: format!("{} B", thousands(c.bytes_per_token.0)),
-            sub: format!("{} · as MHA {}", c.bytes_per_token, o.mha_bytes_per_token),
+            sub: t!(rs_as_mha(
+                &c.bytes_per_token.to_string(),
+                &o.mha_bytes_per_token.to_string()
+            )),
         },
         Stat {
-            label: "KV pool".into(),
+            label: t!(RS_STAT_POOL).into(),
             testid: "kv-pool-bytes".into(),
             value: c.pool.to_string(),
             text: if c.pool > 0 {
                 Bytes(c.pool as u64).to_string()
             } else {
-                "none left".into()
+                t!(RS_NONE_LEFT).into()
             },
-            sub: format!(
-                "{} B on one GPU; {range_pool}",
-                thousands(c.pool.max(0) as u64)
-            ),
+            sub: t!(rs_pool_sub(&thousands(c.pool.max(0) as u64), &range_pool)),
         },
         Stat {
-            label: "vLLM's KV cache".into(),
+            label: t!(RS_STAT_VLLM_KV).into(),
             testid: "kv-tokens".into(),
             value: tokens.to_string(),
-            text: format!("{} tokens", thousands(tokens)),
-            sub: format!(
-                "{} blocks of {}{}",
-                thousands(r.num_gpu_blocks.unwrap_or(0)),
+            text: t!(rs_tokens(&thousands(tokens))),
+            sub: t!(rs_blocks_of(
+                &thousands(r.num_gpu_blocks.unwrap_or(0)),
                 r.block_size,
-                range(&|g| format!(
-                    " · range {}–{}",
-                    thousands(g.tokens.0),
-                    thousands(g.tokens.1)
-                ))
-            ),
+                &range(&|g| t!(rs_range(&thousands(g.tokens.0), &thousands(g.tokens.1))))
+            )),
         },
     ]
 }
@@ -135,24 +128,24 @@ pub fn stats(s: &PageScenario, o: &Outcome) -> [Stat; 4] {
 /// The repertoire table's caption.
 pub fn repertoire_caption(s: &PageScenario) -> String {
     let from_log = if s.kv_memory.is_some() {
-        " (each model's own budget, not the log's KV memory)"
+        t!(RS_EACH_MODEL_BUDGET)
     } else {
         ""
     };
-    format!(
-        "The course repertoire on {} at {} tokens{from_log} (choose a row to load it)",
-        s.gpu.name(),
-        thousands(s.context())
-    )
+    t!(rs_repertoire_caption(
+        &s.gpu.name(),
+        &thousands(s.context()),
+        from_log
+    ))
 }
 
 /// What a refusal means, in words, before vLLM's own message.
 pub fn refusal_summary(kind: RefusalKind) -> &'static str {
     match kind {
-        RefusalKind::WeightsDoNotFit => "The weights do not fit on this GPU: vLLM runs out of memory while loading them, before it sizes any KV cache. No utilization and no KV dtype can help; a smaller checkpoint, more GPUs or a larger GPU can.",
-        RefusalKind::NoKvMemory => "The weights load, but nothing is left for the KV cache once they and the profile run take their share of total × utilization.",
-        RefusalKind::MaxModelLen => "One request of max_model_len tokens does not fit: vLLM checks that at least one full-length request fits before it starts.",
-        RefusalKind::InvalidTp => "vLLM cannot split this model's attention heads evenly over this many GPUs.",
+        RefusalKind::WeightsDoNotFit => t!(RS_REFUSE_WEIGHTS),
+        RefusalKind::NoKvMemory => t!(RS_REFUSE_NO_KV),
+        RefusalKind::MaxModelLen => t!(RS_REFUSE_TOO_LONG),
+        RefusalKind::InvalidTp => t!(RS_REFUSE_TP),
     }
 }
 
@@ -177,24 +170,26 @@ pub fn definition(term: &str) -> Option<&'static str> {
 }
 
 /// The primer at the top of the results: what the page computes, in one minute.
-pub const PRIMER: [&str; 4] = [
-    "A transformer keeps, for every token of every request, a key and a value vector per KV head in every layer: the KV cache. One token costs 2 (K and V) × layers × KV heads × head_dim × bytes per element.",
-    "vLLM claims total × gpu_memory_utilization of the GPU, loads the weights, measures a profile run, and gives the rest to the cache in blocks of 16 tokens (the KV pool).",
-    "Sequences that fit = pool ÷ (context × bytes per token), rounded down to whole blocks: double the context and half as many fit. FP8 KV halves the bytes and doubles the sequences.",
-    "Decoding reads the weights and every running sequence's cache at each step, so memory bandwidth bounds tokens per second; more sequences share one read of the weights.",
-];
+pub fn primer() -> [&'static str; 4] {
+    [
+        t!(RS_PRIMER_1),
+        t!(RS_PRIMER_2),
+        t!(RS_PRIMER_3),
+        t!(RS_PRIMER_4),
+    ]
+}
 
 /// A refusal in a few words, for a table cell.
 pub fn refusal_short(kind: RefusalKind) -> &'static str {
     match kind {
-        RefusalKind::WeightsDoNotFit => "weights do not load",
-        RefusalKind::NoKvMemory => "no KV memory",
-        RefusalKind::MaxModelLen => "max_model_len too long",
-        RefusalKind::InvalidTp => "TP invalid",
+        RefusalKind::WeightsDoNotFit => t!(RS_WEIGHTS_NO_LOAD_SHORT),
+        RefusalKind::NoKvMemory => t!(RS_NO_KV_SHORT),
+        RefusalKind::MaxModelLen => t!(RS_TOO_LONG_SHORT),
+        RefusalKind::InvalidTp => t!(RS_TP_INVALID_SHORT),
     }
 }
 
 /// What the plan's figures mean.
-pub const PLAN_NOTE: &str =
-    "The utilization and the longest length carry the overhead estimate's range; \
---kv-cache-memory (vLLM 0.11+) skips the estimate and gives exactly these blocks.";
+pub fn plan_note() -> &'static str {
+    t!(RS_PLAN_NOTE)
+}

@@ -12,9 +12,12 @@ fn main() {
     // One session for the worker's life: it keeps the last log read.
     let mut session = kvbudget_core::handoff::Session::default();
     let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |e: MessageEvent| {
-        // `<number>\n<request>`; the answer goes back under the same number.
+        // `<number>\n<language>\n<request>`; the answer goes back under the same number, its
+        // texts in that language.
         let message = e.data().as_string().unwrap_or_default();
-        let (n, request) = message.split_once('\n').unwrap_or(("0", ""));
+        let (n, rest) = message.split_once('\n').unwrap_or(("0", ""));
+        let (lang, request) = rest.split_once('\n').unwrap_or(("en", rest));
+        kvbudget_core::i18n::set_lang(kvbudget_core::i18n::Lang::parse(lang).unwrap_or_default());
         let answer = session.answer(request);
         let _ = reply.post_message(&JsValue::from_str(&format!("{n}\n{answer}")));
     });

@@ -4,9 +4,9 @@
 use super::wire::{opt, record, Fields};
 use crate::calc::evaluate;
 use crate::engines::{compare, sglang_command, sglang_outcome, SglangOutcome};
-use crate::explain::plural;
 use crate::query;
 use crate::scenario::PageScenario;
+use crate::t;
 use crate::units::thousands;
 
 /// One figure of a panel: its label, its `data-testid`, its exact `data-value`, the figure as
@@ -77,38 +77,33 @@ pub fn sglang_stats(o: &SglangOutcome) -> Vec<Stat> {
     let range = r
         .range
         .map(|g| {
-            format!(
-                " · range {}–{}",
-                thousands(g.low_tokens.max(0) as u64),
-                thousands(g.high_tokens.max(0) as u64)
-            )
+            t!(rs_range(
+                &thousands(g.low_tokens.max(0) as u64),
+                &thousands(g.high_tokens.max(0) as u64)
+            ))
         })
         .unwrap_or_default();
     vec![
         Stat {
-            label: "Sequences that fit (SGLang)".into(),
+            label: t!(RS_SG_STAT_SEQS).into(),
             testid: "sglang-seqs".into(),
             value: o.sequences.to_string(),
             text: thousands(o.sequences),
             sub: if r.error.is_some() {
-                "SGLang would not start".into()
+                t!(RS_SGLANG_WONT_START).into()
             } else {
-                format!(
-                    "of {} tokens each · max_running_requests {}",
-                    thousands(o.context),
-                    thousands(r.max_running_requests.unwrap_or(0))
-                )
+                t!(rs_sg_seqs_sub(
+                    &thousands(o.context),
+                    &thousands(r.max_running_requests.unwrap_or(0))
+                ))
             },
         },
         Stat {
-            label: "SGLang's KV cache".into(),
+            label: t!(RS_SG_STAT_KV).into(),
             testid: "sglang-tokens".into(),
             value: tokens.to_string(),
-            text: format!("{} tokens", thousands(tokens)),
-            sub: format!(
-                "max_total_num_tokens · {} B per token{range}",
-                thousands(r.cell_size_bytes)
-            ),
+            text: t!(rs_tokens(&thousands(tokens))),
+            sub: t!(rs_sg_tokens_sub(&thousands(r.cell_size_bytes), &range)),
         },
         Stat {
             label: "mem_fraction_static".into(),
@@ -117,15 +112,14 @@ pub fn sglang_stats(o: &SglangOutcome) -> Vec<Stat> {
             text: r.mem_fraction_static_text.clone(),
             sub: match &r.mfs_default {
                 Some(d) => match d.reserved_mib {
-                    Some(m) => format!(
-                        "SGLang {}'s default: {} MiB reserved of {} MiB",
-                        r.version,
-                        thousands(m.round() as u64),
-                        thousands(o.gpu_mib)
-                    ),
-                    None => format!("SGLang {}'s default", r.version),
+                    Some(m) => t!(rs_sg_default_reserved(
+                        &r.version.to_string(),
+                        &thousands(m.round() as u64),
+                        &thousands(o.gpu_mib)
+                    )),
+                    None => t!(rs_sg_default(&r.version.to_string())),
                 },
-                None => "as given".into(),
+                None => t!(RS_AS_GIVEN).into(),
             },
         },
     ]
@@ -158,21 +152,16 @@ pub fn sglang_view(s: &PageScenario) -> SglangView {
         Ok(sg) => {
             v.refused = sg.report.error.is_some();
             let fit = if v.refused {
-                "SGLang would not start".to_string()
+                t!(RS_SGLANG_WONT_START).to_string()
             } else {
-                format!(
-                    "{} of {} tokens fit",
-                    plural(sg.sequences, "sequence"),
-                    thousands(sg.context)
-                )
+                t!(rs_fit(
+                    &thousands(sg.sequences),
+                    sg.sequences,
+                    &thousands(sg.context)
+                ))
             };
-            v.answer = format!(
-                "{fit} under SGLang {} · {} · {} KV · {}",
-                sg.report.version,
-                s.model.name(),
-                s.kv.name(),
-                s.gpu.name()
-            );
+            let rest = format!("{} · {} KV · {}", s.model.name(), s.kv.name(), s.gpu.name());
+            v.answer = t!(rs_under_sglang(&fit, &sg.report.version.to_string(), &rest));
             v.lines = sglang_lines(&sg);
             v.stats = sglang_stats(&sg);
             v.notes = sg.report.notes.clone();
@@ -195,7 +184,7 @@ pub fn sglang_view(s: &PageScenario) -> SglangView {
         Err(e) => {
             v.refused = true;
             v.answer = format!("SGLang: {e}");
-            v.lines = format!("SGLang does not accept these settings: {e}");
+            v.lines = t!(rs_sg_not_accepted(&e.to_string()));
         }
     }
     v

@@ -10,7 +10,7 @@ use crate::fields::*;
 use crate::model::{Attention, KvDtype, ModelDtype, ModelSpec};
 use crate::presets;
 use crate::scenario::{
-    custom_start, Embed, Engine, GpuChoice, ModelChoice, PageScenario, Theme, CUSTOM_GPU_BW_GBS,
+    custom_start, Engine, GpuChoice, ModelChoice, PageScenario, CUSTOM_GPU_BW_GBS,
     CUSTOM_GPU_TOTAL, DEFAULT_CTX, DEFAULT_GPU, DEFAULT_MODEL,
 };
 use crate::sglang::{Version as SglangVersion, NEWEST as SGLANG_NEWEST};
@@ -49,15 +49,18 @@ pub struct Param {
 mod flags;
 mod model;
 mod numbers;
+mod view;
 pub use flags::FLAG_PARAMS;
 use model::attention;
 pub use model::{parse_state, state_text};
 use numbers::gib;
 pub(crate) use numbers::num;
+pub use view::VIEW_PARAMS;
 
-/// Every parameter in query order: the scenario's, then vLLM's other flags and the plan.
+/// Every parameter in query order: the scenario's, the view's, then vLLM's other flags and the
+/// plan.
 pub fn all_params() -> impl Iterator<Item = &'static Param> {
-    PARAMS.iter().chain(FLAG_PARAMS)
+    PARAMS.iter().chain(VIEW_PARAMS).chain(FLAG_PARAMS)
 }
 
 fn custom(s: &PageScenario) -> Option<&ModelSpec> {
@@ -589,43 +592,6 @@ pub const PARAMS: &[Param] = &[
             Ok(())
         }),
         default: |_| "the pool from the free memory".into(),
-    },
-    Param {
-        key: "embed",
-        read: |s| s.embed.key().map(String::from),
-        write: Some(|s, v, _| {
-            s.embed = Embed::parse(v).ok_or_else(|| KvError::Invalid {
-                field: "embed",
-                message: format!(
-                    "{:?} is not one of 1, memory, concurrency, roofline",
-                    truncate(v.trim(), 24)
-                ),
-            })?;
-            Ok(())
-        }),
-        default: |_| "the full page".into(),
-    },
-    Param {
-        key: "theme",
-        read: |s| s.theme.key().map(String::from),
-        write: Some(|s, v, _| {
-            s.theme = Theme::parse(v).ok_or_else(|| KvError::Invalid {
-                field: "theme",
-                message: format!(
-                    "{:?} is not one of light, dark, auto",
-                    truncate(v.trim(), 24)
-                ),
-            })?;
-            Ok(())
-        }),
-        default: |_| "auto: the reader's scheme".into(),
-    },
-    // The scheme's version, reserved for links from later releases: accepted and ignored.
-    Param {
-        key: "v",
-        read: |_| None,
-        write: None,
-        default: |_| String::new(),
     },
 ];
 

@@ -1,0 +1,60 @@
+//! The URL parameters of the view rather than the arithmetic: `embed`, `theme`, `lang`, and the
+//! scheme's version `v`.
+
+use super::{truncate, Param};
+use crate::error::KvError;
+use crate::i18n::Lang;
+use crate::scenario::{Embed, Theme};
+
+/// The view's parameters, in query order (after the scenario's).
+pub const VIEW_PARAMS: &[Param] = &[
+    Param {
+        key: "embed",
+        read: |s| s.embed.key().map(String::from),
+        write: Some(|s, v, _| {
+            s.embed = Embed::parse(v).ok_or_else(|| KvError::Invalid {
+                field: "embed",
+                message: format!(
+                    "{:?} is not one of 1, memory, concurrency, roofline",
+                    truncate(v.trim(), 24)
+                ),
+            })?;
+            Ok(())
+        }),
+        default: |_| "the full page".into(),
+    },
+    Param {
+        key: "theme",
+        read: |s| s.theme.key().map(String::from),
+        write: Some(|s, v, _| {
+            s.theme = Theme::parse(v).ok_or_else(|| KvError::Invalid {
+                field: "theme",
+                message: format!(
+                    "{:?} is not one of light, dark, auto",
+                    truncate(v.trim(), 24)
+                ),
+            })?;
+            Ok(())
+        }),
+        default: |_| "auto: the reader's scheme".into(),
+    },
+    Param {
+        key: "lang",
+        read: |s| s.lang.map(|l| l.key().to_string()),
+        write: Some(|s, v, _| {
+            s.lang = Some(Lang::parse(v).ok_or_else(|| KvError::Invalid {
+                field: "lang",
+                message: format!("{:?} is not one of en, zh-CN", truncate(v.trim(), 24)),
+            })?);
+            Ok(())
+        }),
+        default: |_| "the browser's language".into(),
+    },
+    // The scheme's version, reserved for links from later releases: accepted and ignored.
+    Param {
+        key: "v",
+        read: |_| None,
+        write: None,
+        default: |_| String::new(),
+    },
+];
