@@ -23,14 +23,19 @@ use kvbudget_core::scenario::Embed;
 use kvbudget_core::t;
 use leptos::prelude::*;
 
-/// Mounts the page on `<body>`.
-pub fn mount() {
-    leptos::mount::mount_to_body(App);
-}
-
-/// Removes the loading message `index.html` shows until the page starts.
-pub fn remove_boot_message() {
-    browser::remove_element("boot");
+/// Mounts the page on `<body>`, replacing the loading message `index.html` shows. A reader who
+/// arrives in Chinese waits for the Chinese texts first (from the worker), so the page never
+/// flashes English.
+pub fn start() {
+    let mount = |_| {
+        browser::remove_element("boot");
+        leptos::mount::mount_to_body(App);
+    };
+    if state::wanted_lang(&decode(&browser::search()).0) == Lang::ZhCn {
+        state::load_zh(mount);
+    } else {
+        mount(true);
+    }
 }
 
 /// On a panic, after logging it to the console, shows a banner with a link that reloads the page

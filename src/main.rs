@@ -3,8 +3,7 @@
 #[cfg(target_arch = "wasm32")]
 fn main() {
     kvbudget::app::install_panic_banner();
-    kvbudget::app::remove_boot_message();
-    kvbudget::app::mount();
+    kvbudget::app::start();
 }
 
 #[cfg(not(target_arch = "wasm32"))]

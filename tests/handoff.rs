@@ -144,3 +144,21 @@ fn the_worker_reads_an_sglang_log_and_a_log_without_figures() {
         .starts_with("No KV cache figures in this log"));
     assert!(read_text(&w.answer(&log_question("log_view", &q))).is_err());
 }
+
+#[test]
+fn the_worker_sends_the_chinese_texts_by_their_english_twins() {
+    use kvbudget::core::handoff::{read_texts, TEXTS_REQUEST};
+    use kvbudget::core::i18n::{self, Lang};
+    let pairs = read_texts(&answer(TEXTS_REQUEST)).unwrap();
+    assert_eq!(pairs.len(), i18n::zh_pairs().len());
+    assert!(pairs.contains(&("Language".to_string(), "语言".to_string())));
+    // Loaded from the answer, the page's texts are Chinese.
+    i18n::load_zh(pairs);
+    i18n::set_lang(Lang::ZhCn);
+    let zh = kvbudget::core::t!(RS_STAT_POOL);
+    i18n::set_lang(Lang::En);
+    assert_eq!(
+        (zh, kvbudget::core::t!(RS_STAT_POOL)),
+        ("KV 缓存池", "KV pool")
+    );
+}

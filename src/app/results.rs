@@ -161,9 +161,10 @@ pub fn Results(state: State) -> impl IntoView {
                 <h3>{t!(RS_HOW)}</h3>
                 <dl class="derivation" data-testid="derivations">
                     {words.derivations.iter().map(|(k, v)| {
+                        let label = kvbudget_core::i18n::tr(k);
                         let term = match page::definition(k) {
-                            Some(d) => view! { <span class="term" tabindex="0" title=d>{*k}</span> }.into_any(),
-                            None => view! { <span>{*k}</span> }.into_any(),
+                            Some(d) => view! { <span class="term" tabindex="0" title=d>{label}</span> }.into_any(),
+                            None => view! { <span>{label}</span> }.into_any(),
                         };
                         view! { <dt>{term}</dt><dd>{v.clone()}</dd> }
                     }).collect_view()}

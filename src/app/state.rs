@@ -7,6 +7,7 @@ use kvbudget_core::calc::{evaluate, Outcome};
 use kvbudget_core::chart_data::{self, ChartData};
 use kvbudget_core::explain::{explain, Explanation};
 use kvbudget_core::handoff::sglang::SglangView;
+use kvbudget_core::handoff::{read_texts, TEXTS_REQUEST};
 use kvbudget_core::i18n::{self, Lang};
 use kvbudget_core::scenario::PageScenario;
 use leptos::prelude::*;
@@ -50,10 +51,16 @@ pub struct State {
 
 impl State {
     pub fn new(scenario: Scn) -> Self {
+        // Chinese once its texts are in (they come from the worker on first use); English until.
+        let zh_ready = RwSignal::new(i18n::zh_loaded());
         let lang = Memo::new(move |_| {
-            let l = scenario
-                .with(|s| s.lang)
-                .unwrap_or_else(browser::browser_lang);
+            let want = scenario.with(wanted_lang);
+            let l = if want == Lang::ZhCn && !zh_ready.get() {
+                load_zh(move |ok| zh_ready.set(ok));
+                Lang::En
+            } else {
+                want
+            };
             i18n::set_lang(l);
             l
         });
@@ -87,4 +94,37 @@ impl State {
             log: LogState::new(shown, lang),
         }
     }
+}
+
+/// The language the scenario asks for: its `lang`, else the browser's.
+pub fn wanted_lang(s: &PageScenario) -> Lang {
+    s.lang.unwrap_or_else(browser::browser_lang)
+}
+
+thread_local! {
+    static ZH_ASKED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Asks the worker for the Chinese texts (once), loads them and calls `done` with whether they
+/// loaded. If the worker cannot be reached the page stays in English, and says why on the console.
+pub fn load_zh(done: impl FnOnce(bool) + 'static) {
+    if ZH_ASKED.with(|a| a.replace(true)) {
+        return;
+    }
+    // (Before the page mounts, so not through Leptos' executor.)
+    wasm_bindgen_futures::spawn_local(async move {
+        match browser::ask_worker(TEXTS_REQUEST.into())
+            .await
+            .and_then(|a| read_texts(&a))
+        {
+            Ok(pairs) => {
+                i18n::load_zh(pairs);
+                done(true);
+            }
+            Err(e) => {
+                leptos::logging::warn!("the Chinese texts did not load: {e}");
+                done(false);
+            }
+        }
+    });
 }

@@ -152,19 +152,19 @@ pub fn refusal_summary(kind: RefusalKind) -> &'static str {
 /// What a derivation's term means, shown on hover or focus.
 pub fn definition(term: &str) -> Option<&'static str> {
     Some(match term {
-        "KV per token" => "Every layer stores a key and a value vector per KV head for each token it has seen: the KV cache. Grouped-query attention shares few KV heads among many query heads.",
-        "as plain MHA" => "Multi-head attention with one KV head per query head, as older models had: the cache grouped-query attention saves.",
-        "context per sequence" => "Tokens one request holds in the cache: its prompt plus everything generated so far (a reasoning trace included).",
-        "KV per sequence" => "The cache of one request at this context: tokens × bytes per token.",
-        "KV pool" => "The memory vLLM gives the KV cache: total × gpu_memory_utilization, less the weights and the overhead (activations of the profile run, CUDA context, CUDA graphs). The rest of the GPU, (1 − utilization) × total, vLLM leaves unclaimed.",
-        "sequences (formula)" => "The course formula ⌊pool / (context × bytes per token)⌋: concurrency falls as a hyperbola in the context.",
-        "sequences (vLLM)" => "vLLM allocates the cache in whole blocks of 16 tokens (paged attention): a request takes whole blocks, so a few tokens of each are wasted.",
-        "after the cap" => "max_num_seqs bounds how many requests vLLM runs at once, whatever fits.",
-        "longest context for max_num_seqs" => "The inverse question: how long each request may be if max_num_seqs of them must fit at once.",
-        "decode ceiling" => "Decoding is bound by memory bandwidth: each step reads the weights once and every running sequence's cache. It cannot exceed what the GPU computes either (the compute roof).",
-        "overhead (estimate)" => "kvbudget's estimate of what vLLM's profile run measures besides the weights, part by part, with its uncertainty.",
-        "prefix caching" => "With --enable-prefix-caching, requests that share a prefix reuse its cached blocks instead of recomputing them. For a transformer it costs no memory and saves none: the pool is the same. A Mamba / Gated DeltaNet hybrid keeps one or more extra state blocks per request for it (vLLM turns it on for hybrids from 0.28).",
-        "activation peak" => "The largest temporary memory of vLLM's profile run: sampler logits for max_num_seqs rows and the forward pass of max_num_batched_tokens.",
+        "KV per token" => t!(DEF_KV_PER_TOKEN),
+        "as plain MHA" => t!(DEF_AS_MHA),
+        "context per sequence" => t!(DEF_CONTEXT),
+        "KV per sequence" => t!(DEF_KV_PER_SEQ),
+        "KV pool" => t!(DEF_POOL),
+        "sequences (formula)" => t!(DEF_FORMULA),
+        "sequences (vLLM)" => t!(DEF_VLLM_SEQS),
+        "after the cap" => t!(DEF_CAP),
+        "longest context for max_num_seqs" => t!(DEF_LONGEST),
+        "decode ceiling" => t!(DEF_DECODE),
+        "overhead (estimate)" => t!(DEF_OVERHEAD),
+        "prefix caching" => t!(DEF_PREFIX),
+        "activation peak" => t!(DEF_ACTIVATION),
         _ => return None,
     })
 }

@@ -9,6 +9,9 @@ fn main() {
 
     let scope: DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
     let reply = scope.clone();
+    // The worker holds the Chinese texts: it writes its answers in either language and sends the
+    // page the texts when the reader chooses Chinese.
+    kvbudget_core::i18n::load_builtin_zh();
     // One session for the worker's life: it keeps the last log read.
     let mut session = kvbudget_core::handoff::Session::default();
     let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |e: MessageEvent| {

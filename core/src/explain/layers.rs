@@ -6,31 +6,25 @@
 use super::both;
 use crate::calc::Outcome;
 use crate::capacity;
+use crate::i18n::en;
 use crate::model::{Attention, ModelSpec, StateKind};
 use crate::scenario::PageScenario;
 use crate::units::thousands;
 use crate::vllm::{self, Family, MambaMode};
+use crate::{t, tf};
 
 /// Attention layers on the GPU that sets the cache size, with the words that say which.
 fn attention_layers_text(s: &PageScenario, m: &ModelSpec) -> String {
     let n = capacity::stage_share(m.attention_layers(), m.layers, s.pp);
-    let mut t = if s.pp > 1 {
-        format!(
-            "{n} layers (of {}, the largest of {} pipeline stages)",
-            m.attention_layers(),
-            s.pp
-        )
+    let mut text = if s.pp > 1 {
+        tf!(EX_LAYERS_PP, n, m.attention_layers(), s.pp)
     } else {
-        format!("{n} layers")
+        tf!(EX_LAYERS, n)
     };
     if let Some(st) = m.state {
-        t = format!(
-            "{n} attention layers (the {} {} layers keep no per-token cache)",
-            st.layers,
-            st.kind.name()
-        );
+        text = tf!(EX_LAYERS_HYBRID, n, st.layers, st.kind.name());
     }
-    t
+    text
 }
 
 /// "KV per token": `2 × L × H_kv × d_h × b`, MLA's latent, or MLA with the V3.2 indexer.
@@ -45,33 +39,34 @@ pub(super) fn kv_per_token(s: &PageScenario, o: &Outcome) -> String {
             let per_layer = capacity::bytes_per_token_per_layer(m, s.kv, s.tp).unwrap_or(0);
             let index = indexer + indexer.div_ceil(128) * 4;
             let latent_text = if b == 1 {
-                format!(
-                    "{} B fp8_ds_mla latent (the {} FP8 latent, 4-byte scales, the rope part in BF16)",
-                    per_layer - index,
-                    latent.saturating_sub(64)
-                )
+                tf!(EX_DS_MLA, per_layer - index, latent.saturating_sub(64))
             } else {
-                format!("{latent} × {b} B latent")
+                tf!(EX_LATENT, latent, b)
             };
-            format!(
-                "{layers} × ({latent_text} + {index} B indexer key: {indexer} FP8 and a 4-byte scale per 128) = {} per token",
+            tf!(
+                EX_MLA_INDEXER,
+                layers,
+                latent_text,
+                index,
+                indexer,
                 both(bpt)
             )
         }
-        Attention::Mla { latent, .. } => format!(
-            "{layers} × {latent} latent (one per layer, no separate K and V) × {b} B for {dtype} = {} per token",
-            both(bpt)
-        ),
+        Attention::Mla { latent, .. } => tf!(EX_MLA, layers, latent, b, dtype, both(bpt)),
         _ => {
             let heads_gpu = (m.kv_heads / s.tp).max(1);
             let heads = if s.tp > 1 {
-                format!("({} KV heads / TP {} = {heads_gpu} per GPU)", m.kv_heads, s.tp)
+                tf!(EX_HEADS_TP, m.kv_heads, s.tp, heads_gpu)
             } else {
-                format!("{} KV heads", m.kv_heads)
+                tf!(EX_HEADS, m.kv_heads)
             };
-            format!(
-                "2 (K and V) × {layers} × {heads} × {} head_dim × {b} B for {dtype} = {} per token",
+            tf!(
+                EX_KV_PER_TOKEN,
+                layers,
+                heads,
                 m.head_dim,
+                b,
+                dtype,
                 both(bpt)
             )
         }
@@ -86,13 +81,19 @@ pub(super) fn state_per_sequence(s: &PageScenario, o: &Outcome) -> Option<String
     let conv_dt = st.conv_dtype.unwrap_or(m.dtype);
     let ssm_dt = st.ssm_dtype.or(st.conv_dtype).unwrap_or(m.dtype);
     let channels = match st.kind {
-        StateKind::Mamba2 => format!(
-            "{} heads × {} + 2 × {} groups × {} state",
-            st.heads, st.head_dim, st.groups, st.state_dim
+        StateKind::Mamba2 => tf!(
+            EX_MAMBA_CHANNELS,
+            st.heads,
+            st.head_dim,
+            st.groups,
+            st.state_dim
         ),
-        StateKind::GatedDeltaNet => format!(
-            "2 × {} key heads × {} + {} value heads × {}",
-            st.groups, st.state_dim, st.heads, st.head_dim
+        StateKind::GatedDeltaNet => tf!(
+            EX_GDN_CHANNELS,
+            st.groups,
+            st.state_dim,
+            st.heads,
+            st.head_dim
         ),
     };
     let per_tp = if tp > 1 {
@@ -101,9 +102,12 @@ pub(super) fn state_per_sequence(s: &PageScenario, o: &Outcome) -> Option<String
         String::new()
     };
     let layers = capacity::stage_share(st.layers, m.layers, s.pp);
-    Some(format!(
-        "{layers} {} layers × (convolution ({channels}){per_tp} × ({} − 1) × {} B ({}) = {} B + temporal state {}{per_tp} × {} × {} × {} B ({}) = {} B) = {}, whatever the context",
+    Some(tf!(
+        EX_STATE,
+        layers,
         st.kind.name(),
+        channels,
+        per_tp,
         st.conv_kernel,
         conv_dt.bytes(),
         conv_dt.short(),
@@ -127,13 +131,15 @@ pub(super) fn kv_per_sequence(s: &PageScenario, o: &Outcome) -> String {
     let per_layer = capacity::bytes_per_token_per_layer(m, s.kv, s.tp).unwrap_or(0);
     let share = |n: u64| capacity::stage_share(n, m.layers, s.pp);
     let windowed = match m.attention {
-        Attention::SlidingWindow { window, .. } => Some((m.sliding_layers(), window, "sliding")),
-        Attention::ChunkedLocal { chunk, .. } => Some((m.local_layers(), chunk, "local")),
+        Attention::SlidingWindow { window, .. } => {
+            Some((m.sliding_layers(), window, t!(EX_SLIDING)))
+        }
+        Attention::ChunkedLocal { chunk, .. } => Some((m.local_layers(), chunk, t!(EX_LOCAL))),
         _ => None,
     };
     let state = capacity::state_bytes_per_sequence(m, s.tp, s.pp);
     let state_text = if state.0 > 0 {
-        format!(" + {} B state", thousands(state.0))
+        tf!(EX_STATE_PLUS, thousands(state.0))
     } else {
         String::new()
     };
@@ -141,18 +147,25 @@ pub(super) fn kv_per_sequence(s: &PageScenario, o: &Outcome) -> String {
         Some((n, w, what)) => {
             let n = share(n).min(share(m.attention_layers()));
             let full = share(m.attention_layers()) - n;
-            format!(
-                "({full} full layers × {} tokens + {n} {what} layers × min({}, {}) tokens) × {} B{state_text} = {total}",
+            tf!(
+                EX_KV_PER_SEQ_WINDOWED,
+                full,
                 thousands(c),
+                n,
+                what,
                 thousands(c),
                 thousands(w),
-                thousands(per_layer)
+                thousands(per_layer),
+                state_text,
+                total
             )
         }
-        None => format!(
-            "{} × {} B{state_text} = {total}",
+        None => tf!(
+            EX_KV_PER_SEQ,
             thousands(c),
-            thousands(o.chosen.bytes_per_token.0)
+            thousands(o.chosen.bytes_per_token.0),
+            state_text,
+            total
         ),
     }
 }
@@ -172,50 +185,55 @@ pub(super) fn vllm_blocks(s: &PageScenario, o: &Outcome) -> Vec<(&'static str, S
     if let Some(a) = r.mamba {
         let per_token = r.page_bytes / bs.max(1);
         d.push((
-            "block size",
+            en::EX_TERM_BLOCK_SIZE,
             match a.raised_to {
-                Some(b) => format!(
-                    "vLLM raises the attention block to {b} tokens so that one attention page, {b} × {} B = {} B, holds one layer's state of {} B{}",
+                Some(b) => tf!(
+                    EX_BLOCK_RAISED,
+                    b,
                     thousands(per_token),
                     thousands(r.page_bytes),
                     thousands(a.state_page),
                     a.padding_pct
-                        .map(|p| format!(" (the state page padded by {p:.2} %)"))
+                        .map(|p| tf!(EX_BLOCK_PADDED, format!("{p:.2}")))
                         .unwrap_or_default()
                 ),
-                None => format!(
-                    "{bs} tokens: one attention page, {} B, already holds one layer's state of {} B",
+                None => tf!(
+                    EX_BLOCK_HOLDS,
+                    bs,
                     thousands(r.page_bytes),
                     thousands(a.state_page)
                 ),
             },
         ));
     }
-    let per_block = format!(
-        "{} B per block ({} B per layer × {} layers sharing it)",
+    let per_block = tf!(
+        EX_PER_BLOCK,
         thousands(r.block_bytes),
         thousands(r.page_bytes),
         r.block_bytes / r.page_bytes.max(1)
     );
     if let Some(g) = r.groups {
         let kinds: Vec<String> = [
-            (g.full_groups, "full-attention"),
-            (g.sliding_groups, "sliding-window"),
-            (g.local_groups, "chunked-local"),
-            (g.state_groups, m.state.map_or("state", |st| st.kind.name())),
+            (g.full_groups, t!(EX_KIND_FULL)),
+            (g.sliding_groups, t!(EX_KIND_SLIDING)),
+            (g.local_groups, t!(EX_KIND_LOCAL)),
+            (
+                g.state_groups,
+                m.state.map_or(t!(EX_KIND_STATE), |st| st.kind.name()),
+            ),
         ]
         .iter()
         .filter(|(n, _)| *n > 0)
-        .map(|(n, what)| format!("{n} {what}"))
+        .map(|(n, what)| tf!(EX_KIND_COUNT, n, what))
         .collect();
         d.push((
-            "layer groups",
-            format!(
-                "vLLM's hybrid allocator cuts the layers into groups of {}: {} groups{}; one block spans one layer of each group's position, so the pool divides by {}",
+            en::EX_TERM_GROUPS,
+            tf!(
+                EX_GROUPS,
                 g.group_size,
                 kinds.join(" + "),
                 if g.padding_layers > 0 {
-                    format!(" ({} padding layers)", g.padding_layers)
+                    tf!(EX_GROUPS_PADDING, g.padding_layers)
                 } else {
                     String::new()
                 },
@@ -228,7 +246,7 @@ pub(super) fn vllm_blocks(s: &PageScenario, o: &Outcome) -> Vec<(&'static str, S
     // With decode context parallelism each rank keeps every dcp-th token.
     let dcp = s.knobs.dcp.max(1);
     let tokens_text = if dcp > 1 {
-        format!("⌈{} / {dcp} ranks⌉", thousands(o.context))
+        tf!(EX_DCP_TOKENS, thousands(o.context), dcp)
     } else {
         thousands(o.context)
     };
@@ -245,50 +263,52 @@ pub(super) fn vllm_blocks(s: &PageScenario, o: &Outcome) -> Vec<(&'static str, S
             let others = per_req
                 .saturating_sub(g.full_groups * full)
                 .saturating_sub(g.state_groups * state_each);
-            let mut parts = vec![format!(
-                "⌈{tokens_text} / {bs}⌉ = {} per full-attention group ({})",
+            let mut parts = vec![tf!(
+                EX_TAKES_FULL,
+                tokens_text,
+                bs,
                 thousands(full),
                 g.full_groups
             )];
             if g.sliding_groups + g.local_groups > 0 {
-                parts.push(format!(
-                    "{} for the window or chunk groups ({}) together (their tokens plus the scheduler's {} in flight, capped at the context)",
+                parts.push(tf!(
+                    EX_TAKES_WINDOWS,
                     thousands(others),
                     g.sliding_groups + g.local_groups,
                     thousands(r.max_num_batched_tokens)
                 ));
             }
             if g.state_groups > 0 {
-                parts.push(format!(
-                    "{state_each} per state group ({}, {})",
+                parts.push(tf!(
+                    EX_TAKES_STATE,
+                    state_each,
                     g.state_groups,
                     match r.mamba_mode {
-                        MambaMode::None => "the running state",
-                        MambaMode::Align =>
-                            "the running state and the last aligned prefix's (prefix caching)",
-                        MambaMode::All => "one state per block (prefix caching)",
+                        MambaMode::None => t!(EX_MODE_NONE),
+                        MambaMode::Align => t!(EX_MODE_ALIGN),
+                        MambaMode::All => t!(EX_MODE_ALL),
                     }
                 ));
             }
-            format!("{}: {} blocks", parts.join(", "), thousands(per_req))
+            tf!(
+                EX_TAKES_GROUPS,
+                parts.join(t!(LIST_COMMA)),
+                thousands(per_req)
+            )
         }
-        None if per_req == full => {
-            format!("⌈{tokens_text} / {bs}⌉ = {} blocks", thousands(per_req))
-        }
+        None if per_req == full => tf!(EX_TAKES, tokens_text, bs, thousands(per_req)),
         // Every layer slides, or keeps only a state: fewer blocks than the whole context.
-        None => format!(
-            "{} blocks (its window or state, not the whole context)",
-            thousands(per_req)
-        ),
+        None => tf!(EX_TAKES_WINDOW_ONLY, thousands(per_req)),
     };
     d.push((
-        "sequences (vLLM)",
-        format!(
-            "{} B // {per_block} = {} whole blocks; a sequence of {} tokens takes {takes}, so ⌊{} / {}⌋ = {} sequences",
+        en::EX_TERM_VLLM_SEQS,
+        tf!(
+            EX_VLLM_SEQS,
             thousands(chosen.pool.max(0) as u64),
+            per_block,
             thousands(blocks),
             thousands(o.context),
-            thousands(blocks),
+            takes,
             thousands(per_req),
             chosen.vllm_max
         ),
@@ -296,23 +316,24 @@ pub(super) fn vllm_blocks(s: &PageScenario, o: &Outcome) -> Vec<(&'static str, S
     if r.groups.is_some() || m.state.is_some() {
         if let Some(tokens) = r.gpu_kv_cache_tokens {
             let formula = match vllm::family(s.version, s.version.default_engine()) {
-                Family::V1Mid => format!(
-                    "{} blocks // {} groups × {}",
+                Family::V1Mid => tf!(
+                    EX_TOKEN_FORMULA_MID,
                     thousands(blocks),
                     r.num_groups,
                     r.token_block()
                 ),
-                _ => format!(
-                    "int({:.4} concurrency × {} max_model_len)",
-                    r.max_concurrency.unwrap_or(0.0),
+                _ => tf!(
+                    EX_TOKEN_FORMULA,
+                    format!("{:.4}", r.max_concurrency.unwrap_or(0.0)),
                     thousands(r.max_model_len)
                 ),
             };
             d.push((
-                "GPU KV cache size",
-                format!(
-                    "vLLM prints {} tokens = {formula}: a derived number, not a capacity — with layers of several kinds no sequence can hold that many; {} sequences of {} tokens fit ({} tokens in flight)",
+                en::EX_TERM_TOKEN_LINE,
+                tf!(
+                    EX_TOKEN_LINE,
                     thousands(tokens),
+                    formula,
                     chosen.vllm_max,
                     thousands(o.context),
                     thousands(chosen.vllm_max.saturating_mul(o.context))

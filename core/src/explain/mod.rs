@@ -4,15 +4,18 @@
 use crate::calc::{decode_terms, Outcome};
 
 mod layers;
+use crate::i18n::en;
 use crate::model::{Attention, KvDtype};
 use crate::scenario::PageScenario;
 use crate::units::{thousands, Bytes};
 use crate::vllm::Rounding;
+use crate::{t, tf};
 
 /// What the page says about an outcome.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Explanation {
-    /// (what, derivation) lines with this scenario's numbers.
+    /// (what, derivation) lines with this scenario's numbers; "what" is the English term (the
+    /// page shows it through `i18n::tr`).
     pub derivations: Vec<(&'static str, String)>,
     /// Warnings about the scenario.
     pub warnings: Vec<String>,
@@ -23,6 +26,15 @@ pub struct Explanation {
 /// A byte count with its binary-unit form: `1,207,959,552 B = 1.12 GiB`.
 fn both(b: u64) -> String {
     format!("{} B = {}", thousands(b), Bytes(b))
+}
+
+/// `1 sequence`, `4 sequences` in the page's language.
+fn sequences(n: u64) -> String {
+    if n == 1 {
+        t!(EX_ONE_SEQUENCE).to_string()
+    } else {
+        tf!(EX_N_SEQUENCES, thousands(n))
+    }
 }
 
 /// `1 sequence`, `4 sequences`, with thousands separators.
@@ -52,7 +64,7 @@ pub fn explain(s: &PageScenario, o: &Outcome) -> Explanation {
     derivations.extend(pool_and_sequences(s, o));
     derivations.extend(overhead_parts(o));
     if s.knobs.prefix_caching {
-        derivations.push(("prefix caching", prefix_caching(s, o)));
+        derivations.push((en::EX_TERM_PREFIX, prefix_caching(s, o)));
     }
     Explanation {
         derivations,
@@ -66,16 +78,17 @@ fn sizes(s: &PageScenario, o: &Outcome) -> Vec<(&'static str, String)> {
     let model = &o.model;
     let b = s.kv.bytes(model.dtype);
     let mut d: Vec<(&'static str, String)> = Vec::new();
-    d.push(("KV per token", layers::kv_per_token(s, o)));
+    d.push((en::EX_TERM_KV_PER_TOKEN, layers::kv_per_token(s, o)));
     if !matches!(model.attention, Attention::Mla { .. }) && model.attention_heads != model.kv_heads
     {
         d.push((
-            "as plain MHA",
-            format!(
-                "2 × {} layers × {} query heads × {} head_dim × {b} B = {} per token: grouped-query attention saves {}×",
+            en::EX_TERM_AS_MHA,
+            tf!(
+                EX_AS_MHA,
                 model.attention_layers(),
                 model.attention_heads,
                 model.head_dim,
+                b,
                 both(o.mha_bytes_per_token.0),
                 model.attention_heads / model.kv_heads.max(1)
             ),
@@ -83,19 +96,19 @@ fn sizes(s: &PageScenario, o: &Outcome) -> Vec<(&'static str, String)> {
     }
     let context = o.context;
     let ctx_text = match (s.prompt, s.trace) {
-        (None, None) => format!("{} tokens (max_model_len)", thousands(context)),
-        (p, t) => format!(
-            "{} prompt + {} trace = {} tokens",
+        (None, None) => tf!(EX_CTX, thousands(context)),
+        (p, tr) => tf!(
+            EX_CTX_PROMPT,
             thousands(p.unwrap_or(0)),
-            thousands(t.unwrap_or(0)),
+            thousands(tr.unwrap_or(0)),
             thousands(context)
         ),
     };
-    d.push(("context per sequence", ctx_text));
+    d.push((en::EX_TERM_CONTEXT, ctx_text));
     if let Some(state) = layers::state_per_sequence(s, o) {
-        d.push(("state per sequence", state));
+        d.push((en::EX_TERM_STATE, state));
     }
-    d.push(("KV per sequence", layers::kv_per_sequence(s, o)));
+    d.push((en::EX_TERM_KV_PER_SEQ, layers::kv_per_sequence(s, o)));
     d
 }
 
@@ -112,35 +125,35 @@ fn pool_and_sequences(s: &PageScenario, o: &Outcome) -> Vec<(&'static str, Strin
         ("⌊", "⌋")
     };
     if let Some(k) = s.kv_memory {
-        d.push((
-            "KV pool",
-            format!("taken as given (from a vLLM log): {}", both(k.0)),
-        ));
+        d.push((en::EX_TERM_POOL, tf!(EX_POOL_GIVEN, both(k.0))));
     } else {
         let split = match (s.tp, s.pp) {
             (1, 1) => String::new(),
-            (t, 1) => format!(" (÷ TP {t})"),
-            (t, p) => format!(" (÷ TP {t} × PP {p})"),
+            (t, 1) => tf!(EX_SPLIT_TP, t),
+            (t, p) => tf!(EX_SPLIT_TP_PP, t, p),
         };
         d.push((
-            "KV pool",
-            format!(
-                "{open}{} B total × {} utilization{close} = {} B, − {} B weights{split} − {} B overhead = {}",
+            en::EX_TERM_POOL,
+            tf!(
+                EX_POOL,
+                open,
                 thousands(s.gpu.total().0),
                 s.util(),
+                close,
                 thousands(o.requested),
                 thousands(o.weights_per_gpu.0),
+                split,
                 thousands(o.overhead.0),
                 if chosen.pool > 0 {
                     both(chosen.pool as u64)
                 } else {
-                    format!("{} B: nothing left for the KV cache", chosen.pool)
+                    tf!(EX_POOL_NONE, chosen.pool)
                 }
             ),
         ));
     }
     d.push((
-        "sequences (formula)",
+        en::EX_TERM_FORMULA,
         format!(
             "⌊{} / {}⌋ = {}",
             thousands(chosen.pool.max(0) as u64),
@@ -151,24 +164,26 @@ fn pool_and_sequences(s: &PageScenario, o: &Outcome) -> Vec<(&'static str, Strin
     d.extend(layers::vllm_blocks(s, o));
     if let Some(blocks) = r.num_gpu_blocks {
         d.push((
-            "after the cap",
+            en::EX_TERM_CAP,
             format!(
                 "min({}, max_num_seqs {}) = {}",
                 chosen.vllm_max, seqs, chosen.capped
             ),
         ));
         d.push((
-            "longest context for max_num_seqs",
+            en::EX_TERM_LONGEST,
             if r.groups.is_none() && r.mamba.is_none() {
                 let bs = r.block_size;
-                format!(
-                    "⌊{} blocks / {seqs}⌋ × {bs} = {} tokens each",
+                tf!(
+                    EX_LONGEST,
                     thousands(blocks),
+                    seqs,
+                    bs,
                     thousands(o.longest_context)
                 )
             } else if o.longest_context == 0 {
-                format!(
-                    "none: even one token each takes {} blocks per sequence over the layer groups, and {seqs} × that is more than the {} blocks",
+                tf!(
+                    EX_LONGEST_NONE,
                     thousands(
                         crate::vllm::blocks_per_request(
                             &crate::calc::vllm_scenario(s, &o.model, s.kv, 1),
@@ -176,11 +191,13 @@ fn pool_and_sequences(s: &PageScenario, o: &Outcome) -> Vec<(&'static str, Strin
                         )
                         .unwrap_or(0)
                     ),
+                    seqs,
                     thousands(blocks)
                 )
             } else {
-                format!(
-                    "the longest context whose blocks per sequence × {seqs} fit in {} blocks: {} tokens each",
+                tf!(
+                    EX_LONGEST_GROUPS,
+                    seqs,
                     thousands(blocks),
                     thousands(o.longest_context)
                 )
@@ -188,7 +205,7 @@ fn pool_and_sequences(s: &PageScenario, o: &Outcome) -> Vec<(&'static str, Strin
         ));
     }
     if r.refusal.is_some() {
-        d.push(("decode ceiling", "none: vLLM would not start".into()));
+        d.push((en::EX_TERM_DECODE, t!(EX_DECODE_NONE).into()));
         return d;
     }
     // The same terms as the outcome's decode ceiling.
@@ -196,26 +213,26 @@ fn pool_and_sequences(s: &PageScenario, o: &Outcome) -> Vec<(&'static str, Strin
         return d;
     };
     let state = if decode_state.0 > 0 {
-        format!(" + {} B state read and written", thousands(decode_state.0))
+        tf!(EX_DECODE_STATE, thousands(decode_state.0))
     } else {
         String::new()
     };
     d.push((
-        "decode ceiling",
-        format!(
-            "each step reads the weights once and every sequence's KV: {} GB/s (10⁹ B/s) / ({} B weights + {} tokens × {} B{state}) = {:.1} tokens/s for one sequence; {} together: {:.1} tokens/s{}",
+        en::EX_TERM_DECODE,
+        tf!(
+            EX_DECODE,
             s.gpu.bandwidth_gbs(),
             thousands(decode_weights.0),
             thousands(o.context),
             thousands(decode_bpt.0),
-            o.decode.per_sequence,
-            plural(chosen.capped.max(1), "sequence"),
-            o.decode.aggregate,
+            state,
+            format!("{:.1}", o.decode.per_sequence),
+            sequences(chosen.capped.max(1)),
+            format!("{:.1}", o.decode.aggregate),
             match o.compute_roof {
-                Some(roof) if roof <= o.decode.aggregate * 1.000_001 => format!(
-                    ", held to the compute roof ({} dense BF16 TFLOPS ÷ FLOPs per token)",
-                    s.gpu.bf16_tflops().unwrap_or(0.0)
-                ),
+                Some(roof) if roof <= o.decode.aggregate * 1.000_001 => {
+                    tf!(EX_DECODE_ROOF, s.gpu.bf16_tflops().unwrap_or(0.0))
+                }
                 _ => String::new(),
             }
         ),
@@ -230,11 +247,13 @@ fn prefix_caching(s: &PageScenario, o: &Outcome) -> String {
     let shared = s.prompt.unwrap_or(o.context);
     let reused = crate::vllm::reusable_prefix_tokens(shared, bs);
     let memory = match o.chosen.report.state_blocks {
-        0 => "memory unchanged (the same blocks)".to_string(),
-        n => format!("each state layer group keeps {n} state blocks per request for it"),
+        0 => t!(EX_PREFIX_SAME).to_string(),
+        n => tf!(EX_PREFIX_STATE, n),
     };
-    format!(
-        "{memory}; a repeated prefix hits only in whole {bs}-token blocks: of a shared prompt of {} tokens, ⌊{} / {bs}⌋ × {bs} = {} are reused and {} recomputed; a prefix shorter than {bs} tokens never is",
+    tf!(
+        EX_PREFIX,
+        memory,
+        bs,
         thousands(shared),
         thousands(shared),
         thousands(reused),
@@ -248,7 +267,7 @@ fn overhead_parts(o: &Outcome) -> Vec<(&'static str, String)> {
         return Vec::new();
     };
     let graphs = if e.graphs_counted {
-        format!(" + CUDA graphs {}", e.cuda_graphs)
+        tf!(EX_GRAPHS, e.cuda_graphs)
     } else {
         String::new()
     };
@@ -259,31 +278,32 @@ fn overhead_parts(o: &Outcome) -> Vec<(&'static str, String)> {
     };
     vec![
         (
-            "overhead (estimate)",
-            format!(
-                "activation {} + non-torch {}{graphs} = {} (± {})",
+            en::EX_TERM_OVERHEAD,
+            tf!(
+                EX_OVERHEAD,
                 e.activation,
                 e.non_torch,
+                graphs,
                 e.subtracted(),
                 e.spread
             ),
         ),
         (
-            "activation peak",
-            format!(
-                "forward buffers {} + max(sampler {} rows × {} vocab × 14 B = {}, dense MLP {}){}{}",
+            en::EX_TERM_ACTIVATION,
+            tf!(
+                EX_ACTIVATION,
                 e.base,
                 thousands(e.sampler_rows),
                 thousands(vocab),
                 e.sampler,
                 e.dense,
                 if e.moe.0 > 0 {
-                    format!(" + MoE workspace {}", e.moe)
+                    tf!(EX_MOE, e.moe)
                 } else {
                     String::new()
                 },
                 if e.encoder.0 > 0 {
-                    format!(" + encoder {}", e.encoder)
+                    tf!(EX_ENCODER, e.encoder)
                 } else {
                     String::new()
                 },
@@ -298,32 +318,20 @@ fn warnings(s: &PageScenario, o: &Outcome) -> Vec<String> {
     let chosen = &o.chosen;
     let seqs = s.seqs();
     if chosen.report.error.is_none() && chosen.vllm_max == 0 {
-        w.push(format!(
-            "Not one sequence of {} tokens fits; shorten the context or free memory.",
-            thousands(o.context)
-        ));
+        w.push(tf!(EX_W_NONE_FITS, thousands(o.context)));
     }
     if chosen.vllm_max > seqs {
-        w.push(format!(
-            "max_num_seqs ({seqs}) caps concurrency below the {} sequences that fit.",
-            chosen.vllm_max
-        ));
+        w.push(tf!(EX_W_CAP, seqs, chosen.vllm_max));
     }
     if let Some(g) = o
         .range
         .filter(|g| g.low_refuses && chosen.report.refusal.is_none())
     {
-        w.push(format!(
-            "Near the edge: at the high end of the overhead estimate ({} sequences at the low end of the range) vLLM would refuse to start, so a boot may fail; leave more room (a shorter max_model_len, FP8 KV or a higher utilization).",
-            thousands(g.seqs.0)
-        ));
+        w.push(tf!(EX_W_EDGE, thousands(g.seqs.0)));
     }
     if let (Some(_), Some(e)) = (o.range, chosen.report.overhead) {
         if !e.graphs_counted {
-            w.push(format!(
-                "vLLM {} keeps CUDA graphs (about {}) outside gpu_memory_utilization: the GPU needs that much more than util × total.",
-                s.version, e.cuda_graphs
-            ));
+            w.push(tf!(EX_W_GRAPHS, s.version, e.cuda_graphs));
         }
     }
     w

@@ -69,6 +69,25 @@ pub fn log_question(job: &str, query: &str) -> String {
     format!("{job}\n{query}")
 }
 
+/// The request for the Chinese texts (the page's first load carries English only).
+pub const TEXTS_REQUEST: &str = "texts";
+
+/// Reads the answer to [`TEXTS_REQUEST`]: (English, Chinese) pairs.
+pub fn read_texts(answer: &str) -> std::result::Result<Vec<(String, String)>, String> {
+    let body = read_text(answer)?;
+    let pairs: Vec<(String, String)> = body
+        .lines()
+        .map(|l| {
+            let f = wire::Fields::of(l);
+            (f.text(0), f.text(1))
+        })
+        .collect();
+    if pairs.is_empty() {
+        return Err("the worker sent no texts".into());
+    }
+    Ok(pairs)
+}
+
 /// What the worker keeps between requests.
 #[derive(Default)]
 pub struct Session {
@@ -82,6 +101,13 @@ impl Session {
         let no_log = || "err\nno log has been read".to_string();
         match job {
             "kv_report" => report(rest),
+            "texts" => {
+                let lines: Vec<String> = crate::i18n::zh_pairs()
+                    .into_iter()
+                    .map(|(en, zh)| wire::record(&[en, zh]))
+                    .collect();
+                format!("ok\n{}", lines.join("\n"))
+            }
             "import" => import(rest),
             "sglang" => {
                 let (s, _) = query::decode(rest);

@@ -8,9 +8,12 @@
 //! not here: they print English and the page shows them verbatim, with the explanation beside them
 //! in the reader's language.
 
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
+use std::collections::HashMap;
+use std::fmt::Display;
 
 pub mod en;
+pub mod fmt;
 pub mod zh;
 
 /// A language of the interface.
@@ -71,9 +74,11 @@ impl Lang {
 
 thread_local! {
     static LANG: Cell<Lang> = const { Cell::new(Lang::En) };
+    /// The Chinese texts by their English twin, once loaded.
+    static ZH: RefCell<Option<HashMap<&'static str, &'static str>>> = const { RefCell::new(None) };
 }
 
-/// The language texts are produced in now.
+/// The language texts are produced in now (English until the Chinese texts are loaded).
 pub fn lang() -> Lang {
     LANG.with(Cell::get)
 }
@@ -83,22 +88,115 @@ pub fn set_lang(l: Lang) {
     LANG.with(|c| c.set(l));
 }
 
-/// The current language's text: `t!(NAME)` for a constant, `t!(name(args…))` for a text that
-/// carries figures.
+/// Whether the Chinese texts are loaded.
+pub fn zh_loaded() -> bool {
+    ZH.with(|z| z.borrow().is_some())
+}
+
+/// Loads the Chinese texts as (English, Chinese) pairs (the page gets them from its worker, so
+/// the first load carries English only).
+pub fn load_zh(pairs: impl IntoIterator<Item = (String, String)>) {
+    let table = pairs
+        .into_iter()
+        .map(|(en, zh)| -> (&'static str, &'static str) {
+            (
+                Box::leak(en.into_boxed_str()),
+                Box::leak(zh.into_boxed_str()),
+            )
+        })
+        .collect();
+    ZH.with(|z| *z.borrow_mut() = Some(table));
+}
+
+/// Every text as (English, Chinese), paired by name. (The worker sends these to the page; native
+/// code and the worker load them with [`load_builtin_zh`].)
+pub fn zh_pairs() -> Vec<(&'static str, &'static str)> {
+    let en: HashMap<&str, &str> = en::all().into_iter().collect();
+    zh::all()
+        .into_iter()
+        .filter_map(|(name, zh)| Some((*en.get(name)?, zh)))
+        .collect()
+}
+
+/// Loads the Chinese texts compiled into this binary.
+pub fn load_builtin_zh() {
+    load_zh(
+        zh_pairs()
+            .into_iter()
+            .map(|(e, z)| (e.to_string(), z.to_string())),
+    );
+}
+
+/// The current language's version of the English text `en`.
+pub fn tr(en: &'static str) -> &'static str {
+    if lang() == Lang::En {
+        return en;
+    }
+    ZH.with(|z| z.borrow().as_ref().and_then(|t| t.get(en).copied()))
+        .unwrap_or(en)
+}
+
+/// A template with its `{0}`, `{1}`, … filled in.
+pub fn fill(template: &str, args: &[&dyn Display]) -> String {
+    let mut out = String::with_capacity(template.len() + 16 * args.len());
+    let mut rest = template;
+    while let Some(i) = rest.find('{') {
+        out.push_str(&rest[..i]);
+        let after = &rest[i + 1..];
+        match after
+            .find('}')
+            .and_then(|j| Some((after[..j].parse::<usize>().ok()?, j)))
+        {
+            Some((n, j)) if n < args.len() => {
+                use std::fmt::Write;
+                let _ = write!(out, "{}", args[n]);
+                rest = &after[j + 1..];
+            }
+            _ => {
+                out.push('{');
+                rest = after;
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+/// A template text filled in: `tf!(NAME, a, b, …)` is [`fill`] of `t!(NAME)` with `a`, `b`, …
+/// as `{0}`, `{1}`, ….
+#[macro_export]
+macro_rules! tf {
+    ($k:ident $(, $a:expr)* $(,)?) => {
+        $crate::i18n::fill($crate::t!($k), &[$(&$a),*])
+    };
+}
+
+/// Declares a file's texts: a constant each, and `ALL`, every (name, text) of the file.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! texts {
+    ($($name:ident: $text:literal,)*) => {
+        $(
+            #[allow(missing_docs)]
+            pub const $name: &str = $text;
+        )*
+        /// Every text of this file: (name, text).
+        pub(super) const ALL: &[(&str, &str)] = &[$((stringify!($name), $name)),*];
+    };
+}
+
+/// The current language's text: `t!(NAME)` for a text, `t!(name(args…))` for a text that carries
+/// figures ([`fmt`]). Naming a text the Chinese side lacks does not compile; the Chinese texts
+/// themselves are not linked where they are not used (the page loads them from its worker).
 #[macro_export]
 macro_rules! t {
     ($f:ident ( $($a:expr),* $(,)? )) => {
-        match $crate::i18n::lang() {
-            $crate::i18n::Lang::En => $crate::i18n::en::$f($($a),*),
-            $crate::i18n::Lang::ZhCn => $crate::i18n::zh::$f($($a),*),
-        }
+        $crate::i18n::fmt::$f($($a),*)
     };
-    ($k:ident) => {
-        match $crate::i18n::lang() {
-            $crate::i18n::Lang::En => $crate::i18n::en::$k,
-            $crate::i18n::Lang::ZhCn => $crate::i18n::zh::$k,
-        }
-    };
+    ($k:ident) => {{
+        const _: &str = $crate::i18n::zh::$k;
+        $crate::i18n::tr($crate::i18n::en::$k)
+    }};
 }
 
 #[cfg(test)]
@@ -120,9 +218,60 @@ mod tests {
 
     #[test]
     fn t_follows_the_language_of_this_thread() {
+        load_builtin_zh();
         set_lang(Lang::ZhCn);
         let zh = crate::t!(LANGUAGE);
+        let filled = crate::t!(rs_tokens("8,192"));
         set_lang(Lang::En);
         assert_eq!((crate::t!(LANGUAGE), zh), ("Language", "语言"));
+        assert_eq!(filled, "8,192 个 token");
+        assert_eq!(crate::t!(rs_tokens("8,192")), "8,192 tokens");
+    }
+
+    #[test]
+    fn templates_fill_by_position() {
+        assert_eq!(fill("{1} of {0}", &[&"a", &2]), "2 of a");
+        // A brace that is not a placeholder stays.
+        assert_eq!(fill("{x} {5} {", &[&1]), "{x} {5} {");
+    }
+
+    #[test]
+    fn both_languages_name_the_same_texts_with_the_same_placeholders() {
+        let en: HashMap<&str, &str> = en::all().into_iter().collect();
+        let zh: HashMap<&str, &str> = zh::all().into_iter().collect();
+        assert_eq!(en.len(), en::all().len(), "a name twice in en/");
+        assert_eq!(zh.len(), zh::all().len(), "a name twice in zh/");
+        let mut names: Vec<_> = en.keys().collect();
+        names.sort();
+        let mut zh_names: Vec<_> = zh.keys().collect();
+        zh_names.sort();
+        assert_eq!(names, zh_names);
+        let holes = |s: &str| {
+            let mut v: Vec<String> = (0..10)
+                .map(|i| format!("{{{i}}}"))
+                .filter(|p| s.contains(p.as_str()))
+                .collect();
+            v.sort();
+            v
+        };
+        for (name, e) in &en {
+            assert_eq!(holes(e), holes(zh[name]), "{name}: placeholders differ");
+        }
+    }
+
+    #[test]
+    fn one_english_text_has_one_chinese_text() {
+        // The page looks a Chinese text up by its English twin, so two names with the same
+        // English must agree in Chinese.
+        let mut seen: HashMap<&str, (&str, &str)> = HashMap::new();
+        let zh: HashMap<&str, &str> = zh::all().into_iter().collect();
+        for (name, e) in en::all() {
+            if let Some((other, z)) = seen.insert(e, (name, zh[name])) {
+                assert_eq!(
+                    z, zh[name],
+                    "{name} and {other} share {e:?} but not their Chinese"
+                );
+            }
+        }
     }
 }

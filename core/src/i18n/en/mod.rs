@@ -1,13 +1,28 @@
 //! English texts. Each has a twin of the same name and type in `zh/`.
 #![allow(missing_docs)]
 
-mod page;
-pub use page::*;
-mod inputs;
-pub use inputs::*;
-mod results;
-pub use results::*;
-mod panels;
-pub use panels::*;
 mod charts;
+mod explain;
+mod inputs;
+mod page;
+mod panels;
+mod results;
 pub use charts::*;
+pub use explain::*;
+pub use inputs::*;
+pub use page::*;
+pub use panels::*;
+pub use results::*;
+
+/// Every text: (name, text).
+pub fn all() -> Vec<(&'static str, &'static str)> {
+    page::ALL
+        .iter()
+        .chain(inputs::ALL)
+        .chain(results::ALL)
+        .chain(panels::ALL)
+        .chain(charts::ALL)
+        .chain(explain::ALL)
+        .copied()
+        .collect()
+}

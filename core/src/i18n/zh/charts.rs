@@ -1,75 +1,51 @@
 //! 中文文本：三张图。
 
-pub const CH_MEMORY_TITLE: &str = "单卡显存分配";
-pub const CH_MEMORY_SUB: &str = " — 16 位与 FP8 KV 并排对比";
-pub const CH_CONC_TITLE: &str = "并发序列数与上下文长度";
-pub const CH_CONC_SUB: &str = " — 双曲线，按 vLLM 整块计";
-pub const CH_ROOF_TITLE: &str = "解码 Roofline（屋顶线）模型";
-pub const CH_ROOF_SUB: &str = " — 带宽 ÷（每步读取的权重 + KV）";
-pub const CH_NOTHING_DECODES: &str = "vLLM 无法启动，因此不会解码。";
-pub const CH_GIB_AXIS: &str = "单卡 GiB（2³⁰ 字节，按 vLLM 的口径）";
-pub const CH_CTX_AXIS: &str = "每条序列的上下文长度（token，对数轴）";
-pub const CH_SEQS_AXIS: &str = "可容纳的序列数（对数轴）";
-pub const CH_DECODE_AXIS: &str = "解码速度上限 token/s（对数轴）";
-pub const CH_NONE_FITS: &str = "图中任何上下文长度下都放不下一条序列";
-pub const CH_ONE_ALONE: &str = "单条序列";
-pub const CH_ALL_TOGETHER: &str = "所有可容纳的序列（受上限约束）合计";
-pub const CH_COMPUTE_ROOF: &str = "算力上限（稠密 BF16 峰值）";
-pub const CH_REFUSE_WEIGHTS: &str = "vLLM 无法启动：权重加载不下";
-pub const CH_REFUSE_NO_KV: &str = "vLLM 无法启动：没有剩余显存给 KV 缓存";
-pub const CH_REFUSE_TOO_LONG: &str = "vLLM 无法启动：放不下一个 max_model_len 长度的请求";
-pub const CH_REFUSE_TP: &str = "vLLM 无法启动：TP 无法均分注意力头";
-pub const CH_LEG_WEIGHTS: &str = "权重";
-pub const CH_LEG_OVERHEAD: &str = "开销（激活值、CUDA、CUDA Graph）";
-pub const CH_LEG_SEQUENCES: &str = "每条序列一段";
-pub const CH_LEG_STATE: &str = "序列的递归状态";
-pub const CH_LEG_KV_FREE: &str = "剩余的 KV 缓存";
-pub const CH_LEG_UNCLAIMED: &str = "未占用：(1 − 利用率) × 总显存";
-pub const CH_LEG_OVERFLOW: &str = "超出 GPU 的权重";
-pub const CH_SEG_WEIGHTS: &str = "权重";
-pub const CH_SEG_NO_LOAD: &str = "加载不下";
-pub const CH_SEG_OVERHEAD: &str = "开销";
-pub const CH_SEG_STATE: &str = "状态";
-pub const CH_SEG_KV_FREE: &str = "剩余 KV";
-pub const CH_SEG_UNCLAIMED: &str = "未占用（1 − 利用率）";
-pub fn ch_memory_summary(bar: &str, parts: &str) -> String {
-    format!("{bar} KV：{parts}。")
-}
-pub fn ch_with_kv(n: u64, kv: &str) -> String {
-    format!("{kv} KV 下 {n} 条序列")
-}
-pub fn ch_conc_summary(context: &str, per: &str, cap: &str) -> String {
-    format!("{context} 个 token 时：{per}；max_num_seqs 上限为 {cap}。")
-}
-pub fn ch_roof_summary(context: &str, one: &str, all: &str, n: u64, roof: &str) -> String {
-    let roof = if roof.is_empty() {
-        String::new()
-    } else {
-        format!("（此处算力上限：{roof} token/s）")
-    };
-    format!("{context} 个 token 时：单条序列 {one} token/s，{n} 条序列合计 {all} token/s{roof}。")
-}
-pub fn ch_gpu_total(gib: &str) -> String {
-    format!("GPU 总显存 {gib} GiB")
-}
-pub fn ch_kv(label: &str) -> String {
-    format!("{label} KV")
-}
-pub fn ch_cap(cap: &str) -> String {
-    format!("超过 max_num_seqs {cap}：不会被同时调度")
-}
-pub fn ch_point(n: &str, at: &str) -> String {
-    format!("本场景：{at} 时 {n} 条")
-}
-pub fn ch_point_none(at: &str) -> String {
-    format!("本场景（{at}）：一条也放不下")
-}
-pub fn ch_point_rate(rate: &str) -> String {
-    format!("本场景：{rate} token/s")
-}
-pub fn ch_seg_weights_over(gib: &str) -> String {
-    format!("权重 {gib} GiB")
-}
-pub fn ch_seg_sequences(n: u64, context: &str) -> String {
-    format!("{n} 条 × {context} token 的序列")
+crate::texts! {
+    CH_MEMORY_TITLE: "单卡显存分配",
+    CH_MEMORY_SUB: " — 16 位与 FP8 KV 并排对比",
+    CH_CONC_TITLE: "并发序列数与上下文长度",
+    CH_CONC_SUB: " — 双曲线，按 vLLM 整块计",
+    CH_ROOF_TITLE: "解码 Roofline（屋顶线）模型",
+    CH_ROOF_SUB: " — 带宽 ÷（每步读取的权重 + KV）",
+    CH_NOTHING_DECODES: "vLLM 无法启动，因此不会解码。",
+    CH_GIB_AXIS: "单卡 GiB（2³⁰ 字节，按 vLLM 的口径）",
+    CH_CTX_AXIS: "每条序列的上下文长度（token，对数轴）",
+    CH_SEQS_AXIS: "可容纳的序列数（对数轴）",
+    CH_DECODE_AXIS: "解码速度上限 token/s（对数轴）",
+    CH_NONE_FITS: "图中任何上下文长度下都放不下一条序列",
+    CH_ONE_ALONE: "单条序列",
+    CH_ALL_TOGETHER: "所有可容纳的序列（受上限约束）合计",
+    CH_COMPUTE_ROOF: "算力上限（稠密 BF16 峰值）",
+    CH_REFUSE_WEIGHTS: "vLLM 无法启动：权重加载不下",
+    CH_REFUSE_NO_KV: "vLLM 无法启动：没有剩余显存给 KV 缓存",
+    CH_REFUSE_TOO_LONG: "vLLM 无法启动：放不下一个 max_model_len 长度的请求",
+    CH_REFUSE_TP: "vLLM 无法启动：TP 无法均分注意力头",
+    CH_LEG_WEIGHTS: "权重",
+    CH_LEG_OVERHEAD: "开销（激活值、CUDA、CUDA Graph）",
+    CH_LEG_SEQUENCES: "每条序列一段",
+    CH_LEG_STATE: "序列的递归状态",
+    CH_LEG_KV_FREE: "剩余的 KV 缓存",
+    CH_LEG_UNCLAIMED: "未占用：(1 − 利用率) × 总显存",
+    CH_LEG_OVERFLOW: "超出 GPU 的权重",
+    CH_SEG_WEIGHTS: "权重",
+    CH_SEG_NO_LOAD: "加载不下",
+    CH_SEG_OVERHEAD: "开销",
+    CH_SEG_STATE: "状态",
+    CH_SEG_KV_FREE: "剩余 KV",
+    CH_SEG_UNCLAIMED: "未占用（1 − 利用率）",
+    CH_MEMORY_SUMMARY: "{0} KV：{1}。",
+    CH_CONC_SUMMARY: "{0} 个 token 时：{1}；max_num_seqs 上限为 {2}。",
+    CH_GPU_TOTAL: "GPU 总显存 {0} GiB",
+    CH_KV: "{0} KV",
+    CH_CAP: "超过 max_num_seqs {0}：不会被同时调度",
+    CH_POINT: "本场景：{1} 时 {0} 条",
+    CH_POINT_NONE: "本场景（{0}）：一条也放不下",
+    CH_POINT_RATE: "本场景：{0} token/s",
+    CH_SEG_WEIGHTS_OVER: "权重 {0} GiB",
+    CH_SEG_SEQUENCES: "{0} 条 × {1} token 的序列",
+    CH_WITH_KV: "{1} KV 下 {0} 条序列",
+    CH_WITH_KV_ONE: "{1} KV 下 {0} 条序列",
+    CH_ROOF_SUMMARY: "{0} 个 token 时：单条序列 {1} token/s，{3} 条序列合计 {2} token/s{4}。",
+    CH_ROOF_SUMMARY_ONE: "{0} 个 token 时：单条序列 {1} token/s，{3} 条序列合计 {2} token/s{4}。",
+    CH_ROOF_PART: "（此处算力上限：{0} token/s）",
 }

@@ -2,13 +2,28 @@
 //! (KV 缓存, 显存, 张量并行, 块, 并发…).
 #![allow(missing_docs)]
 
-mod page;
-pub use page::*;
-mod inputs;
-pub use inputs::*;
-mod results;
-pub use results::*;
-mod panels;
-pub use panels::*;
 mod charts;
+mod explain;
+mod inputs;
+mod page;
+mod panels;
+mod results;
 pub use charts::*;
+pub use explain::*;
+pub use inputs::*;
+pub use page::*;
+pub use panels::*;
+pub use results::*;
+
+/// Every text: (name, text).
+pub fn all() -> Vec<(&'static str, &'static str)> {
+    page::ALL
+        .iter()
+        .chain(inputs::ALL)
+        .chain(results::ALL)
+        .chain(panels::ALL)
+        .chain(charts::ALL)
+        .chain(explain::ALL)
+        .copied()
+        .collect()
+}

@@ -1,0 +1,10 @@
+import { serve, browser } from '/work/main/tests/e2e/harness.mjs';
+const srv = await serve(); const b = await browser();
+const page = await (await b.newContext({viewport:{width:1280,height:900}})).newPage();
+page.on('console', m => console.log('console', m.type(), m.text().slice(0,400)));
+page.on('pageerror', e => console.log('pageerror', e.message.slice(0,400)));
+await page.goto(srv.base + (process.argv[2] ?? ''));
+await page.waitForTimeout(4000);
+if (process.argv[3]) await page.screenshot({ path: process.argv[3], fullPage: process.argv[4] === 'full' });
+console.log((await page.textContent('body')).slice(0, 300));
+await b.close(); srv.server.close();
