@@ -62,3 +62,174 @@ fn a_warning_in_chinese_keeps_its_figures() {
         "{w:?}"
     );
 }
+
+/// English words left in a Chinese text: runs of three or more ASCII letters that are not an
+/// identifier, a unit, a product or a flag (those stay as they are in both languages).
+fn english_words(text: &str) -> Vec<String> {
+    const KEEP: &[&str] = &[
+        "GiB",
+        "MiB",
+        "KiB",
+        "GB",
+        "CPU",
+        "TFLOPS",
+        "FLOPs",
+        "KV",
+        "GPU",
+        "GPUs",
+        "MLA",
+        "MHA",
+        "GQA",
+        "LoRA",
+        "SGLang",
+        "vLLM",
+        "kvbudget",
+        "BF",
+        "FP",
+        "CUDA",
+        "Graph",
+        "NCCL",
+        "EAGLE",
+        "TP",
+        "PP",
+        "DCP",
+        "MoE",
+        "MLP",
+        "RoPE",
+        "token",
+        "tokens",
+        "int",
+        "min",
+        "max",
+        "Hub",
+        "HTTP",
+        "CORS",
+        "JSON",
+        "config",
+        "json",
+        "auto",
+        "bfloat",
+        "float",
+        "fp",
+        "head",
+        "dim",
+        "custom",
+        "vllm",
+        "sglang",
+        "full",
+        "sliding",
+        "mla",
+        "chunked",
+        "light",
+        "dark",
+        "memory",
+        "concurrency",
+        "roofline",
+        "en",
+        "zh",
+        "CN",
+        "kind",
+        "layers",
+        "kernel",
+        "heads",
+        "state",
+        "groups",
+        "conv",
+        "dtype",
+        "ssm",
+        "chunk",
+        "mamba",
+        "nemotronh",
+        "falconh",
+        "gdn",
+        "qwen",
+        "post",
+        "rank",
+        "Gated",
+        "DeltaNet",
+        "Mamba",
+        "Qwen",
+        "Transformer",
+        "PagedAttention",
+        "key",
+        "value",
+        "logits",
+        "profile",
+        "torch",
+        "rope",
+        "latent",
+        "Worker",
+        "Infinity",
+        "NaN",
+        "inf",
+        "postN",
+    ];
+    let mut out = Vec::new();
+    let mut word = String::new();
+    for c in text.chars().chain([' ']) {
+        if c.is_ascii_alphabetic() {
+            word.push(c);
+            continue;
+        }
+        // Identifiers (max_model_len, --kv-cache-dtype) and quoted input stay verbatim.
+        let identifier = c == '_' || c == '-';
+        if word.len() >= 3 && !identifier && !KEEP.contains(&word.as_str()) {
+            out.push(word.clone());
+        }
+        if !identifier {
+            word.clear();
+        } else {
+            word.push(c);
+        }
+    }
+    out.retain(|w| !w.contains('_') && !w.contains('-'));
+    out
+}
+
+#[test]
+fn field_errors_and_url_notices_read_in_chinese() {
+    use kvbudget::core::query::all_params;
+    use kvbudget::page::{self, Units};
+    let inputs = page::CUSTOM_MODEL
+        .iter()
+        .chain([&page::WEIGHTS])
+        .chain(&page::CUSTOM_GPU)
+        .chain(&page::PARALLEL)
+        .chain(&page::VLLM)
+        .chain(&page::REQUESTS)
+        .chain(&page::SGLANG)
+        .chain(&page::FLAGS)
+        .chain([&page::PLAN]);
+    let (custom, _) = decode("?model=custom");
+    let (mut messages, mut checked) = (Vec::new(), 0);
+    in_chinese(|| {
+        for input in inputs {
+            for bad in ["", "x1", "-5", "99999999999999999"] {
+                if let Err(e) = input.commit(&custom, bad, Units::default()) {
+                    messages.push((input.id.to_string(), e));
+                }
+            }
+        }
+        for p in all_params() {
+            for bad in ["x1", "-5", "99999999999999999"] {
+                let (_, notices) = decode(&format!("?model=custom&{}={bad}", p.key));
+                messages.extend(notices.into_iter().map(|n| (p.key.to_string(), n.message)));
+            }
+        }
+        let (_, notices) = decode("?nonsense=1");
+        messages.extend(notices.into_iter().map(|n| (n.param, n.message)));
+    });
+    for (field, m) in &messages {
+        checked += 1;
+        assert!(
+            m.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c)),
+            "{field}: no Chinese in {m:?}"
+        );
+        // The URL key itself (attn, ungated, …) is an identifier.
+        let mut left = english_words(m);
+        left.retain(|w| w != field);
+        assert!(left.is_empty(), "{field}: English left in {m:?}: {left:?}");
+    }
+    // Every input refuses at least its empty or non-numeric text, and many URL keys more.
+    assert!(checked > 80, "only {checked} messages checked");
+}

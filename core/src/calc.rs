@@ -168,17 +168,13 @@ pub fn checked_context(s: &PageScenario) -> Result<u64> {
     if context == 0 {
         return Err(KvError::Invalid {
             field: "prompt + trace tokens",
-            message: "add up to 0; give at least one token".into(),
+            message: crate::t!(ERR_ZERO_TOKENS).into(),
         });
     }
     if context > s.ctx {
         return Err(KvError::Invalid {
             field: "prompt + trace tokens",
-            message: format!(
-                "add up to {} tokens, more than max_model_len ({}); vLLM would reject such a request",
-                thousands(context),
-                thousands(s.ctx)
-            ),
+            message: crate::tf!(ERR_OVER_LEN, thousands(context), thousands(s.ctx)),
         });
     }
     Ok(context)

@@ -1,12 +1,14 @@
-//! The one error type of the core. Its `Display` is the message a user reads next to the field.
+//! The one error type of the core. Its `Display` is the message a user reads next to the field,
+//! in the page's language: field names and ranges are kept in English and shown through
+//! `i18n::tr`; messages are written in the language current when the error is made.
 
-use thiserror::Error;
+use crate::i18n::tr;
+use crate::tf;
 
 /// Why an input or a computation was refused.
-#[derive(Debug, Clone, PartialEq, Error)]
+#[derive(Debug, Clone, PartialEq)]
 pub enum KvError {
     /// A number outside the range the field accepts.
-    #[error("{field} must be {range} (got {got})")]
     OutOfRange {
         /// The field's name as the user sees it.
         field: &'static str,
@@ -16,7 +18,6 @@ pub enum KvError {
         got: String,
     },
     /// Text that is not a number or not one of the accepted words.
-    #[error("{field}: {message}")]
     Invalid {
         /// The field's name as the user sees it.
         field: &'static str,
@@ -24,12 +25,25 @@ pub enum KvError {
         message: String,
     },
     /// A model kind whose KV cache this arithmetic does not describe.
-    #[error("{0}")]
     Unsupported(String),
     /// A product of user numbers that does not fit in 64 bits.
-    #[error("{0} is too large to compute exactly (over 2^64 bytes)")]
     Overflow(&'static str),
 }
+
+impl std::fmt::Display for KvError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&match self {
+            KvError::OutOfRange { field, range, got } => {
+                tf!(ERR_OUT_OF_RANGE, tr(field), tr(range), got)
+            }
+            KvError::Invalid { field, message } => tf!(ERR_INVALID, tr(field), message),
+            KvError::Unsupported(m) => m.clone(),
+            KvError::Overflow(what) => tf!(ERR_OVERFLOW, tr(what)),
+        })
+    }
+}
+
+impl std::error::Error for KvError {}
 
 /// `Result` with [`KvError`].
 pub type Result<T> = std::result::Result<T, KvError>;

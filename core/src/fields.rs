@@ -3,7 +3,9 @@
 //! accepted range, wherever it comes from.
 
 use crate::error::{check_range, truncate, KvError, Result};
+use crate::i18n::tr;
 use crate::model::MAX_DIM;
+use crate::tf;
 use crate::units::Bytes;
 
 /// The longest `max_model_len` (and prompt or trace) the page accepts: 10 × 2²⁰ tokens.
@@ -26,7 +28,7 @@ pub fn whole(field: &'static str, s: &str, lo: u64, hi: u64, range: &'static str
     if let Some(k) = t.strip_suffix(['k', 'K']).filter(|k| !k.is_empty()) {
         let v: u64 = k.parse().map_err(|_| KvError::Invalid {
             field,
-            message: format!("{:?} is not {range}", truncate(s, 24)),
+            message: tf!(ERR_NOT, format!("{:?}", truncate(s, 24)), tr(range)),
         })?;
         let v = v.checked_mul(1024).ok_or(KvError::OutOfRange {
             field,
@@ -38,12 +40,12 @@ pub fn whole(field: &'static str, s: &str, lo: u64, hi: u64, range: &'static str
     if t.is_empty() {
         return Err(KvError::Invalid {
             field,
-            message: format!("empty; enter {range}"),
+            message: tf!(ERR_EMPTY_ENTER, tr(range)),
         });
     }
     let v: u64 = t.parse().map_err(|_| KvError::Invalid {
         field,
-        message: format!("{:?} is not {range}", truncate(s, 24)),
+        message: tf!(ERR_NOT, format!("{:?}", truncate(s, 24)), tr(range)),
     })?;
     check_range(field, v, lo, hi, range)
 }
@@ -65,17 +67,17 @@ fn decimal_with_unit(field: &'static str, s: &str, unit: &str) -> Result<f64> {
     if t.is_empty() {
         return Err(KvError::Invalid {
             field,
-            message: "empty; enter a number".into(),
+            message: crate::t!(ERR_EMPTY_NUMBER).into(),
         });
     }
     let v: f64 = t.parse().map_err(|_| KvError::Invalid {
         field,
-        message: format!("{:?} is not a number", truncate(s, 24)),
+        message: tf!(ERR_NOT_NUMBER, format!("{:?}", truncate(s, 24))),
     })?;
     if !v.is_finite() {
         return Err(KvError::Invalid {
             field,
-            message: format!("{:?} is not a finite number", truncate(s, 24)),
+            message: tf!(ERR_NOT_FINITE, format!("{:?}", truncate(s, 24))),
         });
     }
     Ok(v)
@@ -220,7 +222,7 @@ pub fn parse_flag(field: &'static str, s: &str) -> Result<bool> {
         "0" | "false" => Ok(false),
         _ => Err(KvError::Invalid {
             field,
-            message: "use 1 or 0".into(),
+            message: crate::t!(ERR_FLAG).into(),
         }),
     }
 }
@@ -334,7 +336,7 @@ pub fn parse_name(s: &str) -> Result<String> {
     if t.is_empty() {
         return Err(KvError::Invalid {
             field: "name",
-            message: "empty; give the model a name".into(),
+            message: crate::t!(ERR_NO_NAME).into(),
         });
     }
     Ok(truncate(t, 120))

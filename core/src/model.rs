@@ -41,10 +41,7 @@ impl ModelDtype {
             _ => {
                 return Err(KvError::Invalid {
                     field: "model dtype",
-                    message: format!(
-                        "{:?} is not a dtype kvbudget knows; use bfloat16, float16 or float32",
-                        truncate(s, 24)
-                    ),
+                    message: crate::tf!(ERR_MODEL_DTYPE, format!("{:?}", truncate(s, 24))),
                 })
             }
         })
@@ -103,10 +100,7 @@ impl KvDtype {
             _ => {
                 return Err(KvError::Invalid {
                     field: "kv_cache_dtype",
-                    message: format!(
-                        "unknown value {:?}; use one of auto, bfloat16, float16, float32, fp8, fp8_e4m3, fp8_e5m2",
-                        truncate(s, 40)
-                    ),
+                    message: crate::tf!(ERR_KV_DTYPE, format!("{:?}", truncate(s, 40))),
                 })
             }
         })
@@ -312,10 +306,7 @@ impl StateLayers {
         if self.layers > layers {
             return Err(KvError::Invalid {
                 field: "state layers",
-                message: format!(
-                    "must be at most the number of layers ({layers}), got {}",
-                    self.layers
-                ),
+                message: crate::tf!(ERR_AT_MOST_LAYERS, layers, self.layers),
             });
         }
         for (field, v) in [
@@ -434,10 +425,7 @@ impl ModelSpec {
         if self.kv_heads > self.attention_heads {
             return Err(KvError::Invalid {
                 field: "KV heads",
-                message: format!(
-                    "must not exceed the attention heads ({} > {})",
-                    self.kv_heads, self.attention_heads
-                ),
+                message: crate::tf!(ERR_KV_HEADS, self.kv_heads, self.attention_heads),
             });
         }
         match self.attention {
@@ -456,10 +444,7 @@ impl ModelSpec {
                 if sliding_layers > self.layers {
                     return Err(KvError::Invalid {
                         field: "sliding layers",
-                        message: format!(
-                            "must be at most the number of layers ({}), got {sliding_layers}",
-                            self.layers
-                        ),
+                        message: crate::tf!(ERR_AT_MOST_LAYERS, self.layers, sliding_layers),
                     });
                 }
             }
@@ -493,10 +478,7 @@ impl ModelSpec {
                 if local_layers > self.layers {
                     return Err(KvError::Invalid {
                         field: "local layers",
-                        message: format!(
-                            "must be at most the number of layers ({}), got {local_layers}",
-                            self.layers
-                        ),
+                        message: crate::tf!(ERR_AT_MOST_LAYERS, self.layers, local_layers),
                     });
                 }
             }
@@ -506,8 +488,8 @@ impl ModelSpec {
             if self.windowed_layers() > self.attention_layers() {
                 return Err(KvError::Invalid {
                     field: "state layers",
-                    message: format!(
-                        "leave {} attention layers, fewer than the {} sliding or local ones",
+                    message: crate::tf!(
+                        ERR_FEW_ATTENTION,
                         self.attention_layers(),
                         self.windowed_layers()
                     ),

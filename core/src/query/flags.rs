@@ -52,7 +52,7 @@ pub const FLAG_PARAMS: &[Param] = &[
             )?);
             Ok(())
         }),
-        default: |_| "vLLM's default for the GPU".into(),
+        default: |_| crate::t!(D_VLLM_DEFAULT).into(),
     },
     Param {
         key: "eager",
@@ -99,7 +99,7 @@ pub const FLAG_PARAMS: &[Param] = &[
             lora(s).max_loras = n;
             Ok(())
         }),
-        default: |_| "no LoRA".into(),
+        default: |_| crate::t!(D_NO_LORA).into(),
     },
     Param {
         key: "lora_rank",
@@ -138,7 +138,7 @@ pub const FLAG_PARAMS: &[Param] = &[
             speculative(s).num_tokens = n;
             Ok(())
         }),
-        default: |_| "no speculative decoding".into(),
+        default: |_| crate::t!(D_NO_SPEC).into(),
     },
     Param {
         key: "draft_layers",
@@ -155,7 +155,7 @@ pub const FLAG_PARAMS: &[Param] = &[
             }
             Ok(())
         }),
-        default: |_| "1 (an EAGLE head)".into(),
+        default: |_| crate::t!(D_EAGLE).into(),
     },
     Param {
         key: "draft_gib",
@@ -192,6 +192,6 @@ pub const FLAG_PARAMS: &[Param] = &[
             )?);
             Ok(())
         }),
-        default: |_| "no plan".into(),
+        default: |_| crate::t!(D_NO_PLAN).into(),
     },
 ];

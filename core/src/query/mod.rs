@@ -14,6 +14,7 @@ use crate::scenario::{
     CUSTOM_GPU_TOTAL, DEFAULT_CTX, DEFAULT_GPU, DEFAULT_MODEL,
 };
 use crate::sglang::{Version as SglangVersion, NEWEST as SGLANG_NEWEST};
+use crate::tf;
 use crate::units::{fixed2, Bytes};
 use crate::vllm::{Version, NEWEST};
 use std::collections::HashMap;
@@ -108,10 +109,7 @@ pub const PARAMS: &[Param] = &[
             }
             let p = presets::model(m).ok_or_else(|| KvError::Invalid {
                 field: "model",
-                message: format!(
-                    "{:?} is not a known model (use a preset id or custom)",
-                    truncate(m, 60)
-                ),
+                message: tf!(ERR_NOT_MODEL, format!("{:?}", truncate(m, 60))),
             })?;
             s.set_model(ModelChoice::Preset(p));
             Ok(())
@@ -200,7 +198,7 @@ pub const PARAMS: &[Param] = &[
             set_custom(s, |c| c.attention = attention);
             Ok(())
         }),
-        default: |_| "full attention".into(),
+        default: |_| crate::t!(IN_FULL_ATTENTION).into(),
     },
     Param {
         key: "window",
@@ -265,7 +263,7 @@ pub const PARAMS: &[Param] = &[
             set_custom(s, |c| c.state = st);
             Ok(())
         }),
-        default: |_| "none".into(),
+        default: |_| crate::t!(D_NONE).into(),
     },
     Param {
         key: "dtype",
@@ -289,53 +287,53 @@ pub const PARAMS: &[Param] = &[
             set_custom(s, |c| c.max_position = n);
             Ok(())
         }),
-        default: |_| "unknown".into(),
+        default: |_| crate::t!(D_UNKNOWN).into(),
     },
     Param {
         key: "vocab",
         read: |s| custom(s).and_then(|c| nonzero(c.vocab)),
         write: Some(|s, v, _| {
-            let n = parse_size("size", v)?;
+            let n = parse_size("vocab", v)?;
             set_custom(s, |c| c.vocab = n);
             Ok(())
         }),
-        default: |_| "unknown".into(),
+        default: |_| crate::t!(D_UNKNOWN).into(),
     },
     Param {
         key: "hidden",
         read: |s| custom(s).and_then(|c| nonzero(c.extras.hidden)),
         write: Some(|s, v, _| {
-            let n = parse_size("size", v)?;
+            let n = parse_size("hidden", v)?;
             set_custom(s, |c| c.extras.hidden = n);
             Ok(())
         }),
-        default: |_| "unknown".into(),
+        default: |_| crate::t!(D_UNKNOWN).into(),
     },
     Param {
         key: "inter",
         read: |s| custom(s).and_then(|c| nonzero(c.extras.intermediate)),
         write: Some(|s, v, _| {
-            let n = parse_size("size", v)?;
+            let n = parse_size("inter", v)?;
             set_custom(s, |c| c.extras.intermediate = n);
             Ok(())
         }),
-        default: |_| "unknown".into(),
+        default: |_| crate::t!(D_UNKNOWN).into(),
     },
     Param {
         key: "experts_per_tok",
         read: |s| custom(s).and_then(|c| nonzero(c.extras.experts_per_token)),
         write: Some(|s, v, _| {
-            let n = parse_size("size", v)?;
+            let n = parse_size("experts_per_tok", v)?;
             set_custom(s, |c| c.extras.experts_per_token = n);
             Ok(())
         }),
-        default: |_| "0 (dense)".into(),
+        default: |_| crate::t!(D_DENSE).into(),
     },
     Param {
         key: "moe_inter",
         read: |s| custom(s).and_then(|c| nonzero(c.extras.moe_intermediate)),
         write: Some(|s, v, _| {
-            let n = parse_size("size", v)?;
+            let n = parse_size("moe_inter", v)?;
             set_custom(s, |c| c.extras.moe_intermediate = n);
             Ok(())
         }),
@@ -397,7 +395,7 @@ pub const PARAMS: &[Param] = &[
             } else {
                 GpuChoice::Preset(presets::gpu(g).ok_or_else(|| KvError::Invalid {
                     field: "gpu",
-                    message: format!("{:?} is not a known GPU slug", truncate(g, 40)),
+                    message: tf!(ERR_NOT_GPU, format!("{:?}", truncate(g, 40))),
                 })?)
             };
             Ok(())
@@ -438,7 +436,7 @@ pub const PARAMS: &[Param] = &[
             }
             Ok(())
         }),
-        default: |_| "unknown (no compute roof)".into(),
+        default: |_| crate::t!(D_NO_ROOF).into(),
     },
     Param {
         key: "vllm",
@@ -456,7 +454,7 @@ pub const PARAMS: &[Param] = &[
             s.util = Some(parse_util(v)?);
             Ok(())
         }),
-        default: |s| format!("{} for vLLM {}", s.version.default_util(), s.version),
+        default: |s| tf!(D_UTIL, s.version.default_util(), s.version),
     },
     Param {
         key: "ctx",
@@ -474,7 +472,7 @@ pub const PARAMS: &[Param] = &[
             s.seqs = Some(parse_seqs(v)?);
             Ok(())
         }),
-        default: |_| "vLLM's default for the GPU".into(),
+        default: |_| crate::t!(D_VLLM_DEFAULT).into(),
     },
     Param {
         key: "tp",
@@ -501,7 +499,7 @@ pub const PARAMS: &[Param] = &[
             s.prompt = Some(parse_prompt(v)?);
             Ok(())
         }),
-        default: |_| "none: the context is max_model_len".into(),
+        default: |_| crate::t!(D_CTX_NONE).into(),
     },
     Param {
         key: "trace",
@@ -510,7 +508,7 @@ pub const PARAMS: &[Param] = &[
             s.trace = Some(parse_trace(v)?);
             Ok(())
         }),
-        default: |_| "none".into(),
+        default: |_| crate::t!(D_NONE).into(),
     },
     Param {
         key: "overhead_gib",
@@ -519,7 +517,7 @@ pub const PARAMS: &[Param] = &[
             s.overhead = Some(parse_overhead(v)?);
             Ok(())
         }),
-        default: |_| "kvbudget's estimate".into(),
+        default: |_| crate::t!(D_ESTIMATE).into(),
     },
     Param {
         key: "kv_bytes",
@@ -528,7 +526,7 @@ pub const PARAMS: &[Param] = &[
             s.kv_memory = Some(parse_kv_bytes(v)?);
             Ok(())
         }),
-        default: |_| "the budget".into(),
+        default: |_| crate::t!(D_BUDGET).into(),
     },
     Param {
         key: "engine",
@@ -536,7 +534,11 @@ pub const PARAMS: &[Param] = &[
         write: Some(|s, v, _| {
             s.engine = Engine::parse(v).ok_or_else(|| KvError::Invalid {
                 field: "engine",
-                message: format!("{:?} is not one of vllm, sglang", truncate(v.trim(), 24)),
+                message: tf!(
+                    ERR_NOT_ONE_OF,
+                    format!("{:?}", truncate(v.trim(), 24)),
+                    "vllm, sglang"
+                ),
             })?;
             Ok(())
         }),
@@ -558,7 +560,7 @@ pub const PARAMS: &[Param] = &[
             s.sglang.mem_fraction_static = Some(parse_mfs(v)?);
             Ok(())
         }),
-        default: |s| format!("SGLang {}'s default for the GPU", s.sglang.version()),
+        default: |s| tf!(D_SG_DEFAULT, s.sglang.version()),
     },
     Param {
         key: "page_size",
@@ -576,7 +578,7 @@ pub const PARAMS: &[Param] = &[
             s.sglang.chunked_prefill_size = Some(parse_chunked_prefill(v)?);
             Ok(())
         }),
-        default: |s| format!("SGLang {}'s default for the GPU", s.sglang.version()),
+        default: |s| tf!(D_SG_DEFAULT, s.sglang.version()),
     },
     Param {
         key: "sg_tokens",
@@ -591,7 +593,7 @@ pub const PARAMS: &[Param] = &[
             )?);
             Ok(())
         }),
-        default: |_| "the pool from the free memory".into(),
+        default: |_| crate::t!(D_POOL).into(),
     },
 ];
 
@@ -614,7 +616,7 @@ pub fn decode(query: &str) -> (PageScenario, Vec<Notice>) {
         if !is_known(&k) {
             notes.push(Notice {
                 param: truncate(&k, 40),
-                message: "is not a parameter kvbudget knows; ignored".into(),
+                message: crate::t!(Q_UNKNOWN).into(),
             });
             continue;
         }
@@ -628,7 +630,7 @@ pub fn decode(query: &str) -> (PageScenario, Vec<Notice>) {
         if let Err(e) = write(&mut s, v, &params) {
             notes.push(Notice {
                 param: p.key.into(),
-                message: format!("{e}; using the default ({default})"),
+                message: tf!(Q_USING_DEFAULT, e, default),
             });
         }
     }
@@ -636,10 +638,7 @@ pub fn decode(query: &str) -> (PageScenario, Vec<Notice>) {
         if c.kv_heads > c.attention_heads {
             notes.push(Notice {
                 param: "kv_heads".into(),
-                message: format!(
-                    "KV heads ({}) exceed attention heads ({}); using the default (KV heads = attention heads)",
-                    c.kv_heads, c.attention_heads
-                ),
+                message: tf!(Q_KV_HEADS, c.kv_heads, c.attention_heads),
             });
             c.kv_heads = c.attention_heads;
         }

@@ -22,7 +22,7 @@ pub(super) fn attention(v: &str, params: &Params, layers: u64) -> Result<Attenti
                 l.map(|l| parse_sliding_layers(l, layers)).transpose()?;
                 Err(KvError::Invalid {
                     field: "attn",
-                    message: "attn=sliding needs window and sliding_layers".into(),
+                    message: crate::t!(ERR_ATTN_SLIDING).into(),
                 })
             }
         },
@@ -36,7 +36,7 @@ pub(super) fn attention(v: &str, params: &Params, layers: u64) -> Result<Attenti
             }),
             None => Err(KvError::Invalid {
                 field: "attn",
-                message: "attn=mla needs latent".into(),
+                message: crate::t!(ERR_ATTN_MLA).into(),
             }),
         },
         "chunked" => match (get("chunk"), get("local_layers")) {
@@ -58,14 +58,15 @@ pub(super) fn attention(v: &str, params: &Params, layers: u64) -> Result<Attenti
             }),
             _ => Err(KvError::Invalid {
                 field: "attn",
-                message: "attn=chunked needs chunk and local_layers".into(),
+                message: crate::t!(ERR_ATTN_CHUNKED).into(),
             }),
         },
         other => Err(KvError::Invalid {
             field: "attn",
-            message: format!(
-                "{:?} is not one of full, sliding, mla, chunked",
-                truncate(other, 20)
+            message: crate::tf!(
+                ERR_NOT_ONE_OF,
+                format!("{:?}", truncate(other, 20)),
+                "full, sliding, mla, chunked"
             ),
         }),
     }
@@ -108,16 +109,9 @@ pub fn parse_state(v: &str, layers: u64) -> Result<Option<StateLayers>> {
     if v == "none" || v.is_empty() {
         return Ok(None);
     }
-    let bad = || {
-        KvError::Invalid {
+    let bad = || KvError::Invalid {
         field: "state layers",
-        message: format!(
-            "{:?} is not kind-layers-kernel-heads-head_dim-state_dim-groups-conv_dtype-ssm_dtype-chunk \
-             (kind mamba2, mamba2.nemotronh, mamba2.falconh1, gdn or gdn.qwen35; whole numbers from 1 to 1,048,576; \
-             dtypes auto, bfloat16, float16 or float32; chunk from 0 to 1,048,576)",
-            truncate(v, 40)
-        ),
-    }
+        message: crate::tf!(ERR_STATE_FORMAT, format!("{:?}", truncate(v, 40))),
     };
     let parts: Vec<&str> = v.split('-').collect();
     if parts.len() != 10 {
@@ -167,10 +161,7 @@ pub fn parse_state(v: &str, layers: u64) -> Result<Option<StateLayers>> {
     if layers > 0 && st.layers > layers {
         return Err(KvError::Invalid {
             field: "state layers",
-            message: format!(
-                "has {} state layers, more than the model's {layers} layers",
-                st.layers
-            ),
+            message: crate::tf!(ERR_STATE_LAYERS, st.layers, layers),
         });
     }
     Ok(Some(st))

@@ -14,14 +14,15 @@ pub const VIEW_PARAMS: &[Param] = &[
         write: Some(|s, v, _| {
             s.embed = Embed::parse(v).ok_or_else(|| KvError::Invalid {
                 field: "embed",
-                message: format!(
-                    "{:?} is not one of 1, memory, concurrency, roofline",
-                    truncate(v.trim(), 24)
+                message: crate::tf!(
+                    ERR_NOT_ONE_OF,
+                    format!("{:?}", truncate(v.trim(), 24)),
+                    "1, memory, concurrency, roofline"
                 ),
             })?;
             Ok(())
         }),
-        default: |_| "the full page".into(),
+        default: |_| crate::t!(D_FULL_PAGE).into(),
     },
     Param {
         key: "theme",
@@ -29,14 +30,15 @@ pub const VIEW_PARAMS: &[Param] = &[
         write: Some(|s, v, _| {
             s.theme = Theme::parse(v).ok_or_else(|| KvError::Invalid {
                 field: "theme",
-                message: format!(
-                    "{:?} is not one of light, dark, auto",
-                    truncate(v.trim(), 24)
+                message: crate::tf!(
+                    ERR_NOT_ONE_OF,
+                    format!("{:?}", truncate(v.trim(), 24)),
+                    "light, dark, auto"
                 ),
             })?;
             Ok(())
         }),
-        default: |_| "auto: the reader's scheme".into(),
+        default: |_| crate::t!(D_AUTO_SCHEME).into(),
     },
     Param {
         key: "lang",
@@ -44,11 +46,15 @@ pub const VIEW_PARAMS: &[Param] = &[
         write: Some(|s, v, _| {
             s.lang = Some(Lang::parse(v).ok_or_else(|| KvError::Invalid {
                 field: "lang",
-                message: format!("{:?} is not one of en, zh-CN", truncate(v.trim(), 24)),
+                message: crate::tf!(
+                    ERR_NOT_ONE_OF,
+                    format!("{:?}", truncate(v.trim(), 24)),
+                    "en, zh-CN"
+                ),
             })?);
             Ok(())
         }),
-        default: |_| "the browser's language".into(),
+        default: |_| crate::t!(D_BROWSER_LANG).into(),
     },
     // The scheme's version, reserved for links from later releases: accepted and ignored.
     Param {

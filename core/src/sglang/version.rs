@@ -47,14 +47,14 @@ impl Version {
 
     /// Parses `0.5.6`, `v0.4.6.post2`, `0.5.0rc0`, `0.5` (patch 0), between 0.3.0 and 0.5.23.
     pub fn parse(s: &str) -> Result<Self> {
-        let bad = || {
-            KvError::Invalid {
+        let bad = || KvError::Invalid {
             field: "SGLang version",
-            message: format!(
-                "{:?} is not a release kvbudget knows; give X.Y.Z (optionally .postN) from {OLDEST} to {NEWEST}",
-                truncate(s, 24)
+            message: crate::tf!(
+                ERR_SGLANG_VERSION,
+                format!("{:?}", truncate(s, 24)),
+                OLDEST,
+                NEWEST
             ),
-        }
         };
         let t = s.trim();
         let t = t.strip_prefix('v').unwrap_or(t);

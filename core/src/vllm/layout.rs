@@ -48,7 +48,7 @@ pub(super) fn resolve(s: &Scenario) -> Result<Resolved> {
     if s.pp > s.model.layers {
         return Err(KvError::Invalid {
             field: "pipeline-parallel size",
-            message: format!("must not exceed the number of layers ({})", s.model.layers),
+            message: crate::tf!(ERR_EXCEED_LAYERS, s.model.layers),
         });
     }
     let fam = family(s.version, s.engine);
@@ -79,7 +79,7 @@ pub(super) fn resolve(s: &Scenario) -> Result<Resolved> {
         None => {
             return Err(KvError::Invalid {
                 field: "max_model_len",
-                message: "is required when the model has no max_position_embeddings".into(),
+                message: crate::t!(ERR_NEED_LEN).into(),
             })
         }
     };

@@ -111,7 +111,7 @@ pub fn plan(base: &Scenario, need: Need) -> Result<Plan> {
     if need.sequences == 0 || need.context == 0 {
         return Err(KvError::Invalid {
             field: "plan",
-            message: "ask for at least one sequence of at least one token".into(),
+            message: crate::t!(ERR_PLAN_EMPTY).into(),
         });
     }
     let mut s = base.clone();

@@ -50,11 +50,7 @@ impl Version {
     pub fn parse(s: &str) -> Result<Self> {
         let bad = || KvError::Invalid {
             field: "vLLM version",
-            message: format!(
-                "{:?} is not a version kvbudget knows; give X.Y or X.Y.Z from 0.4 to {}",
-                truncate(s, 20),
-                NEWEST
-            ),
+            message: crate::tf!(ERR_VLLM_VERSION, format!("{:?}", truncate(s, 20)), NEWEST),
         };
         let t = s.trim();
         let t = t.strip_prefix('v').unwrap_or(t);

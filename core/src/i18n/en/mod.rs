@@ -2,12 +2,14 @@
 #![allow(missing_docs)]
 
 mod charts;
+mod errors;
 mod explain;
 mod inputs;
 mod page;
 mod panels;
 mod results;
 pub use charts::*;
+pub use errors::*;
 pub use explain::*;
 pub use inputs::*;
 pub use page::*;
@@ -23,6 +25,7 @@ pub fn all() -> Vec<(&'static str, &'static str)> {
         .chain(panels::ALL)
         .chain(charts::ALL)
         .chain(explain::ALL)
+        .chain(errors::ALL)
         .copied()
         .collect()
 }

@@ -3,12 +3,14 @@
 #![allow(missing_docs)]
 
 mod charts;
+mod errors;
 mod explain;
 mod inputs;
 mod page;
 mod panels;
 mod results;
 pub use charts::*;
+pub use errors::*;
 pub use explain::*;
 pub use inputs::*;
 pub use page::*;
@@ -24,6 +26,7 @@ pub fn all() -> Vec<(&'static str, &'static str)> {
         .chain(panels::ALL)
         .chain(charts::ALL)
         .chain(explain::ALL)
+        .chain(errors::ALL)
         .copied()
         .collect()
 }
