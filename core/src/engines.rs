@@ -108,24 +108,35 @@ pub fn adopt_sglang_log(
     s.sglang.chunked_prefill_size = log.chunked_prefill_size;
     s.sglang.num_tokens = log.total_tokens();
     if s.sglang.num_tokens.is_none() {
-        notes.push("no pool line to take the tokens from: the free memory is predicted".into());
+        notes.push(crate::t!(SA_NO_POOL).into());
     }
     let mut changed = Vec::new();
     if current.engine != Engine::Sglang {
-        changed.push("engine: vLLM → SGLang".to_string());
+        changed.push(crate::tf!(
+            VF_CHANGE,
+            crate::t!(SA_ENGINE),
+            "vLLM",
+            "SGLang"
+        ));
     }
     if current.model.name() != s.model.name() {
-        changed.push(format!(
-            "model: {} → {}",
+        changed.push(crate::tf!(
+            VF_CHANGE,
+            crate::t!(F_MODEL),
             current.model.name(),
             s.model.name()
         ));
     }
     if current.ctx != s.ctx {
-        changed.push(format!("context length: {} → {}", current.ctx, s.ctx));
+        changed.push(crate::tf!(
+            VF_CHANGE,
+            crate::t!(SA_CONTEXT),
+            current.ctx,
+            s.ctx
+        ));
     }
     if let Some(n) = s.sglang.num_tokens {
-        changed.push(format!("pool: {n} tokens, from the log"));
+        changed.push(crate::tf!(SA_POOL_LINE, n));
     }
     changed.extend(notes);
     (s, changed)
@@ -199,25 +210,21 @@ fn gib(b: f64) -> String {
 pub fn compare(vllm: &Outcome, sg: &SglangOutcome) -> Comparison {
     let v = &vllm.chosen.report;
     let vllm_pool = match (v.budget, v.available_kv_bytes) {
-        (Some(b), Some(avail)) => format!(
-            "total × util − weights − overhead = {} − {} − {} = {}, in whole {}-token blocks",
+        (Some(b), Some(avail)) => crate::tf!(
+            EN_VLLM_POOL,
             gib(b.requested as f64 / GIB as f64),
             gib(b.weights_per_gpu.as_gib()),
             gib(b.overhead.as_gib()),
             gib(avail as f64 / GIB as f64),
             v.block_size
         ),
-        (_, Some(avail)) => format!(
-            "{} given, in whole {}-token blocks",
-            gib(avail as f64 / GIB as f64),
-            v.block_size
-        ),
-        _ => "no KV memory".into(),
+        (_, Some(avail)) => crate::tf!(EN_VLLM_GIVEN, gib(avail as f64 / GIB as f64), v.block_size),
+        _ => crate::t!(EN_NO_KV).into(),
     };
     let r = &sg.report;
     let sg_pool = match (r.pre_load_free_gib, r.post_load_free_gib, r.rest_gib) {
-        (Some(pre), Some(after), Some(rest)) => format!(
-            "after − pre × (1 − mem_fraction_static) = {} − {} × (1 − {}) = {}, {} B per token, in pages of {}",
+        (Some(pre), Some(after), Some(rest)) => crate::tf!(
+            EN_SG_POOL,
             gib(after),
             gib(pre),
             r.mem_fraction_static_text,
@@ -225,25 +232,21 @@ pub fn compare(vllm: &Outcome, sg: &SglangOutcome) -> Comparison {
             thousands(r.cell_size_bytes),
             r.page_size
         ),
-        _ => format!("{} B per token", thousands(r.cell_size_bytes)),
+        _ => crate::tf!(EN_SG_CELL, thousands(r.cell_size_bytes)),
     };
-    let why = format!(
-        "They differ because the pools are sized differently: vLLM takes a share of the whole card \
-         (total × util = {}) and subtracts the weights and its overhead, then counts whole {}-token \
-         blocks of {} B per token; SGLang measures the free memory before and after loading the \
-         weights ({}) and keeps after − pre × (1 − mem_fraction_static) with mem_fraction_static \
-         {}{}, then divides by its own cell size ({} B per token) and rounds down to pages of {}.",
+    let why = crate::tf!(
+        EN_WHY,
         gib(v.budget.map_or(0.0, |b| b.requested as f64 / GIB as f64)),
         v.block_size,
         thousands(v.bytes_per_token.0),
         match r.memory {
-            Memory::Predicted => "predicted here from the GPU and the weights",
-            Memory::HalfPredicted => "one of them predicted",
-            _ => "as given",
+            Memory::Predicted => crate::t!(EN_PREDICTED),
+            Memory::HalfPredicted => crate::t!(EN_HALF_PREDICTED),
+            _ => crate::t!(EN_AS_GIVEN),
         },
         r.mem_fraction_static_text,
         if r.mfs_default.is_some() {
-            " (its default for this GPU, which reserves room for activations and CUDA graphs)"
+            crate::t!(EN_MFS_DEFAULT)
         } else {
             ""
         },

@@ -2,7 +2,6 @@
 //! the scenario with it, as data the page turns into one-click actions.
 
 use crate::calc::{checked_context, side, Outcome};
-use crate::explain::plural;
 use crate::fields::MAX_TP;
 use crate::model::KvDtype;
 use crate::presets::{GpuPreset, ModelPreset, GPUS, MODELS};
@@ -56,11 +55,11 @@ impl Change {
     /// The change as the flag or choice a user makes.
     pub fn flag(&self) -> String {
         match self {
-            Change::Model(p) => format!("the preset {}", p.id()),
+            Change::Model(p) => crate::tf!(FX_PRESET, p.id()),
             Change::Kv(k) => format!("--kv-cache-dtype {}", k.name()),
             Change::Ctx(c) => format!("--max-model-len {c}"),
             Change::Tp(t) => format!("--tensor-parallel-size {t}"),
-            Change::Gpu(g) => format!("the {}", g.name),
+            Change::Gpu(g) => crate::tf!(FX_GPU, g.name),
             Change::Util(u) => format!("--gpu-memory-utilization {u}"),
         }
     }
@@ -89,13 +88,21 @@ fn fix(s: &PageScenario, change: Change) -> Option<Fix> {
     let n = fits(&t)?;
     Some(Fix {
         change,
-        label: format!(
-            "{}: {} of {} tokens {}",
-            change.flag(),
-            plural(n, "sequence"),
-            thousands(t.context()),
-            if n == 1 { "fits" } else { "fit" }
-        ),
+        label: if n == 1 {
+            crate::tf!(
+                FX_LABEL_ONE,
+                change.flag(),
+                thousands(n),
+                thousands(t.context())
+            )
+        } else {
+            crate::tf!(
+                FX_LABEL,
+                change.flag(),
+                thousands(n),
+                thousands(t.context())
+            )
+        },
     })
 }
 

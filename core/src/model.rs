@@ -544,27 +544,21 @@ impl ModelSpec {
     /// `MLA latent 576, indexer 128`, `…, chunks of 8,192 on 36 layers`, with a hybrid's
     /// `; 24 Gated DeltaNet layers`.
     pub fn kinds_text(&self) -> String {
+        use crate::tf;
         use crate::units::thousands;
-        let heads = format!("{} KV heads × {}", self.kv_heads, self.head_dim);
+        let heads = tf!(MK_HEADS, self.kv_heads, self.head_dim);
         let mut t = match self.attention {
             Attention::Full => heads,
-            Attention::SlidingWindow { window, .. } => format!(
-                "{heads}, window {} on {} layers",
-                thousands(window),
-                self.sliding_layers()
-            ),
-            Attention::Mla { latent, indexer: 0 } => format!("MLA latent {latent}"),
-            Attention::Mla { latent, indexer } => {
-                format!("MLA latent {latent}, indexer {indexer}")
+            Attention::SlidingWindow { window, .. } => {
+                tf!(MK_WINDOW, heads, thousands(window), self.sliding_layers())
             }
-            Attention::ChunkedLocal { chunk, .. } => format!(
-                "{heads}, chunks of {} on {} layers",
-                thousands(chunk),
-                self.local_layers()
-            ),
+            Attention::Mla { latent, indexer } => crate::t!(in_mla(latent, indexer)),
+            Attention::ChunkedLocal { chunk, .. } => {
+                tf!(MK_CHUNKS, heads, thousands(chunk), self.local_layers())
+            }
         };
         if let Some(st) = self.state {
-            t.push_str(&format!("; {} {} layers", st.layers, st.kind.name()));
+            t.push_str(&tf!(MK_STATE, st.layers, st.kind.name()));
         }
         t
     }

@@ -4,9 +4,11 @@
 use crate::calc::{vllm_scenario, Outcome};
 use crate::error::truncate;
 use crate::fields::{MAX_CTX, MAX_PP, MAX_TP, MIN_CTX};
+use crate::i18n::{en, tr};
 use crate::model::KvDtype;
 use crate::presets;
 use crate::scenario::{GpuChoice, PageScenario};
+use crate::t;
 use crate::units::{fixed2, thousands, Bytes, GIB};
 use crate::vllm::logparse::{KvFigure, LogError, ParsedLog};
 use crate::vllm::{self, family, KvMemory, Version};
@@ -109,7 +111,7 @@ pub fn mismatches(s: &PageScenario, log: &ParsedLog) -> Vec<Mismatch> {
         .as_deref()
         .and_then(|k| KvDtype::parse(k).ok())
     {
-        push("KV cache dtype", s.kv.name().into(), k.name().into());
+        push(en::VF_KV_DTYPE_SETTING, s.kv.name().into(), k.name().into());
     }
     if let Some(t) = log.tensor_parallel_size {
         push("tensor-parallel size", s.tp.to_string(), t.to_string());
@@ -237,7 +239,9 @@ fn row(
         key,
         what,
         predicted: ours.map(fmt).unwrap_or_else(|| "—".into()),
-        printed: theirs.map(fmt).unwrap_or_else(|| "not in the log".into()),
+        printed: theirs
+            .map(fmt)
+            .unwrap_or_else(|| crate::t!(VF_NOT_IN_LOG).into()),
         difference,
         difference_text,
         why,
@@ -254,12 +258,9 @@ pub fn compare(s: &PageScenario, o: &Outcome, log: &ParsedLog) -> Vec<Row> {
         } else {
             let list: Vec<String> = differ
                 .iter()
-                .map(|m| format!("{} {} here, {} in the log", m.what, m.scenario, m.log))
+                .map(|m| crate::tf!(VF_MISMATCH_ITEM, tr(m.what), m.scenario, m.log))
                 .collect();
-            format!(
-                "settings differ ({}): align to the log first",
-                list.join("; ")
-            )
+            crate::tf!(VF_SETTINGS_DIFFER, list.join(crate::t!(LIST_SEP)))
         }
     };
     let g = |b: u64| b as f64 / GIB as f64;
@@ -280,24 +281,78 @@ pub fn compare(s: &PageScenario, o: &Outcome, log: &ParsedLog) -> Vec<Row> {
         _ => None,
     };
     vec![
-        row("weights", "weights", Some(weights), log.model_loading_gib.or(log.weights_gib), "GiB",
-            "vLLM counts what it loaded on this GPU; a checkpoint's size differs by quantization scales, tied embeddings and buffers".into()),
-        row("budget", "total × utilization", requested, printed_requested, "GiB",
-            cause("the GPU total as vLLM sees it (1.5–2 % below nvidia-smi) times --gpu-memory-utilization")),
-        row("activation", "activation peak", e.map(|e| g(e.activation.0)), log.activation_peak_gib, "GiB",
-            cause("the profile run: sampler rows × vocabulary and the forward pass of max_num_batched_tokens")),
-        row("non-torch", "non-torch memory", e.map(|e| g(e.non_torch.0)), log.non_torch_gib, "GiB",
-            "CUDA context growth and NCCL buffers (about 2 GiB per GPU with tensor parallelism)".into()),
-        row("cuda-graphs", "CUDA graphs", e.map(|e| g(e.cuda_graphs.0)), log.cudagraph_estimate_gib, "GiB",
-            cause("subtracted from the budget from vLLM 0.20; before, outside it")),
-        row("available", "available KV memory", r.available_kv_bytes.map(|b| b as f64 / GIB as f64), log.available_kv_gib.or(log.budget_kv_gib), "GiB",
-            cause("the budget minus all of the above; boots of one configuration vary by several percent")),
-        row("blocks", "GPU blocks", r.num_gpu_blocks.map(|b| b as f64), blocks_printed, "count",
-            cause("available memory // (block size × bytes per token per layer × layers)")),
-        row("tokens", "cached tokens", r.gpu_kv_cache_tokens.map(|t| t as f64), log.cached_tokens(r.block_size).map(|t| t as f64), "count",
-            cause("blocks × block size (per version: groups, truncation)")),
-        row("concurrency", "maximum concurrency", r.max_concurrency, log.max_concurrency.as_ref().map(|c| c.value), "x",
-            cause("blocks ÷ blocks per max_model_len request (compare at the same max_model_len)")),
+        row(
+            "weights",
+            en::CH_SEG_WEIGHTS,
+            Some(weights),
+            log.model_loading_gib.or(log.weights_gib),
+            "GiB",
+            t!(VF_WHY_WEIGHTS).into(),
+        ),
+        row(
+            "budget",
+            en::VF_BUDGET,
+            requested,
+            printed_requested,
+            "GiB",
+            cause(t!(VF_WHY_BUDGET)),
+        ),
+        row(
+            "activation",
+            en::EX_TERM_ACTIVATION,
+            e.map(|e| g(e.activation.0)),
+            log.activation_peak_gib,
+            "GiB",
+            cause(t!(VF_WHY_ACTIVATION)),
+        ),
+        row(
+            "non-torch",
+            en::VF_NON_TORCH,
+            e.map(|e| g(e.non_torch.0)),
+            log.non_torch_gib,
+            "GiB",
+            t!(VF_WHY_NON_TORCH).into(),
+        ),
+        row(
+            "cuda-graphs",
+            en::VF_GRAPHS,
+            e.map(|e| g(e.cuda_graphs.0)),
+            log.cudagraph_estimate_gib,
+            "GiB",
+            cause(t!(VF_WHY_GRAPHS)),
+        ),
+        row(
+            "available",
+            en::VF_AVAILABLE,
+            r.available_kv_bytes.map(|b| b as f64 / GIB as f64),
+            log.available_kv_gib.or(log.budget_kv_gib),
+            "GiB",
+            cause(t!(VF_WHY_AVAILABLE)),
+        ),
+        row(
+            "blocks",
+            en::VF_BLOCKS,
+            r.num_gpu_blocks.map(|b| b as f64),
+            blocks_printed,
+            "count",
+            cause(t!(VF_WHY_BLOCKS)),
+        ),
+        row(
+            "tokens",
+            en::VF_TOKENS,
+            r.gpu_kv_cache_tokens.map(|t| t as f64),
+            log.cached_tokens(r.block_size).map(|t| t as f64),
+            "count",
+            cause(t!(VF_WHY_TOKENS)),
+        ),
+        row(
+            "concurrency",
+            en::VF_CONCURRENCY,
+            r.max_concurrency,
+            log.max_concurrency.as_ref().map(|c| c.value),
+            "x",
+            cause(t!(VF_WHY_CONCURRENCY)),
+        ),
     ]
 }
 
@@ -346,7 +401,7 @@ pub fn adopt(current: &PageScenario, log: &ParsedLog) -> (PageScenario, Vec<Stri
         _ => kv_memory_for(&s, log),
     };
     if s.kv_memory.is_none() && !matches!(log.error, Some(LogError::NoMemory)) {
-        notes.push("no capacity line to take the KV memory from: the budget stays in force".into());
+        notes.push(t!(VF_NO_CAPACITY).into());
     }
     notes.splice(0..0, changes(current, &s));
     (s, notes)
@@ -355,9 +410,9 @@ pub fn adopt(current: &PageScenario, log: &ParsedLog) -> (PageScenario, Vec<Stri
 /// What adopting changed, one line each (`max_model_len 8,192 → 32,768`).
 fn changes(before: &PageScenario, after: &PageScenario) -> Vec<String> {
     let mut out = Vec::new();
-    let mut diff = |what: &str, a: String, b: String| {
+    let mut diff = |what: &'static str, a: String, b: String| {
         if a != b {
-            out.push(format!("{what}: {a} → {b}"));
+            out.push(crate::tf!(VF_CHANGE, tr(what), a, b));
         }
     };
     diff(
@@ -371,17 +426,21 @@ fn changes(before: &PageScenario, after: &PageScenario) -> Vec<String> {
         after.version.to_string(),
     );
     diff("max_model_len", thousands(before.ctx), thousands(after.ctx));
-    diff("KV dtype", before.kv.name().into(), after.kv.name().into());
+    diff(
+        en::VF_KV_DTYPE,
+        before.kv.name().into(),
+        after.kv.name().into(),
+    );
     diff("TP", before.tp.to_string(), after.tp.to_string());
     diff("PP", before.pp.to_string(), after.pp.to_string());
     diff(
-        "utilization",
+        en::VF_UTILIZATION,
         before.util().to_string(),
         after.util().to_string(),
     );
     let gib_of = |b: Bytes| format!("{} GiB", fixed2(b.as_gib()));
     diff(
-        "GPU total",
+        en::VF_GPU_TOTAL,
         gib_of(before.gpu.total()),
         gib_of(after.gpu.total()),
     );
@@ -390,14 +449,14 @@ fn changes(before: &PageScenario, after: &PageScenario) -> Vec<String> {
         gib_of(before.model_spec().weights),
         gib_of(after.model_spec().weights),
     );
-    let overhead = |s: &PageScenario| s.overhead.map(gib_of).unwrap_or("the estimate".into());
+    let overhead = |s: &PageScenario| s.overhead.map(gib_of).unwrap_or(t!(VF_THE_ESTIMATE).into());
     diff("overhead", overhead(before), overhead(after));
     let kv = |s: &PageScenario| {
         s.kv_memory
-            .map(|b| format!("{} ({} B, from the log)", gib_of(b), thousands(b.0)))
-            .unwrap_or("the budget".into())
+            .map(|b| crate::tf!(VF_FROM_LOG, gib_of(b), thousands(b.0)))
+            .unwrap_or(t!(D_BUDGET).into())
     };
-    diff("KV memory", kv(before), kv(after));
+    diff(en::VF_KV_MEMORY, kv(before), kv(after));
     out
 }
 

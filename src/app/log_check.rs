@@ -176,8 +176,8 @@ pub fn LogCheck(state: State) -> impl IntoView {
                     <caption>{t!(LC_SG_CAPTION)}</caption>
                     <thead><tr><th scope="col">""</th><th scope="col">{t!(LC_SCENARIO_SGLANG)}</th><th scope="col">{t!(LC_LOG)}</th></tr></thead>
                     <tbody>
-                        {v.rows.into_iter().map(|r| { let row = r.what.clone(); view! {
-                            <tr data-row=row><th scope="row">{r.what}</th><td class="num" data-label=t!(LC_SCENARIO)>{r.predicted}</td><td class="num" data-label=t!(LC_LOG)>{r.printed}</td></tr>
+                        {v.rows.into_iter().map(|r| { view! {
+                            <tr data-row=r.key><th scope="row">{r.what}</th><td class="num" data-label=t!(LC_SCENARIO)>{r.predicted}</td><td class="num" data-label=t!(LC_LOG)>{r.printed}</td></tr>
                         }}).collect_view()}
                     </tbody>
                 </table>

@@ -5,11 +5,13 @@
 use super::wire::{record, Fields};
 use crate::calc::evaluate;
 use crate::engines::{adopt_sglang_log, sglang_outcome};
+use crate::i18n::{en, tr};
 use crate::scenario::PageScenario;
 use crate::sglang::logparse::{self as sglog, ParsedLog as SgLog};
 use crate::units::thousands;
 use crate::verify::{adopt, align, compare, mismatches, Verdict};
 use crate::vllm::logparse::{self, LogError, ParsedLog};
+use crate::{t, tf};
 
 /// A log the worker has read.
 #[derive(Clone, Debug, PartialEq)]
@@ -35,7 +37,7 @@ pub struct LogStatus {
 /// One row of the scenario beside the log.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct LogRow {
-    /// Stable key (vLLM rows; empty for SGLang's).
+    /// Stable key (for SGLang's rows, the English name).
     pub key: String,
     /// What is compared.
     pub what: String,
@@ -65,21 +67,18 @@ pub struct LogView {
 /// What the log check says after reading a vLLM log, leading with what the log says happened.
 pub fn log_status(p: &ParsedLog) -> String {
     let who = match (&p.version, &p.model) {
-        (Some(v), Some(m)) => format!("vLLM {v}, {m}"),
-        (Some(v), None) => format!("vLLM {v}"),
+        (Some(v), Some(m)) => tf!(LG_VLLM_MODEL, v, m),
+        (Some(v), None) => tf!(LG_VLLM, v),
         (None, Some(m)) => m.clone(),
-        (None, None) => "This log".into(),
+        (None, None) => t!(LG_THIS_LOG).into(),
     };
     match Verdict::of(p) {
-        Verdict::NoKvLine => format!(
-            "No KV cache figures in this log: looked for {}.",
-            logparse::LOOKED_FOR
-        ),
+        Verdict::NoKvLine => tf!(LG_NO_KV, logparse::LOOKED_FOR),
         Verdict::Started => {
             let tokens = p.cached_tokens(16).map(thousands).unwrap_or_default();
-            format!("{who}: started, with {tokens} tokens of KV cache.")
+            tf!(LG_STARTED, who, tokens)
         }
-        Verdict::Refused => format!("{who}: refused to start ({}).", log_error_text(p)),
+        Verdict::Refused => tf!(LG_REFUSED, who, log_error_text(p)),
     }
 }
 
@@ -90,45 +89,35 @@ fn log_error_text(p: &ParsedLog) -> String {
             needed_gib,
             available_gib,
             estimated_max_len,
-        }) => format!(
-            "one request of {} tokens needs {needed_gib} GiB, {available_gib} GiB were available{}",
+        }) => tf!(
+            LG_TOO_LONG,
             thousands(*max_model_len),
+            needed_gib,
+            available_gib,
             estimated_max_len
-                .map(|e| format!("; estimated maximum model length {}", thousands(e)))
+                .map(|e| tf!(LG_ESTIMATED_MAX, thousands(e)))
                 .unwrap_or_default()
         ),
         Some(LogError::V0TooLong {
             max_model_len,
             kv_tokens,
-        }) => format!(
-            "max_model_len {} exceeds the {} tokens the cache holds",
+        }) => tf!(
+            LG_V0_TOO_LONG,
             thousands(*max_model_len),
             thousands(*kv_tokens)
         ),
-        Some(LogError::NoMemory) => "no memory left for the cache blocks".into(),
+        Some(LogError::NoMemory) => t!(LG_NO_MEMORY).into(),
         None => String::new(),
     }
 }
 
 /// What the log check says about an SGLang log: its verdict key and the sentence.
 pub fn sglang_log_status(p: &SgLog) -> (&'static str, String) {
-    let who = p.model.as_deref().unwrap_or("This SGLang log");
+    let who = p.model.as_deref().unwrap_or(t!(LG_SG_THIS_LOG));
     match (p.refusal.is_some(), p.total_tokens()) {
-        (true, _) => ("refused", format!("SGLang, {who}: refused to start.")),
-        (false, Some(t)) => (
-            "started",
-            format!(
-                "SGLang, {who}: started, with a pool of {} tokens.",
-                thousands(t)
-            ),
-        ),
-        (false, None) => (
-            "no-kv-line",
-            format!(
-                "No KV cache figures in this log: looked for {}.",
-                sglog::LOOKED_FOR
-            ),
-        ),
+        (true, _) => ("refused", tf!(LG_SG_REFUSED, who)),
+        (false, Some(n)) => ("started", tf!(LG_SG_STARTED, who, thousands(n))),
+        (false, None) => ("no-kv-line", tf!(LG_NO_KV, sglog::LOOKED_FOR)),
     }
 }
 
@@ -139,7 +128,7 @@ pub fn sglang_compare(s: &PageScenario, p: &SgLog) -> Vec<(&'static str, String,
     let or_dash = |x: Option<String>| x.unwrap_or_else(|| "—".into());
     vec![
         (
-            "pool (max_total_num_tokens)",
+            en::LG_SG_POOL,
             or_dash(r.and_then(|r| r.max_total_num_tokens).map(thousands)),
             or_dash(p.total_tokens().map(thousands)),
         ),
@@ -194,14 +183,14 @@ pub fn log_view(s: &PageScenario, log: &Loaded) -> LogView {
         Loaded::Vllm(p, _) => {
             v.mismatches = mismatches(s, p)
                 .into_iter()
-                .map(|m| format!("{}: {} here, {} in the log", m.what, m.scenario, m.log))
+                .map(|m| tf!(VF_MISMATCH, tr(m.what), m.scenario, m.log))
                 .collect();
             if let Ok(o) = evaluate(s) {
                 v.rows = compare(s, &o, p)
                     .into_iter()
                     .map(|r| LogRow {
                         key: r.key.into(),
-                        what: r.what.into(),
+                        what: tr(r.what).into(),
                         predicted: r.predicted,
                         printed: r.printed,
                         difference: r.difference.map(|d| d.to_string()).unwrap_or_default(),
@@ -215,7 +204,9 @@ pub fn log_view(s: &PageScenario, log: &Loaded) -> LogView {
             v.rows = sglang_compare(s, p)
                 .into_iter()
                 .map(|(what, ours, theirs)| LogRow {
-                    what: what.into(),
+                    // The English name keys the row in either language.
+                    key: what.into(),
+                    what: tr(what).into(),
                     predicted: ours,
                     printed: theirs,
                     ..LogRow::default()
@@ -231,13 +222,13 @@ pub fn adopt_log(s: &PageScenario, log: &Loaded) -> (PageScenario, Vec<String>) 
     match log {
         Loaded::Vllm(p, _) => {
             let (s, notes) = adopt(s, p);
-            let mut lines = vec!["Adopted the log's numbers:".to_string()];
+            let mut lines = vec![t!(LG_ADOPTED).to_string()];
             lines.extend(notes);
             (s, lines)
         }
         Loaded::Sglang(p) => {
             let (s, notes) = adopt_sglang_log(s, p);
-            let mut lines = vec!["Adopted the SGLang log's numbers:".to_string()];
+            let mut lines = vec![t!(LG_ADOPTED_SG).to_string()];
             lines.extend(notes);
             (s, lines)
         }

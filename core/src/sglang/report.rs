@@ -280,8 +280,8 @@ pub fn report(s: &Scenario) -> Result<Report> {
             };
             let (low_tokens, low_pre_gib) = at(context.high)?;
             let (high_tokens, high_pre_gib) = at(context.low)?;
-            notes.push(format!(
-                "free memory predicted: {} GiB before loading ({}–{}), the GPU's {} MiB less an estimated {} GiB kept by the CUDA context ({}–{}); after loading, that less the weights on one GPU ({} GiB)",
+            notes.push(crate::tf!(
+                SG_FREE_PREDICTED,
                 fixed2(pre.unwrap_or(0.0)),
                 fixed2(low_pre_gib),
                 fixed2(high_pre_gib),
@@ -299,9 +299,7 @@ pub fn report(s: &Scenario) -> Result<Report> {
             })
         }
         Memory::HalfPredicted => {
-            notes.push(
-                "one free-memory figure predicted from the other and the weights on one GPU".into(),
-            );
+            notes.push(crate::t!(SG_HALF_PREDICTED).into());
             None
         }
         _ => None,
@@ -390,13 +388,14 @@ fn assemble(s: &Scenario, g: &Geometry, p: &Pool, torch: &str, r: &mut Report) {
         },
     );
     if s.speculative.is_some() {
-        r.notes.push(format!(
-            "speculative decoding: SGLang {v} {}; the draft's own pool line is not printed (its geometry is the draft model's)",
+        r.notes.push(crate::tf!(
+            SG_SPEC,
+            v,
             match v.spec_pool() {
-                super::version::SpecPool::DraftOwn => "gives the draft a pool of its own beside this one",
-                super::version::SpecPool::Inflated => "widens the shared pool for drafts and verification (SGLang's default 5 steps × top-4 + 8 draft tokens per request, 3 × 1 + 4 for DeepSeek and STANDALONE)",
-                super::version::SpecPool::Shared => "keeps the draft's KV outside the profile, in the reserve",
-                super::version::SpecPool::CellScaled => "prices the draft's layers into every token (1 layer for EAGLE/MTP heads unless given)",
+                super::version::SpecPool::DraftOwn => crate::t!(SG_SPEC_OWN),
+                super::version::SpecPool::Inflated => crate::t!(SG_SPEC_INFLATED),
+                super::version::SpecPool::Shared => crate::t!(SG_SPEC_SHARED),
+                super::version::SpecPool::CellScaled => crate::t!(SG_SPEC_CELL),
             }
         ));
     }
@@ -486,7 +485,7 @@ fn assemble(s: &Scenario, g: &Geometry, p: &Pool, torch: &str, r: &mut Report) {
             available_gib: pool_end - graphs as f64 / GIB as f64,
         },
     ));
-    r.notes.push("`Memory pool end` and `available_gpu_mem` are estimates: the free memory after loading less the KV buffers, the request table and (for the latter) about 2 MiB per decode graph batch size and 8 MiB per prefill graph size".into());
+    r.notes.push(crate::t!(SG_ESTIMATES).into());
 }
 
 /// `python -m sglang.launch_server …` for the scenario: the model and every setting that differs

@@ -82,4 +82,8 @@ crate::texts! {
     IN_TFLOPS_KNOWN: "稠密 BF16 算力 {0} TFLOPS",
     IN_MLA: "MLA 潜在维度 {0}",
     IN_MLA_INDEXER: "MLA 潜在维度 {0}，索引器 {1}",
+    MK_HEADS: "{0} 个 KV 头 × {1}",
+    MK_WINDOW: "{0}，{2} 层使用 {1} 窗口",
+    MK_CHUNKS: "{0}，{2} 层按 {1} 分块",
+    MK_STATE: "；{0} 个 {1} 层",
 }
