@@ -233,3 +233,62 @@ fn field_errors_and_url_notices_read_in_chinese() {
     // Every input refuses at least its empty or non-numeric text, and many URL keys more.
     assert!(checked > 80, "only {checked} messages checked");
 }
+
+#[test]
+fn a_config_import_reads_in_chinese() {
+    // The summary and notes of every fixture config, in Chinese: model ids, config keys and
+    // units stay; no English sentence is left.
+    let dir = format!("{}/tests/fixtures/configs", env!("CARGO_MANIFEST_DIR"));
+    let mut checked = 0;
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().and_then(|e| e.to_str()) != Some("json") {
+            continue;
+        }
+        let name = path.file_stem().unwrap().to_str().unwrap().to_string();
+        let text = std::fs::read_to_string(&path).unwrap();
+        let lines = in_chinese(|| match kvbudget::core::config::import(&text, &name) {
+            Ok(m) => [vec![m.summary()], m.notes].concat(),
+            Err(e) => vec![e.to_string()],
+        });
+        for l in lines {
+            // The model's own name is quoted in the summary.
+            let l = l.replace(&name, "");
+            let left: Vec<String> = english_words(&l)
+                .into_iter()
+                .filter(|w| {
+                    ![
+                        "lm",
+                        "head",
+                        "mxfp",
+                        "awq",
+                        "gptq",
+                        "nvfp",
+                        "compressed",
+                        "tensors",
+                        "bits",
+                        "yarn",
+                        "llama",
+                        "dynamic",
+                        "linear",
+                        "false",
+                        "jamba",
+                        "minimax",
+                        "rwkv",
+                        "zamba",
+                        "gemma",
+                        "qwen",
+                        "nemotron",
+                        "granitemoehybrid",
+                        "bamba",
+                        "Marlin",
+                    ]
+                    .contains(&w.as_str())
+                })
+                .collect();
+            assert!(left.is_empty(), "{name}: English left in {l:?}: {left:?}");
+            checked += 1;
+        }
+    }
+    assert!(checked >= 10, "only {checked} lines checked");
+}

@@ -4,6 +4,7 @@
 
 use super::{b, bad, s, u};
 use crate::error::{truncate, KvError, Result};
+use crate::i18n::en;
 use crate::model::{Attention, ModelDtype, StateFamily, StateKind, StateLayers};
 use crate::units::thousands;
 use serde_json::{Map, Value};
@@ -27,43 +28,31 @@ pub(super) struct Layers {
 /// Model types whose recurrent or linear layers kvbudget does not model, with the field that
 /// shows it. Their state is not a Mamba2 or Gated DeltaNet state.
 const UNMODELLED: [(&str, &str); 8] = [
-    (
-        "jamba",
-        "Mamba (v1) layers (mamba_d_state, attn_layer_period)",
-    ),
-    ("falcon_mamba", "Mamba (v1) layers only"),
-    ("mamba", "Mamba (v1) layers (state_size, no num_heads)"),
-    ("minimax", "lightning attention layers (attn_type_list)"),
-    ("lfm2", "short convolution layers (layer_types \"conv\")"),
-    ("rwkv", "RWKV time-mix state"),
-    ("recurrent_gemma", "RG-LRU recurrent layers (block_types)"),
-    (
-        "zamba",
-        "shared attention blocks over Mamba layers (hybrid_layer_ids)",
-    ),
+    ("jamba", en::CF_U_JAMBA),
+    ("falcon_mamba", en::CF_U_FALCON_MAMBA),
+    ("mamba", en::CF_U_MAMBA),
+    ("minimax", en::CF_U_MINIMAX),
+    ("lfm2", en::CF_U_LFM2),
+    ("rwkv", en::CF_U_RWKV),
+    ("recurrent_gemma", en::CF_U_RECURRENT_GEMMA),
+    ("zamba", en::CF_U_ZAMBA),
 ];
 
 /// Model types that always mix state layers in, and the fields that describe them.
 const HYBRIDS: [(&str, &str); 6] = [
-    (
-        "qwen3_next",
-        "linear_num_value_heads with layer_types or full_attention_interval",
-    ),
-    (
-        "qwen3_5",
-        "linear_num_value_heads with layer_types or full_attention_interval",
-    ),
+    ("qwen3_next", en::CF_H_QWEN),
+    ("qwen3_5", en::CF_H_QWEN),
     ("nemotron_h", "hybrid_override_pattern"),
-    ("granitemoehybrid", "layer_types listing its mamba layers"),
+    ("granitemoehybrid", en::CF_H_LAYER_TYPES_MAMBA),
     ("bamba", "attn_layer_indices"),
-    ("mamba2", "num_heads and state_size"),
+    ("mamba2", en::CF_H_HEADS_STATE),
 ];
 
-fn unmodelled(model_type: &str, what: &str) -> KvError {
-    KvError::Unsupported(format!(
-        "{} keeps {what}; kvbudget models Mamba2 and Gated DeltaNet hybrids, sliding, chunked and \
-         MLA attention, not this state: not supported",
-        truncate(model_type, 40)
+fn unmodelled(model_type: &str, what: &'static str) -> KvError {
+    KvError::Unsupported(crate::tf!(
+        CF_UNMODELLED,
+        truncate(model_type, 40),
+        crate::i18n::tr(what)
     ))
 }
 
@@ -96,20 +85,14 @@ pub(super) fn read(
         // Nemotron-H: M Mamba2, * attention, - MLP, E MoE; one letter per layer.
         let count = |c: char| pattern.chars().filter(|&x| x == c).count() as u64;
         let (mamba, attn) = (count('M'), count('*'));
-        notes.push(format!(
-            "hybrid_override_pattern: {mamba} Mamba2, {attn} attention, {} MLP and {} MoE layers",
-            count('-'),
-            count('E')
-        ));
+        notes.push(crate::tf!(CF_PATTERN, mamba, attn, count('-'), count('E')));
         out.cached = mamba + attn;
         out.mlp_layers = count('-') + count('E');
         out.moe_layers = Some(count('E'));
         out.state = Some(mamba2(m, &t, mamba, hidden, notes)?);
     } else if t.starts_with("falcon_h1") {
         // Falcon-H1 runs attention and Mamba2 side by side in every layer.
-        notes.push(format!(
-            "Falcon-H1: every one of the {layers} layers has attention and a Mamba2 mixer"
-        ));
+        notes.push(crate::tf!(CF_FALCON, layers));
         out.cached = layers * 2;
         out.state = Some(mamba2(m, &t, layers, hidden, notes)?);
     } else if let Some(n) = mamba_layer_count(m, layers) {
@@ -117,9 +100,10 @@ pub(super) fn read(
     }
     if out.state.is_none() {
         if let Some((_, fields)) = HYBRIDS.iter().find(|(k, _)| t.starts_with(k)) {
-            return Err(bad(format!(
-                "is a {} hybrid but has no {fields}",
-                truncate(model_type, 40)
+            return Err(bad(crate::tf!(
+                CF_HYBRID_MISSING,
+                truncate(model_type, 40),
+                crate::i18n::tr(fields)
             )));
         }
     }
@@ -137,8 +121,8 @@ pub(super) fn read(
         // As the newest release allocates it (older ones may differ: StateLayers::resolved).
         let st = st.resolved((0, 33));
         let dt = |d: Option<ModelDtype>| d.unwrap_or(dtype).name();
-        notes.push(format!(
-            "state per layer and request: convolution in {}, temporal state in {} (vLLM 0.20+)",
+        notes.push(crate::tf!(
+            CF_STATE_DTYPES,
             dt(st.conv_dtype),
             dt(st.ssm_dtype.or(st.conv_dtype))
         ));
@@ -168,7 +152,7 @@ fn gated_deltanet(
     let need = |k: &str| -> Result<u64> {
         u(m, &[k])
             .filter(|v| *v > 0)
-            .ok_or_else(|| bad(format!("has linear-attention layers but no {k}")))
+            .ok_or_else(|| bad(crate::tf!(CF_NO_LINEAR_FIELD, k)))
     };
     let st = StateLayers {
         kind: StateKind::GatedDeltaNet,
@@ -187,8 +171,9 @@ fn gated_deltanet(
         },
         chunk_size: 0,
     };
-    notes.push(format!(
-        "{n} Gated DeltaNet layers ({} key heads × {}, {} value heads × {}, kernel {}), {} attention layers",
+    notes.push(crate::tf!(
+        CF_GDN,
+        n,
         st.groups,
         st.state_dim,
         st.heads,
@@ -227,7 +212,7 @@ fn mamba_layer_count(m: &Obj, layers: u64) -> Option<u64> {
 fn mamba2(m: &Obj, t: &str, n: u64, hidden: u64, notes: &mut Vec<String>) -> Result<StateLayers> {
     let get = |keys: &[&str]| u(m, keys).filter(|v| *v > 0);
     let heads = get(&["mamba_num_heads", "mamba_n_heads", "num_heads"])
-        .ok_or_else(|| bad("has Mamba layers but no mamba_num_heads / mamba_n_heads".into()))?;
+        .ok_or_else(|| bad(crate::t!(CF_NO_MAMBA_HEADS).into()))?;
     let expand = get(&["mamba_expand", "expand"]).unwrap_or(2);
     let inner = get(&["mamba_d_ssm", "intermediate_size_ssm"]).unwrap_or(expand * hidden);
     // A pure Mamba2 config names its head dim `head_dim`; in a hybrid that is attention's.
@@ -242,7 +227,7 @@ fn mamba2(m: &Obj, t: &str, n: u64, hidden: u64, notes: &mut Vec<String>) -> Res
         heads,
         head_dim,
         state_dim: get(&["ssm_state_size", "mamba_d_state", "state_size"])
-            .ok_or_else(|| bad("has Mamba layers but no ssm_state_size / mamba_d_state".into()))?,
+            .ok_or_else(|| bad(crate::t!(CF_NO_MAMBA_STATE).into()))?,
         groups: get(&["n_groups", "mamba_n_groups"]).unwrap_or(1),
         conv_dtype: None,
         ssm_dtype: state_dtype(m)?,
@@ -255,9 +240,14 @@ fn mamba2(m: &Obj, t: &str, n: u64, hidden: u64, notes: &mut Vec<String>) -> Res
         },
         chunk_size: get(&["mamba_chunk_size", "chunk_size"]).unwrap_or(0),
     };
-    notes.push(format!(
-        "{n} Mamba2 layers ({} heads × {}, state {}, {} groups, kernel {})",
-        st.heads, st.head_dim, st.state_dim, st.groups, st.conv_kernel
+    notes.push(crate::tf!(
+        CF_MAMBA,
+        n,
+        st.heads,
+        st.head_dim,
+        st.state_dim,
+        st.groups,
+        st.conv_kernel
     ));
     Ok(st)
 }
@@ -281,11 +271,13 @@ fn state_dtype(m: &Obj) -> Result<Option<ModelDtype>> {
 fn attention(m: &Obj, t: &str, n: u64, notes: &mut Vec<String>) -> Result<Attention> {
     if let (Some(rank), Some(rope)) = (u(m, &["kv_lora_rank"]), u(m, &["qk_rope_head_dim"])) {
         let indexer = u(m, &["index_head_dim"]).unwrap_or(0);
-        notes.push(format!(
-            "MLA: one latent of kv_lora_rank {rank} + qk_rope_head_dim {rope} = {} per token per layer{}",
+        notes.push(crate::tf!(
+            CF_MLA,
+            rank,
+            rope,
             rank + rope,
             if indexer > 0 {
-                format!(", and the sparse-attention indexer's key of {indexer}")
+                crate::tf!(CF_MLA_INDEXER, indexer)
             } else {
                 String::new()
             }
@@ -303,11 +295,7 @@ fn attention(m: &Obj, t: &str, n: u64, notes: &mut Vec<String>) -> Result<Attent
             _ => n - n / 4,
         }
         .min(n);
-        notes.push(format!(
-            "attention_chunk_size {}: {local} layers attend within chunks, {} globally",
-            thousands(chunk),
-            n - local
-        ));
+        notes.push(crate::tf!(CF_CHUNKED, thousands(chunk), local, n - local));
         return Ok(Attention::ChunkedLocal {
             chunk,
             local_layers: local,
@@ -325,8 +313,10 @@ fn sliding(m: &Obj, model_type: &str, layers: u64, notes: &mut Vec<String>) -> A
     };
     if let Some(kinds) = kinds(m) {
         let n = kinds.iter().filter(|k| k.contains("sliding")).count() as u64;
-        notes.push(format!(
-            "layer_types: {n} sliding (window {window}), {} full",
+        notes.push(crate::tf!(
+            CF_LAYER_TYPES,
+            n,
+            window,
             layers.saturating_sub(n)
         ));
         return if n == 0 {
@@ -343,7 +333,13 @@ fn sliding(m: &Obj, model_type: &str, layers: u64, notes: &mut Vec<String>) -> A
         .filter(|p| *p > 1)
     {
         let full = layers / p;
-        notes.push(format!("sliding_window_pattern {p}: every {p}th layer full ({full}), {} sliding (window {window})", layers - full));
+        notes.push(crate::tf!(
+            CF_SLIDING_PATTERN,
+            p,
+            full,
+            layers - full,
+            window
+        ));
         return Attention::SlidingWindow {
             window,
             sliding_layers: layers - full,
@@ -351,21 +347,17 @@ fn sliding(m: &Obj, model_type: &str, layers: u64, notes: &mut Vec<String>) -> A
     }
     if model_type.starts_with("gemma2") {
         let n = layers.div_ceil(2);
-        notes.push(format!(
-            "gemma2 alternates sliding (window {window}) and full layers: {n} sliding"
-        ));
+        notes.push(crate::tf!(CF_GEMMA2, window, n));
         return Attention::SlidingWindow {
             window,
             sliding_layers: n,
         };
     }
     if b(m, "use_sliding_window") == Some(false) {
-        notes.push(format!(
-            "sliding_window {window} is present but use_sliding_window is false: full attention"
-        ));
+        notes.push(crate::tf!(CF_NO_SLIDING, window));
         return Attention::Full;
     }
-    notes.push(format!("sliding window {window} on every layer"));
+    notes.push(crate::tf!(CF_SLIDING_ALL, window));
     Attention::SlidingWindow {
         window,
         sliding_layers: layers,

@@ -40,8 +40,8 @@ impl Imported {
     /// What the import read, in one sentence.
     pub fn summary(&self) -> String {
         let s = &self.spec;
-        format!(
-            "Imported {}: {} layers, {}; weights ≈ {} GiB ({}).",
+        crate::tf!(
+            CF_SUMMARY,
             s.id,
             s.layers,
             s.kinds_text(),
@@ -130,10 +130,10 @@ fn b(m: &Map<String, Value>, key: &str) -> Option<bool> {
     m.get(key).and_then(Value::as_bool)
 }
 
-fn need(m: &Map<String, Value>, keys: &[&str], what: &str) -> Result<u64> {
+fn need(m: &Map<String, Value>, keys: &[&str], what: &'static str) -> Result<u64> {
     u(m, keys)
         .filter(|v| *v > 0)
-        .ok_or_else(|| bad(format!("has no {what} (looked for {})", keys.join(", "))))
+        .ok_or_else(|| bad(crate::tf!(CF_NEED, crate::i18n::tr(what), keys.join(", "))))
 }
 
 /// Reads `text` as a config.json. `name` is what to call the model (e.g. its Hugging Face id).
@@ -144,11 +144,17 @@ pub fn import(text: &str, name: &str) -> Result<Imported> {
             thousands(text.len() as u64)
         )));
     }
-    let root: Value =
-        serde_json::from_str(text).map_err(|e| bad(format!("is not valid JSON: {e}")))?;
+    let root: Value = serde_json::from_str(text).map_err(|e| {
+        // serde_json explains in English only; other languages name the position.
+        let detail = match crate::i18n::lang() {
+            crate::i18n::Lang::En => e.to_string(),
+            _ => crate::tf!(CF_JSON_AT, e.line(), e.column()),
+        };
+        bad(crate::tf!(CF_NOT_JSON, detail))
+    })?;
     let top = root
         .as_object()
-        .ok_or_else(|| bad("is not a JSON object".into()))?;
+        .ok_or_else(|| bad(crate::t!(CF_NOT_OBJECT).into()))?;
     let mut notes = Vec::new();
     // Multimodal configs keep the language model under text_config (llm_config for some).
     let (m, multimodal) = match top
@@ -157,7 +163,7 @@ pub fn import(text: &str, name: &str) -> Result<Imported> {
         .and_then(Value::as_object)
     {
         Some(t) => {
-            notes.push("read the language model from text_config".into());
+            notes.push(crate::t!(CF_TEXT_CONFIG).into());
             (t, true)
         }
         None => (
@@ -173,12 +179,12 @@ pub fn import(text: &str, name: &str) -> Result<Imported> {
     let layers = need(
         m,
         &["num_hidden_layers", "n_layer", "num_layers", "n_layers"],
-        "layer count",
+        crate::i18n::en::CF_LAYER_COUNT,
     )?;
     let heads = need(
         m,
         &["num_attention_heads", "n_head", "num_heads"],
-        "attention head count",
+        crate::i18n::en::CF_HEAD_COUNT,
     )?;
     let hidden = need(m, &["hidden_size", "n_embd", "d_model"], "hidden_size")?;
     let kv_heads = u(
@@ -192,9 +198,7 @@ pub fn import(text: &str, name: &str) -> Result<Imported> {
     )
     .filter(|v| *v > 0)
     .unwrap_or_else(|| {
-        notes.push(
-            "no KV-head count: plain multi-head attention (KV heads = attention heads)".into(),
-        );
+        notes.push(crate::t!(CF_NO_KV_HEADS).into());
         heads
     });
     let head_dim = match u(m, &["head_dim"])
@@ -203,10 +207,7 @@ pub fn import(text: &str, name: &str) -> Result<Imported> {
     {
         Some(h) => {
             if h != hidden / heads {
-                notes.push(format!(
-                    "head_dim {h} from the config (hidden_size / heads would give {})",
-                    hidden / heads
-                ));
+                notes.push(crate::tf!(CF_HEAD_DIM, h, hidden / heads));
             }
             h
         }
@@ -303,7 +304,7 @@ fn dtype(m: &Map<String, Value>, top: &Map<String, Value>, notes: &mut Vec<Strin
         .unwrap_or("bfloat16");
     match ModelDtype::parse(dtype_name) {
         Ok(ModelDtype::F32) => {
-            notes.push("float32 checkpoint: vLLM runs it in bfloat16 by default".into());
+            notes.push(crate::t!(CF_FLOAT32).into());
             ModelDtype::Bf16
         }
         Ok(d) => d,
@@ -340,10 +341,7 @@ fn default_max_model_len(m: &Map<String, Value>, model_type: &str, notes: &mut V
                     max_pos
                 };
                 default_len = (base as f64 * factor) as u64;
-                notes.push(format!(
-                    "rope scaling {kind} × {factor}: default max_model_len {}",
-                    thousands(default_len)
-                ));
+                notes.push(crate::tf!(CF_ROPE, kind, factor, thousands(default_len)));
             }
         }
     }

@@ -173,14 +173,12 @@ pub(super) fn weights(
             let lin = p.linear();
             // packed weights + a 16-bit scale and a packed zero point per group
             let bytes = lin * bits / 8 + lin / group * 2 + lin / group * bits / 8;
-            (bytes + unquantized, format!("{method} {bits}-bit, group {group}: linear layers {bits}/8 B per weight plus scales; embeddings and norms at {act} B"))
+            (
+                bytes + unquantized,
+                crate::tf!(CF_QUANT_GROUP, method, bits, group, act),
+            )
         }
-        Some((method, _)) if method == "fp8" => (
-            p.linear() + unquantized,
-            format!(
-                "fp8 checkpoint: linear layers 1 B per weight; embeddings and norms at {act} B"
-            ),
-        ),
+        Some((method, _)) if method == "fp8" => (p.linear() + unquantized, crate::tf!(CF_FP8, act)),
         Some((method, _)) if method == "mxfp4" => {
             // vLLM's Marlin MXFP4 layout (the default on A100, and on H100 in 0.10): each expert's
             // width padded to 128 and the hidden size to 256 (`mxfp4.py`, "n % 256 == 0 and
@@ -188,19 +186,23 @@ pub(super) fn weights(
             // biases; plus gpt-oss's float32 YaRN cos/sin cache, max_position × head_dim × 4 B.
             // Triton on H100 (0.11+) stores about 2 % less.
             let round = |x: u128, m: u128| x.div_ceil(m) * m;
-            let (h, i) = (spec.extras.hidden as u128, spec.extras.moe_intermediate as u128);
+            let (h, i) = (
+                spec.extras.hidden as u128,
+                spec.extras.moe_intermediate as u128,
+            );
             let (hp, ip) = (round(h, 256), round(i, 128));
-            let experts = p.expert_slots * 3 * ip * hp * 17 / 32 + p.expert_slots * (2 * ip + hp) * 2;
+            let experts =
+                p.expert_slots * 3 * ip * hp * 17 / 32 + p.expert_slots * (2 * ip + hp) * 2;
             let rope = spec.max_position as u128 * spec.head_dim as u128 * 4;
             (
                 experts + rope + (p.linear() - p.experts) * act + unquantized,
-                format!("mxfp4 experts as vLLM's Marlin kernel stores them: widths padded to {ip} × {hp}, 4 bits per weight and a 1-byte scale per 32 (17/32 B), bf16 biases; attention, router, embeddings and norms at {act} B"),
+                crate::tf!(CF_MXFP4, ip, hp, act),
             )
         }
         Some((method, q)) if is_nvfp4(&method, q) => (
             // 4-bit weights and one FP8 scale per 16: 9 B per 16 weights.
             p.linear() * 9 / 16 + unquantized,
-            format!("NVFP4: linear layers 4 bits per weight and a 1-byte scale per 16 (9/16 B); embeddings and norms at {act} B"),
+            crate::tf!(CF_NVFP4, act),
         ),
         Some((method, q)) if method == "compressed-tensors" => {
             let (bits, group) = compressed_weights(q);
@@ -210,48 +212,55 @@ pub(super) fn weights(
             let (scales, scale_text) = match group {
                 Some(g) => (
                     p.linear() / g.max(1) as u128 * 2,
-                    format!(" plus a 16-bit scale per {g}"),
+                    crate::tf!(CF_SCALE_PER, g),
                 ),
                 None => (0, String::new()),
             };
             (
                 p.linear() * bits / 8 + scales + unquantized,
-                format!("compressed-tensors {bits}-bit weights: linear layers {bits}/8 B per weight{scale_text}; embeddings and norms at {act} B"),
+                crate::tf!(CF_COMPRESSED, bits, scale_text, act),
             )
         }
         Some((method, _)) if !method.is_empty() => {
-            notes.push(format!("quantization {method}: weights counted at {act} B per parameter; edit them if you know better"));
+            notes.push(crate::tf!(CF_QUANT_UNKNOWN, method, act));
             (
                 p.total() * act,
-                format!("{act} B per parameter ({method} not modelled)"),
+                crate::tf!(CF_PER_PARAM_UNMODELLED, act, method),
             )
         }
         _ => (
             p.total() * act,
-            format!("{act} B per parameter ({})", spec.dtype.name()),
+            crate::tf!(CF_PER_PARAM, act, spec.dtype.name()),
         ),
     };
     if spec.extras.multimodal {
-        notes.push("the vision/audio encoder's weights are not counted".into());
+        notes.push(crate::t!(CF_ENCODER).into());
     }
     let mixers = if p.mixers > 0 {
-        format!(", recurrent mixers {}", thousands(p.mixers as u64))
+        crate::tf!(CF_MIXERS, thousands(p.mixers as u64))
     } else {
         String::new()
     };
     let experts_text = if p.experts > 0 {
-        format!(" (routed experts {})", thousands(p.experts as u64))
+        crate::tf!(CF_EXPERTS, thousands(p.experts as u64))
     } else {
         String::new()
     };
-    let explain = format!(
-        "{} parameters (embeddings {}{}, attention {}{mixers}, MLP {}{experts_text}, norms {}) × {how}",
+    let explain = crate::tf!(
+        CF_PARAMS,
         thousands(p.total() as u64),
         thousands((spec.vocab as u128 * spec.extras.hidden as u128) as u64),
-        if tied { ", tied lm_head" } else { " + lm_head" },
+        if tied {
+            crate::t!(CF_TIED)
+        } else {
+            crate::t!(CF_UNTIED)
+        },
         thousands(p.attention as u64),
+        mixers,
         thousands((p.dense + p.experts) as u64),
+        experts_text,
         thousands(p.norms as u64),
+        how
     );
     WeightsEstimate {
         bytes: Bytes(bytes.min(u64::MAX as u128) as u64),

@@ -3,6 +3,7 @@
 #![allow(missing_docs)]
 
 mod charts;
+mod config;
 mod errors;
 mod explain;
 mod inputs;
@@ -10,6 +11,7 @@ mod page;
 mod panels;
 mod results;
 pub use charts::*;
+pub use config::*;
 pub use errors::*;
 pub use explain::*;
 pub use inputs::*;
@@ -27,6 +29,7 @@ pub fn all() -> Vec<(&'static str, &'static str)> {
         .chain(charts::ALL)
         .chain(explain::ALL)
         .chain(errors::ALL)
+        .chain(config::ALL)
         .copied()
         .collect()
 }
