@@ -54,4 +54,11 @@ if [ "$want_browser" = 1 ] && [ ! -x /usr/bin/chromium ]; then
   $SUDO apt-get update -q
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q chromium chromium-driver
 fi
+# A font with Chinese glyphs, so the zh-CN page renders (and its screenshots show text, not boxes).
+if [ "$want_browser" = 1 ] && ! fc-list :lang=zh 2>/dev/null | grep -q .; then
+  say "installing a Chinese font (WenQuanYi Micro Hei)"
+  SUDO=""; [ "$(id -u)" = 0 ] || SUDO=sudo
+  $SUDO apt-get update -q
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q fonts-wqy-microhei
+fi
 say "ready: $(trunk --version), $(wasm-bindgen --version), $(wasm-opt --version)"

@@ -27,14 +27,18 @@ use leptos::prelude::*;
 /// arrives in Chinese waits for the Chinese texts first (from the worker), so the page never
 /// flashes English.
 pub fn start() {
-    let mount = |_| {
+    let mount = |zh: bool| {
+        // The URL's notices are written when the page reads it, in the language it will show.
+        if zh {
+            kvbudget_core::i18n::set_lang(Lang::ZhCn);
+        }
         browser::remove_element("boot");
         leptos::mount::mount_to_body(App);
     };
     if state::wanted_lang(&decode(&browser::search()).0) == Lang::ZhCn {
         state::load_zh(mount);
     } else {
-        mount(true);
+        mount(false);
     }
 }
 

@@ -80,12 +80,10 @@ pub fn show_panic_banner() {
     banner.set_id("panic-banner");
     let _ = banner.set_attribute("role", "alert");
     let _ = banner.set_attribute("data-testid", "panic-banner");
-    banner.set_text_content(Some(
-        "kvbudget hit an internal error and stopped responding. ",
-    ));
+    banner.set_text_content(Some(kvbudget_core::t!(PB_ERROR)));
     if let Ok(link) = doc.create_element("a") {
         let _ = link.set_attribute("href", &base_url());
-        link.set_text_content(Some("Reset to defaults"));
+        link.set_text_content(Some(kvbudget_core::t!(IN_RESET)));
         let _ = banner.append_child(&link);
     }
     let _ = body.prepend_with_node_1(&banner);

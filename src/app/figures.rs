@@ -78,7 +78,7 @@ fn figure(state: State, chart: &'static Chart) -> impl IntoView {
 #[component]
 pub fn Figures(state: State, embed: Embed) -> impl IntoView {
     view! {
-        <section class="charts" aria-label="Charts">
+        <section class="charts" aria-label=t!(CH_CHARTS)>
             {CHARTS
                 .iter()
                 .filter(|c| page::chart_shown(c, embed))

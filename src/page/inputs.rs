@@ -501,8 +501,8 @@ pub fn model_option(m: &ModelPreset) -> String {
 
 /// A GPU preset as the picker lists it.
 pub fn gpu_option(g: &GpuPreset) -> String {
-    format!(
-        "{} — {} GB ({} GiB to vLLM), {} GB/s",
+    kvbudget_core::tf!(
+        IN_GPU_OPTION,
         g.name,
         g.marketed_gb,
         fixed2(g.total.as_gib()),

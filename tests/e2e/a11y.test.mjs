@@ -39,6 +39,19 @@ for (const scheme of ['light', 'dark']) {
   }
 }
 
+// The Chinese page: its labels, names and language attribute.
+for (const [name, query] of [
+  ['full page', SCENARIO],
+  ['refusal state', '?model=Qwen/Qwen3-8B&gpu=rtx-5080'],
+  ['embed=1', SCENARIO + '&embed=1'],
+]) {
+  test(`axe: ${name} in Chinese`, async () => {
+    const { result, problems } = await axe(query + '&lang=zh-CN', { viewport: { width: 1280, height: 900 } });
+    assert.deepEqual(result, []);
+    assert.deepEqual(problems, []);
+  });
+}
+
 test('axe: a 360 px phone, with a custom model and an open embed box', async () => {
   const { context, page } = await openPage(env.b, env.srv.base + '?model=custom&name=x&layers=32&heads=32&kv_heads=8&head_dim=128&weights_gib=14&gpu=custom&gpu_gib=22&bw_gbs=900', { viewport: { width: 360, height: 740 } });
   await page.waitForSelector(ANY_CHART_SVG);

@@ -21,13 +21,16 @@ import { DIST } from './harness.mjs';
 // Lowered to that figure plus a little room: the worker's move is kept, not spent. 314,012 B once
 // SGLang's emulation and the whole log check (both parsers, the comparison, adopting and aligning)
 // moved to the worker too (the page asks it, and shows the latest answer dimmed while a newer one
-// is computed).
-const BUDGET_GZIP = 315_000;
+// is computed). 328,690 B with the interface in two languages: the English texts as templates and
+// the lookup, fill and switch code on the page (about 14 KB gzip); the Chinese texts stay in the
+// worker, which sends them when the reader chooses Chinese.
+const BUDGET_GZIP = 329_500;
 // The worker (kvbudget-worker*: its loader, glue and wasm), fetched on the first import or
 // kv_report.json only: 113,599 B gzip with the config import and the report (the whole core);
-// 142,653 B with SGLang's emulation and the log check, fetched when SGLang is chosen or a log read.
+// 142,653 B with SGLang's emulation and the log check, fetched when SGLang is chosen or a log read;
+// 182,063 B with the texts of both languages (the Chinese ones are what a Chinese reader fetches).
 const WORKER = /^kvbudget-worker/;
-const WORKER_BUDGET_GZIP = 145_000;
+const WORKER_BUDGET_GZIP = 185_000;
 
 const gzipped = (files) => {
   let raw = 0;

@@ -48,4 +48,6 @@ crate::texts! {
     CH_ROOF_SUMMARY: "At {0} tokens: {1} tokens/s for one sequence alone, {2} tokens/s for {3} sequences together{4}.",
     CH_ROOF_SUMMARY_ONE: "At {0} tokens: {1} tokens/s for one sequence alone, {2} tokens/s for {3} sequence together{4}.",
     CH_ROOF_PART: " (the compute roof here: {0} tokens/s)",
+    CH_CHARTS: "Charts",
+    PB_ERROR: "kvbudget hit an internal error and stopped responding. ",
 }

@@ -48,4 +48,6 @@ crate::texts! {
     CH_ROOF_SUMMARY: "{0} 个 token 时：单条序列 {1} token/s，{3} 条序列合计 {2} token/s{4}。",
     CH_ROOF_SUMMARY_ONE: "{0} 个 token 时：单条序列 {1} token/s，{3} 条序列合计 {2} token/s{4}。",
     CH_ROOF_PART: "（此处算力上限：{0} token/s）",
+    CH_CHARTS: "图表",
+    PB_ERROR: "kvbudget 遇到内部错误，已停止响应。",
 }

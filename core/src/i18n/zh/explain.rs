@@ -73,7 +73,7 @@ crate::texts! {
     EX_KIND_SLIDING: "滑动窗口",
     EX_KIND_LOCAL: "分块局部",
     EX_KIND_STATE: "状态",
-    EX_KIND_COUNT: "{0} 个{1}",
+    EX_KIND_COUNT: "{0} 个 {1}",
     EX_GROUPS: "vLLM 的混合分配器把各层按每组 {0} 层切分：{1} 组{2}；一个块跨越每组同一位置上的一层，所以缓存池按{3}划分",
     EX_GROUPS_PADDING: "（{0} 个填充层）",
     EX_DCP_TOKENS: "⌈{0} / {1} 个 rank⌉",

@@ -86,4 +86,5 @@ crate::texts! {
     MK_WINDOW: "{0}，{2} 层使用 {1} 窗口",
     MK_CHUNKS: "{0}，{2} 层按 {1} 分块",
     MK_STATE: "；{0} 个 {1} 层",
+    IN_GPU_OPTION: "{0} — {1} GB（vLLM 可见 {2} GiB），{3} GB/s",
 }

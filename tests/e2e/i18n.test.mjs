@@ -1,0 +1,151 @@
+// The page in Simplified Chinese: `?lang=zh-CN` renders the calculator, the refusal state, the log
+// check and an embed in Chinese (no English left but vLLM's own lines, the serve command, model
+// ids and units), with the same data-values as English; switching language keeps the scenario;
+// screenshots of both languages at 1280 and 360 px.
+import { test, before } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { suite, openPage, urlParam, SHOTS, ROOT } from './harness.mjs';
+import { sel, value, click, ready, openReady, ANY_CHART_SVG, LOG_COMPARE, VERIFY_SUMMARY } from './page.mjs';
+
+const env = suite();
+before(() => fs.mkdirSync(SHOTS, { recursive: true }));
+
+// Words that stay as they are in the Chinese page: units, products, engines, model and GPU names,
+// and the dtypes and flags people type.
+const KEEP = new Set(`GiB MiB KiB GB TFLOPS FLOPs KV GPU GPUs CPU MLA MHA GQA LoRA SGLang vLLM kvbudget BF FP CUDA
+Graph NCCL EAGLE TP PP DCP MoE MLP RoPE token tokens int min max Hub JSON config json auto bfloat float fp head dim
+SVG CSV English Gated DeltaNet Mamba Qwen Instruct AWQ RTX SXM PCIe Ada Llama Scout DeepSeek Gemma Nemotron Nano Next
+oss gpt Blackwell Hopper Ampere NVIDIA AMD Instinct MI kvbudget Hugging Face huggingface auto serve log
+rank Transformer key value profile torch Roofline PagedAttention logits OOM`.split(/\s+/));
+
+/** Visible text and accessible names of the page, outside code blocks and the pickers' options. */
+async function uiText(page) {
+  return page.evaluate(() => {
+    const skip = (el) => el.closest('pre, code, option, script, style, textarea, noscript');
+    const out = [];
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+      const el = n.parentElement;
+      if (!el || skip(el) || el.closest('[hidden]')) continue;
+      if (el.closest('svg') == null && el.getClientRects().length === 0) continue;
+      out.push(n.textContent);
+    }
+    for (const el of document.querySelectorAll('[title], [aria-label], [placeholder]')) {
+      if (skip(el)) continue;
+      for (const a of ['title', 'aria-label', 'placeholder']) if (el.getAttribute(a)) out.push(el.getAttribute(a));
+    }
+    return out.join('\n');
+  });
+}
+
+/** English words left: runs of 3+ ASCII letters that are not identifiers (with _ or -) or kept. */
+function englishLeft(text) {
+  const left = new Set();
+  for (const m of text.matchAll(/[A-Za-z0-9_.\-/]+/g)) {
+    const w = m[0];
+    if (/[_\-/.]/.test(w.replace(/\.$/, '')) || /\d/.test(w)) continue;
+    const word = w.replace(/\.$/, '');
+    if (word.length >= 3 && !KEEP.has(word)) left.add(word);
+  }
+  return [...left];
+}
+
+/** Every data-value on the page, by test id. */
+const dataValues = (page) => page.evaluate(() => Object.fromEntries(
+  [...document.querySelectorAll('[data-testid][data-value]')].map((e) => [e.dataset.testid, e.dataset.value])));
+
+const SCENARIO = '?model=Qwen/Qwen3-14B-AWQ&gpu=rtx-4090&kv=fp8&ctx=8192';
+
+test('?lang=zh-CN: the calculator in Chinese with the same figures as English', async () => {
+  const en = await openReady(env, SCENARIO + '&lang=en');
+  const zh = await openReady(env, SCENARIO + '&lang=zh-CN');
+  await zh.page.waitForSelector(ANY_CHART_SVG);
+  await en.page.waitForSelector(ANY_CHART_SVG);
+  assert.equal(await zh.page.getAttribute('html', 'lang'), 'zh-CN');
+  assert.equal(await en.page.getAttribute('html', 'lang'), 'en');
+  assert.match(await zh.page.title(), /KV 缓存预算/);
+  // The same numbers, to the byte: 14,745,600 B of FP8 KV… every data-value the page carries.
+  const [ev, zv] = [await dataValues(en.page), await dataValues(zh.page)];
+  assert.ok(Object.keys(ev).length >= 10, JSON.stringify(ev));
+  assert.deepEqual(zv, ev);
+  assert.match(await zh.page.textContent(sel('max-seqs') + ' >> xpath=..'), /可容纳的序列数/);
+  const left = englishLeft(await uiText(zh.page));
+  assert.deepEqual(left, [], `English left on the Chinese page: ${left.join(', ')}`);
+  // vLLM's own lines stay verbatim.
+  assert.match(await value(zh.page, 'vllm-lines'), /GPU KV cache size: [\d,]+ tokens/);
+  assert.deepEqual([...en.problems, ...zh.problems], []);
+  await en.context.close();
+  await zh.context.close();
+});
+
+test('the refusal state and the derivations of a hybrid in Chinese', async () => {
+  for (const q of ['?model=Qwen/Qwen3-14B&gpu=rtx-4090', '?model=Qwen/Qwen3-8B&gpu=l4&ctx=131072',
+    '?model=Qwen/Qwen3.5-9B&gpu=l40s&ctx=32768&vllm=0.19', '?model=openai/gpt-oss-20b&gpu=h100-sxm&ctx=131072']) {
+    const { context, page, problems } = await openReady(env, q + '&lang=zh-CN');
+    const left = englishLeft(await uiText(page));
+    assert.deepEqual(left, [], `${q}: ${left.join(', ')}`);
+    assert.deepEqual(problems, [], q);
+    await context.close();
+  }
+});
+
+test('switching language keeps the scenario, and comes back', async () => {
+  const { context, page, problems } = await openReady(env, SCENARIO + '&seqs=3');
+  const before = await dataValues(page);
+  await page.selectOption(sel('lang'), 'zh-CN');
+  await page.waitForFunction(() => document.documentElement.lang === 'zh-CN');
+  assert.equal(await urlParam(page, 'lang', 'zh-CN'), 'zh-CN');
+  await ready(page);
+  for (const k of ['model', 'gpu', 'kv', 'ctx', 'seqs']) assert.ok(new URL(page.url()).searchParams.get(k), k);
+  assert.deepEqual(await dataValues(page), before);
+  assert.match(await page.textContent('#results-title + *') ?? '', /./);
+  assert.match(await page.textContent('.stats'), /可容纳的序列数/);
+  await page.selectOption(sel('lang'), 'en');
+  await page.waitForFunction(() => document.documentElement.lang === 'en');
+  assert.match(await page.textContent('.stats'), /Sequences that fit/);
+  assert.deepEqual(await dataValues(page), before);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('the log check in Chinese: its verdict and table', async () => {
+  const log = fs.readFileSync(path.join(ROOT, 'tests/fixtures/logs/v1_0.11_two_line.log'), 'utf8');
+  const { context, page, problems } = await openReady(env, '?lang=zh-CN');
+  await page.click(VERIFY_SUMMARY);
+  await page.fill(sel('log-text'), log);
+  await click(page, 'log-read');
+  await page.waitForSelector(LOG_COMPARE);
+  await page.waitForFunction(() => document.querySelector('[data-testid="log-status"]').dataset.value === 'started');
+  // vLLM 0.11.0 started Qwen3-14B with 42,656 tokens of KV cache.
+  assert.match(await page.textContent(sel('log-status')), /vLLM 0\.11\.0，Qwen\/Qwen3-14B：已启动，KV 缓存共 42,656 个 token。/);
+  const left = englishLeft(await uiText(page));
+  assert.deepEqual(left, [], left.join(', '));
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('an embedded card in Chinese', async () => {
+  const { context, page, problems } = await openPage(env.b, env.srv.base + SCENARIO + '&embed=1&lang=zh-CN');
+  await page.waitForSelector(ANY_CHART_SVG);
+  assert.equal(await page.getAttribute('html', 'lang'), 'zh-CN');
+  const left = englishLeft(await uiText(page));
+  assert.deepEqual(left, [], left.join(', '));
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+for (const [lang, tag] of [['en', 'en'], ['zh-CN', 'zh']]) {
+  for (const width of [1280, 360]) {
+    test(`screenshot: the calculator in ${lang} at ${width} px`, async () => {
+      const { context, page, problems } = await openReady(env, `${SCENARIO}&lang=${lang}`,
+        { viewport: { width, height: width === 360 ? 740 : 900 } });
+      await page.waitForSelector(ANY_CHART_SVG);
+      await page.waitForTimeout(150);
+      await page.screenshot({ path: path.join(SHOTS, `lang-${tag}-${width}.png`) });
+      assert.deepEqual(problems, []);
+      await context.close();
+    });
+  }
+}
