@@ -67,6 +67,25 @@ pub fn check_range(
     }
 }
 
+/// At most `n` characters of `s` in double quotes, for quoting user text in a message: `"`, `\`
+/// and control characters escaped as in Rust (a line break shows as `\n`).
+pub fn quoted(s: &str, n: usize) -> String {
+    let mut out = String::from("\"");
+    for c in truncate(s, n).chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if c.is_control() => out.push_str(&format!("\\u{{{:x}}}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
 /// At most `n` characters of `s`, for quoting user text in a message.
 pub fn truncate(s: &str, n: usize) -> String {
     let mut out: String = s.chars().take(n).collect();
@@ -74,4 +93,25 @@ pub fn truncate(s: &str, n: usize) -> String {
         out.push('…');
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn quoted_escapes_like_rust_debug_for_the_characters_people_type() {
+        for s in [
+            "x1",
+            "a\"b",
+            "back\\slash",
+            "two\nlines",
+            "tab\there",
+            "bell\u{7}",
+            "汉字",
+        ] {
+            assert_eq!(quoted(s, 40), format!("{s:?}"), "{s}");
+        }
+        assert_eq!(quoted("abcdef", 3), "\"abc…\"");
+    }
 }

@@ -28,7 +28,7 @@ pub fn whole(field: &'static str, s: &str, lo: u64, hi: u64, range: &'static str
     if let Some(k) = t.strip_suffix(['k', 'K']).filter(|k| !k.is_empty()) {
         let v: u64 = k.parse().map_err(|_| KvError::Invalid {
             field,
-            message: tf!(ERR_NOT, format!("{:?}", truncate(s, 24)), tr(range)),
+            message: tf!(ERR_NOT, crate::error::quoted(s, 24), tr(range)),
         })?;
         let v = v.checked_mul(1024).ok_or(KvError::OutOfRange {
             field,
@@ -45,7 +45,7 @@ pub fn whole(field: &'static str, s: &str, lo: u64, hi: u64, range: &'static str
     }
     let v: u64 = t.parse().map_err(|_| KvError::Invalid {
         field,
-        message: tf!(ERR_NOT, format!("{:?}", truncate(s, 24)), tr(range)),
+        message: tf!(ERR_NOT, crate::error::quoted(s, 24), tr(range)),
     })?;
     check_range(field, v, lo, hi, range)
 }
@@ -72,12 +72,12 @@ fn decimal_with_unit(field: &'static str, s: &str, unit: &str) -> Result<f64> {
     }
     let v: f64 = t.parse().map_err(|_| KvError::Invalid {
         field,
-        message: tf!(ERR_NOT_NUMBER, format!("{:?}", truncate(s, 24))),
+        message: tf!(ERR_NOT_NUMBER, crate::error::quoted(s, 24)),
     })?;
     if !v.is_finite() {
         return Err(KvError::Invalid {
             field,
-            message: tf!(ERR_NOT_FINITE, format!("{:?}", truncate(s, 24))),
+            message: tf!(ERR_NOT_FINITE, crate::error::quoted(s, 24)),
         });
     }
     Ok(v)

@@ -1,6 +1,6 @@
 //! Model geometry: what decides the bytes of KV cache one token costs.
 
-use crate::error::{check_range, truncate, KvError, Result};
+use crate::error::{check_range, KvError, Result};
 use crate::units::Bytes;
 use std::borrow::Cow;
 
@@ -41,7 +41,7 @@ impl ModelDtype {
             _ => {
                 return Err(KvError::Invalid {
                     field: "model dtype",
-                    message: crate::tf!(ERR_MODEL_DTYPE, format!("{:?}", truncate(s, 24))),
+                    message: crate::tf!(ERR_MODEL_DTYPE, crate::error::quoted(s, 24)),
                 })
             }
         })
@@ -100,7 +100,7 @@ impl KvDtype {
             _ => {
                 return Err(KvError::Invalid {
                     field: "kv_cache_dtype",
-                    message: crate::tf!(ERR_KV_DTYPE, format!("{:?}", truncate(s, 40))),
+                    message: crate::tf!(ERR_KV_DTYPE, crate::error::quoted(s, 40)),
                 })
             }
         })

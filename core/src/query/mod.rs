@@ -109,7 +109,7 @@ pub const PARAMS: &[Param] = &[
             }
             let p = presets::model(m).ok_or_else(|| KvError::Invalid {
                 field: "model",
-                message: tf!(ERR_NOT_MODEL, format!("{:?}", truncate(m, 60))),
+                message: tf!(ERR_NOT_MODEL, crate::error::quoted(m, 60)),
             })?;
             s.set_model(ModelChoice::Preset(p));
             Ok(())
@@ -395,7 +395,7 @@ pub const PARAMS: &[Param] = &[
             } else {
                 GpuChoice::Preset(presets::gpu(g).ok_or_else(|| KvError::Invalid {
                     field: "gpu",
-                    message: tf!(ERR_NOT_GPU, format!("{:?}", truncate(g, 40))),
+                    message: tf!(ERR_NOT_GPU, crate::error::quoted(g, 40)),
                 })?)
             };
             Ok(())
@@ -536,7 +536,7 @@ pub const PARAMS: &[Param] = &[
                 field: "engine",
                 message: tf!(
                     ERR_NOT_ONE_OF,
-                    format!("{:?}", truncate(v.trim(), 24)),
+                    crate::error::quoted(v.trim(), 24),
                     "vllm, sglang"
                 ),
             })?;

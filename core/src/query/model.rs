@@ -1,6 +1,6 @@
 //! The URL keys of a model a user describes: its attention kind and a hybrid's state layers.
 
-use crate::error::{truncate, KvError, Result};
+use crate::error::{KvError, Result};
 use crate::fields::*;
 use crate::model::{Attention, ModelDtype, StateFamily, StateKind, StateLayers, MAX_DIM};
 
@@ -65,7 +65,7 @@ pub(super) fn attention(v: &str, params: &Params, layers: u64) -> Result<Attenti
             field: "attn",
             message: crate::tf!(
                 ERR_NOT_ONE_OF,
-                format!("{:?}", truncate(other, 20)),
+                crate::error::quoted(other, 20),
                 "full, sliding, mla, chunked"
             ),
         }),
@@ -111,7 +111,7 @@ pub fn parse_state(v: &str, layers: u64) -> Result<Option<StateLayers>> {
     }
     let bad = || KvError::Invalid {
         field: "state layers",
-        message: crate::tf!(ERR_STATE_FORMAT, format!("{:?}", truncate(v, 40))),
+        message: crate::tf!(ERR_STATE_FORMAT, crate::error::quoted(v, 40)),
     };
     let parts: Vec<&str> = v.split('-').collect();
     if parts.len() != 10 {

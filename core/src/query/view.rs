@@ -1,7 +1,7 @@
 //! The URL parameters of the view rather than the arithmetic: `embed`, `theme`, `lang`, and the
 //! scheme's version `v`.
 
-use super::{truncate, Param};
+use super::Param;
 use crate::error::KvError;
 use crate::i18n::Lang;
 use crate::scenario::{Embed, Theme};
@@ -16,7 +16,7 @@ pub const VIEW_PARAMS: &[Param] = &[
                 field: "embed",
                 message: crate::tf!(
                     ERR_NOT_ONE_OF,
-                    format!("{:?}", truncate(v.trim(), 24)),
+                    crate::error::quoted(v.trim(), 24),
                     "1, memory, concurrency, roofline"
                 ),
             })?;
@@ -32,7 +32,7 @@ pub const VIEW_PARAMS: &[Param] = &[
                 field: "theme",
                 message: crate::tf!(
                     ERR_NOT_ONE_OF,
-                    format!("{:?}", truncate(v.trim(), 24)),
+                    crate::error::quoted(v.trim(), 24),
                     "light, dark, auto"
                 ),
             })?;
@@ -48,7 +48,7 @@ pub const VIEW_PARAMS: &[Param] = &[
                 field: "lang",
                 message: crate::tf!(
                     ERR_NOT_ONE_OF,
-                    format!("{:?}", truncate(v.trim(), 24)),
+                    crate::error::quoted(v.trim(), 24),
                     "en, zh-CN"
                 ),
             })?);

@@ -3,7 +3,7 @@
 //! sglang==V`), paths under `python/sglang/srt/`; the shared SGLANG-ACCOUNTING card summarises
 //! them, and where the card and a wheel disagree the wheel wins (noted at the rule).
 
-use crate::error::{truncate, KvError, Result};
+use crate::error::{KvError, Result};
 use std::fmt;
 
 /// A release `major.minor.patch[.postN]` (`0.5.0rc0` reads as 0.5.0).
@@ -51,7 +51,7 @@ impl Version {
             field: "SGLang version",
             message: crate::tf!(
                 ERR_SGLANG_VERSION,
-                format!("{:?}", truncate(s, 24)),
+                crate::error::quoted(s, 24),
                 OLDEST,
                 NEWEST
             ),

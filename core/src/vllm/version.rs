@@ -1,7 +1,7 @@
 //! vLLM releases and what changes with them: the engine, the printed report's family, the
 //! defaults of `vllm serve`, and how `total × util` is rounded (VLLM-ACCOUNTING §0, §4).
 
-use crate::error::{truncate, KvError, Result};
+use crate::error::{KvError, Result};
 use crate::presets::Arch;
 use crate::units::{Bytes, GIB};
 
@@ -50,7 +50,7 @@ impl Version {
     pub fn parse(s: &str) -> Result<Self> {
         let bad = || KvError::Invalid {
             field: "vLLM version",
-            message: crate::tf!(ERR_VLLM_VERSION, format!("{:?}", truncate(s, 20)), NEWEST),
+            message: crate::tf!(ERR_VLLM_VERSION, crate::error::quoted(s, 20), NEWEST),
         };
         let t = s.trim();
         let t = t.strip_prefix('v').unwrap_or(t);
