@@ -67,7 +67,7 @@ pub const CHARTS: [Chart; 3] = [
                     t!(ch_memory_summary(&bar.label, &parts.join(t!(LIST_COMMA))))
                 })
                 .collect::<Vec<_>>()
-                .join(" ")
+                .join(t!(SENTENCE_SEP))
         },
     },
     Chart {

@@ -9,4 +9,5 @@ crate::texts! {
     FOOTER: "Exact integer arithmetic, computed in your browser; vLLM's accounting per version. The non-KV overhead is estimated from the model and settings (calibrated on published vLLM logs), or the course lab's single figure if you give one.",
     LIST_SEP: "; ",
     LIST_COMMA: ", ",
+    SENTENCE_SEP: " ",
 }

@@ -1,11 +1,11 @@
 //! 中文文本：错误信息、URL 提示、字段名与取值范围。
 
 crate::texts! {
-    ERR_OUT_OF_RANGE: "{0} 必须是{1}（输入为 {2}）",
+    ERR_OUT_OF_RANGE: "{0} 必须是 {1}（输入为 {2}）",
     ERR_INVALID: "{0}：{1}",
     ERR_OVERFLOW: "{0} 太大，无法精确计算（超过 2^64 字节）",
-    ERR_NOT: "{0} 不是{1}",
-    ERR_EMPTY_ENTER: "为空；请输入{0}",
+    ERR_NOT: "{0} 不是 {1}",
+    ERR_EMPTY_ENTER: "为空；请输入 {0}",
     ERR_EMPTY_NUMBER: "为空；请输入一个数",
     ERR_NOT_NUMBER: "{0} 不是数字",
     ERR_NOT_FINITE: "{0} 不是有限数",
@@ -50,7 +50,7 @@ crate::texts! {
     D_SG_DEFAULT: "SGLang {0} 针对该 GPU 的默认值",
     D_POOL: "由空闲显存算出的缓存池",
     D_FULL_PAGE: "完整页面",
-    D_AUTO_SCHEME: "auto：跟随读者的配色",
+    D_AUTO_SCHEME: "auto：跟随系统配色",
     D_BROWSER_LANG: "浏览器的语言",
     F_CPU_OFFLOAD: "CPU 卸载",
     F_GPU_MEMORY: "GPU 显存",
@@ -97,9 +97,9 @@ crate::texts! {
     F_BPS: "每条序列字节数",
     F_BLOCK_BYTES: "块大小（字节）",
     F_DRAFT_WEIGHTS_GIB: "draft-weights-gib",
-    R_UTIL: "大于 0 且不超过 1 的数",
-    R_NUM_UTIL: "大于 0 且不超过 1 的数",
-    R_NUM_100: "大于 0 且不超过 100 的数",
+    R_UTIL: "0（不含）到 1 之间的数",
+    R_NUM_UTIL: "0（不含）到 1 之间的数",
+    R_NUM_100: "0（不含）到 100 之间的数",
     R_CHUNKED_40: "-1（不分块）或 1 到 2^40 之间的整数 token 数",
     R_CHUNKED: "-1 或 1 到 1,048,576 之间的整数 token 数",
     R_GB_4398: "0 到 4,398 之间的 GB 数",
@@ -127,5 +127,5 @@ crate::texts! {
     R_TOK_1_2_40: "1 到 2^40 之间的整数 token 数",
     R_TOK_1_4096: "1 到 4,096 之间的整数 token 数",
     R_TOK_16_10M: "16 到 10,485,760 之间的整数 token 数",
-    R_UP_TO_LAYERS: "不超过层数的整数",
+    R_UP_TO_LAYERS: "0 到层数之间的整数",
 }

@@ -9,4 +9,5 @@ crate::texts! {
     FOOTER: "精确的整数运算，全部在你的浏览器中完成；按 vLLM 各版本的实际逻辑计算显存。非 KV 开销由模型与配置估算（以公开的 vLLM 启动日志校准），也可以填入课程实验中的单一数值。",
     LIST_SEP: "；",
     LIST_COMMA: "，",
+    SENTENCE_SEP: "",
 }
