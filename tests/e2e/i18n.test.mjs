@@ -149,3 +149,27 @@ for (const [lang, tag] of [['en', 'en'], ['zh-CN', 'zh']]) {
     });
   }
 }
+
+test('the loading state: the header where the app puts it, in the reader\'s language', async () => {
+  for (const [q, pattern] of [['', /is loading/], ['?lang=zh-CN', /正在加载/]]) {
+    const context = await env.b.newContext({ viewport: { width: 1280, height: 800 } });
+    const page = await context.newPage();
+    // Hold the wasm back, to look at what shows before it arrives.
+    let release;
+    const held = new Promise((r) => { release = r; });
+    await page.route('**/*_bg.wasm', async (route) => { await held; await route.continue(); });
+    await page.goto(env.srv.base + q);
+    await page.waitForSelector('#boot');
+    assert.match(await page.textContent('#boot-status'), pattern);
+    const where = () => page.evaluate(() => ['h1', '.lede'].map((s) => {
+      const r = document.querySelector(s).getBoundingClientRect();
+      return [Math.round(r.top), Math.round(r.left)];
+    }));
+    const before = await where();
+    release();
+    await ready(page);
+    assert.equal(await page.locator('#boot').count(), 0);
+    assert.deepEqual(await where(), before, 'the header moved when the app replaced the loading state');
+    await context.close();
+  }
+});
