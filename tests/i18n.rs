@@ -190,16 +190,7 @@ fn english_words(text: &str) -> Vec<String> {
 fn field_errors_and_url_notices_read_in_chinese() {
     use kvbudget::core::query::all_params;
     use kvbudget::page::{self, Units};
-    let inputs = page::CUSTOM_MODEL
-        .iter()
-        .chain([&page::WEIGHTS])
-        .chain(&page::CUSTOM_GPU)
-        .chain(&page::PARALLEL)
-        .chain(&page::VLLM)
-        .chain(&page::REQUESTS)
-        .chain(&page::SGLANG)
-        .chain(&page::FLAGS)
-        .chain([&page::PLAN]);
+    let inputs = page::all_inputs();
     let (custom, _) = decode("?model=custom");
     let (mut messages, mut checked) = (Vec::new(), 0);
     in_chinese(|| {

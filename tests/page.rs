@@ -15,14 +15,7 @@ fn sglang_view(s: &PageScenario) -> SglangView {
 }
 
 fn input(id: &str) -> &'static page::Input {
-    page::CUSTOM_MODEL
-        .iter()
-        .chain([&page::WEIGHTS])
-        .chain(&page::CUSTOM_GPU)
-        .chain(&page::PARALLEL)
-        .chain(&page::VLLM)
-        .chain(&page::REQUESTS)
-        .chain(&page::SGLANG)
+    page::all_inputs()
         .find(|i| i.id == id)
         .unwrap_or_else(|| panic!("no input {id}"))
 }

@@ -51,6 +51,20 @@ impl Input {
     }
 }
 
+/// Every text input of the page, table by table.
+pub fn all_inputs() -> impl Iterator<Item = &'static Input> {
+    CUSTOM_MODEL
+        .iter()
+        .chain([&WEIGHTS])
+        .chain(&CUSTOM_GPU)
+        .chain(&PARALLEL)
+        .chain(&VLLM)
+        .chain(&REQUESTS)
+        .chain(&SGLANG)
+        .chain(&super::flags::FLAGS)
+        .chain([&super::flags::PLAN])
+}
+
 /// `None` for empty text (the field's default), else the parsed value.
 pub(super) fn optional<T>(
     text: &str,

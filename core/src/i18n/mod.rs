@@ -171,6 +171,22 @@ macro_rules! tf {
     };
 }
 
+/// Declares a language's files of texts (the same list in `en/` and `zh/`): each module's texts
+/// re-exported, and `all()`, every (name, text) of the language.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! text_modules {
+    ($($m:ident),* $(,)?) => {
+        $(mod $m; pub use $m::*;)*
+        /// Every text: (name, text).
+        pub fn all() -> Vec<(&'static str, &'static str)> {
+            let mut v = Vec::new();
+            $(v.extend_from_slice($m::ALL);)*
+            v
+        }
+    };
+}
+
 /// Declares a file's texts: a constant each, and `ALL`, every (name, text) of the file.
 #[doc(hidden)]
 #[macro_export]
