@@ -99,10 +99,12 @@ pub fn App() -> impl IntoView {
                     <div class="outputs">
                         <results::Results state/>
                         <plan::PlanPanel state/>
-                        <log_check::LogCheck state/>
+                        <Later><log_check::LogCheck state/></Later>
                         <figures::Figures state embed=Embed::Full/>
-                        <repertoire::Repertoire state/>
-                        <gpus::Gpus state/>
+                        <Later>
+                            <repertoire::Repertoire state/>
+                            <gpus::Gpus state/>
+                        </Later>
                     </div>
                 </main>
                 <footer class="foot">
@@ -111,6 +113,15 @@ pub fn App() -> impl IntoView {
             </Show>
         }
     }
+}
+
+/// Panels below the answer, drawn in the frame after the first one, so the numbers and the charts
+/// show sooner.
+#[component]
+fn Later(children: ChildrenFn) -> impl IntoView {
+    let shown = RwSignal::new(false);
+    request_animation_frame(move || shown.set(true));
+    move || shown.get().then(|| children())
 }
 
 /// The language switch: each language named in itself.
