@@ -120,14 +120,17 @@ fn contexts(max: u64, extra: &[u64]) -> Vec<u64> {
     let mut v: Vec<u64> = (0..=n)
         .map(|i| (lo + (hi - lo) * i as f64 / n as f64).exp().round() as u64)
         .collect();
-    v.extend(
-        extra
-            .iter()
-            .copied()
-            .filter(|&x| (512..=max.max(1024)).contains(&x)),
-    );
-    v.sort_unstable();
+    // Ascending already; each extra point goes in at its place (no sort code on the page).
     v.dedup();
+    for &x in extra
+        .iter()
+        .filter(|&&x| (512..=max.max(1024)).contains(&x))
+    {
+        let at = v.partition_point(|&y| y < x);
+        if v.get(at) != Some(&x) {
+            v.insert(at, x);
+        }
+    }
     v
 }
 
@@ -269,4 +272,32 @@ pub fn build(s: &PageScenario, o: &Outcome) -> Result<ChartData> {
         roofline_point: (o.context, point_rate),
         refusal,
     })
+}
+
+#[cfg(test)]
+mod context_tests {
+    use super::contexts;
+
+    #[test]
+    fn contexts_are_ascending_without_repeats_and_hold_the_extra_points() {
+        for (max, extra) in [
+            (8192, vec![8192, 4096, 100, 600, 600]),
+            (131_072, vec![131_072, 512, 32_768, 1 << 30]),
+            (100, vec![512, 1024, 700]),
+        ] {
+            let v = contexts(max, &extra);
+            // The same list as sorting everything and dropping repeats.
+            let mut reference = v.clone();
+            reference.extend(
+                extra
+                    .iter()
+                    .copied()
+                    .filter(|&x| (512..=max.max(1024)).contains(&x)),
+            );
+            reference.sort_unstable();
+            reference.dedup();
+            assert_eq!(v, reference, "max {max}");
+            assert_eq!((v[0], *v.last().unwrap()), (512, max.max(1024)));
+        }
+    }
 }

@@ -4,7 +4,7 @@
 use crate::calc::{checked_context, side, Outcome};
 use crate::fields::MAX_TP;
 use crate::model::KvDtype;
-use crate::presets::{GpuPreset, ModelPreset, GPUS, MODELS};
+use crate::presets::{GpuPreset, ModelPreset, MODELS};
 use crate::scenario::{GpuChoice, ModelChoice, PageScenario};
 use crate::units::thousands;
 use crate::vllm::{tp_refusal, RefusalKind, LOAD_RESERVE};
@@ -185,10 +185,9 @@ pub fn fixes(s: &PageScenario, o: &Outcome) -> Vec<Fix> {
             changes.push(Change::Tp(t));
         }
         // The smallest GPUs (as vLLM sees them) where it fits, up to three.
-        let mut gpus: Vec<&'static GpuPreset> = GPUS.iter().collect();
-        gpus.sort_by_key(|g| g.total);
         changes.extend(
-            gpus.into_iter()
+            crate::presets::gpus_smallest_first()
+                .into_iter()
                 .filter(|g| s.gpu != GpuChoice::Preset(g))
                 .map(Change::Gpu)
                 .filter(|c| {

@@ -2,7 +2,7 @@
 //! decode ceiling, computed exactly as the results are.
 
 use crate::calc::evaluate;
-use crate::presets::{GpuPreset, GPUS};
+use crate::presets::GpuPreset;
 use crate::scenario::{GpuChoice, PageScenario};
 use crate::vllm::RefusalKind;
 
@@ -24,9 +24,8 @@ pub struct GpuRow {
 /// Every GPU preset with the scenario's model and settings (its KV memory from a log belongs to
 /// its own GPU, so each row uses its budget), smallest memory first.
 pub fn compare(s: &PageScenario) -> Vec<GpuRow> {
-    let mut gpus: Vec<&'static GpuPreset> = GPUS.iter().collect();
-    gpus.sort_by_key(|g| g.total);
-    gpus.into_iter()
+    crate::presets::gpus_smallest_first()
+        .into_iter()
         .filter_map(|g| {
             let mut t = s.clone();
             t.gpu = GpuChoice::Preset(g);

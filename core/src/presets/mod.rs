@@ -254,6 +254,14 @@ pub const GPUS: [GpuPreset; 14] = [
     },
 ];
 
+/// The GPU presets, smallest memory (as vLLM sees it) first.
+pub fn gpus_smallest_first() -> Vec<&'static GpuPreset> {
+    let mut gpus: Vec<&'static GpuPreset> = GPUS.iter().collect();
+    // Stable: presets of the same size keep the table's order.
+    gpus.sort_by_key(|g| g.total);
+    gpus
+}
+
 /// The GPU preset with this slug, ignoring case.
 pub fn gpu(slug: &str) -> Option<&'static GpuPreset> {
     let slug = slug.trim();

@@ -102,11 +102,15 @@ impl fmt::Display for Version {
 
 /// The releases a picker offers, oldest first (PyPI has no plain 0.5.0, only its candidates).
 pub fn offered() -> Vec<Version> {
+    // Built in order (no sort: its code would be in the page for one small list).
     let mut v: Vec<Version> = (0..=6).map(|p| Version::new(0, 3, p)).collect();
-    v.extend((0..=10).map(|p| Version::new(0, 4, p)));
-    v.push(Version::post(0, 4, 6, 2));
+    for p in 0..=10 {
+        v.push(Version::new(0, 4, p));
+        if p == 6 {
+            v.push(Version::post(0, 4, 6, 2));
+        }
+    }
     v.extend((1..=NEWEST.patch).map(|p| Version::new(0, 5, p)));
-    v.sort();
     v
 }
 

@@ -125,12 +125,13 @@ impl std::fmt::Display for Version {
 /// The versions a picker offers, oldest first: every minor, and 0.20.1 where the printed token
 /// count changed within a minor.
 pub fn offered() -> Vec<Version> {
-    let mut v: Vec<Version> = (OLDEST_OFFERED.minor..=NEWEST.minor)
-        .map(|m| Version::new(0, m))
-        .collect();
-    v.push(TOKENS_FROM_CONCURRENCY);
-    v.sort();
-    v
+    // Built in order (no sort: its code would be in the page for one small list).
+    (OLDEST_OFFERED.minor..=NEWEST.minor)
+        .flat_map(|m| {
+            let patch = (m == TOKENS_FROM_CONCURRENCY.minor).then_some(TOKENS_FROM_CONCURRENCY);
+            std::iter::once(Version::new(0, m)).chain(patch)
+        })
+        .collect()
 }
 
 /// vLLM's engine generation.
@@ -210,6 +211,23 @@ pub fn requested_bytes(total: Bytes, util: f64, rounding: Rounding) -> Result<u6
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_picker_lists_each_release_once_oldest_first() {
+        let v = offered();
+        assert!(v.windows(2).all(|w| w[0] < w[1]), "{v:?}");
+        assert_eq!(v.first(), Some(&OLDEST_OFFERED));
+        assert_eq!(v.last(), Some(&NEWEST));
+        // 0.20.1 sits between 0.20 and 0.21.
+        let i = v
+            .iter()
+            .position(|x| *x == TOKENS_FROM_CONCURRENCY)
+            .unwrap();
+        assert_eq!(
+            (v[i - 1], v[i + 1]),
+            (Version::new(0, 20), Version::new(0, 21))
+        );
+    }
 
     #[test]
     fn requested_rounding() {
