@@ -5,7 +5,7 @@ use super::browser::{self, FetchFailure};
 use super::drop_panel::DropPanel;
 use super::Scn;
 use crate::page;
-use kvbudget_core::config::{matching_preset, MAX_CONFIG_BYTES, UNNAMED};
+use kvbudget_core::config::{matching_preset, unnamed, MAX_CONFIG_BYTES};
 use kvbudget_core::handoff;
 use kvbudget_core::presets::ModelPreset;
 use kvbudget_core::scenario::ModelChoice;
@@ -58,7 +58,7 @@ pub fn ImportConfig(scenario: Scn) -> impl IntoView {
     let on_text = Callback::new(move |text: Result<String, String>| match text {
         Ok(text) => {
             status.set(Status::Busy(t!(IM_READING_CONFIG).into()));
-            leptos::task::spawn_local(apply(scenario, status, text, UNNAMED.to_string()));
+            leptos::task::spawn_local(apply(scenario, status, text, unnamed().to_string()));
         }
         Err(e) => status.set(Status::Failed(t!(im_too_big(&e)))),
     });

@@ -24,8 +24,10 @@ import { DIST } from './harness.mjs';
 // is computed). 328,690 B with the interface in two languages: the English texts as templates and
 // the lookup, fill and switch code on the page (about 14 KB gzip); the Chinese texts stay in the
 // worker, which sends them when the reader chooses Chinese. 329,552 B with the loading state in
-// index.html (the header and panels in place, in either language: about 0.9 KB).
-const BUDGET_GZIP = 330_000;
+// index.html (the header and panels in place, in either language: about 0.9 KB); 326,000 B once no
+// sort code was left on the page (the pickers' lists built in order, the chart contexts merged in
+// place). Lowered to keep that.
+const BUDGET_GZIP = 327_000;
 // The worker (kvbudget-worker*: its loader, glue and wasm), fetched on the first import or
 // kv_report.json only: 113,599 B gzip with the config import and the report (the whole core);
 // 142,653 B with SGLang's emulation and the log check, fetched when SGLang is chosen or a log read;

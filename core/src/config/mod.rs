@@ -53,7 +53,12 @@ impl Imported {
 
 /// The name of an imported model that nothing names (a pasted or dropped config without
 /// `_name_or_path`).
-pub const UNNAMED: &str = "imported model";
+pub const UNNAMED: &str = crate::i18n::en::CF_UNNAMED;
+
+/// [`UNNAMED`] in the page's language.
+pub fn unnamed() -> &'static str {
+    crate::t!(CF_UNNAMED)
+}
 
 /// The preset an imported model is, when its geometry is a preset's (layers, heads, KV heads,
 /// head_dim, attention, dtype, vocabulary and default length): its weights figure is vLLM's own.
@@ -252,7 +257,7 @@ pub fn import(text: &str, name: &str) -> Result<Imported> {
 
     // A pasted or dropped config has no id of its own: its `_name_or_path` names it when present.
     let name = match s(top, "_name_or_path").map(str::trim) {
-        Some(n) if name == UNNAMED && !n.is_empty() => n,
+        Some(n) if (name == UNNAMED || name == unnamed()) && !n.is_empty() => n,
         _ => name,
     };
     let mut spec = ModelSpec {

@@ -57,4 +57,5 @@ crate::texts! {
     CF_H_LAYER_TYPES_MAMBA: "layer_types listing its mamba layers",
     CF_H_HEADS_STATE: "num_heads and state_size",
     CF_JSON_AT: "line {0}, column {1}",
+    CF_UNNAMED: "imported model",
 }

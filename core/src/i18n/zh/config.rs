@@ -57,4 +57,5 @@ crate::texts! {
     CF_H_LAYER_TYPES_MAMBA: "列出其 mamba 层的 layer_types",
     CF_H_HEADS_STATE: "num_heads 和 state_size",
     CF_JSON_AT: "第 {0} 行第 {1} 列",
+    CF_UNNAMED: "导入的模型",
 }
