@@ -29,7 +29,8 @@ async function uiText(page) {
     for (let n = walker.nextNode(); n; n = walker.nextNode()) {
       const el = n.parentElement;
       if (!el || skip(el) || el.closest('[hidden]')) continue;
-      if (el.closest('svg') == null && el.getClientRects().length === 0) continue;
+      // Hidden text is skipped; off-screen panels (content-visibility: auto) still count.
+      if (el.closest('svg') == null && !el.checkVisibility()) continue;
       out.push(n.textContent);
     }
     for (const el of document.querySelectorAll('[title], [aria-label], [placeholder]')) {
