@@ -256,3 +256,39 @@ fn sglang_stats_and_lines() {
         ("SGLang", Some(7422))
     );
 }
+
+#[test]
+fn the_results_html_escapes_what_users_type_and_carries_the_test_ids() {
+    use kvbudget::core::calc::evaluate;
+    use kvbudget::core::explain::explain;
+    use kvbudget::core::fixes::fixes;
+    let evil = "<img src=x onerror=alert(1)>\"&";
+    let (s, _) = decode(&format!(
+        "?model=custom&name={}&layers=32&heads=32&kv_heads=8&head_dim=128&weights_gib=30&gpu=rtx-4090",
+        urlencode(evil)
+    ));
+    let o = evaluate(&s).unwrap();
+    let words = explain(&s, &o);
+    // 30 GiB of weights do not load on a 24 GB card: a refusal with its fixes.
+    let f = fixes(&s, &o);
+    let top = page::results_top(&s, &o, &words, &f, None, "ValueError: <oops>", false);
+    let bottom = page::results_bottom(&o, &words, "vllm serve 'a<b'");
+    for html in [&top, &bottom] {
+        assert!(!html.contains("<img"), "{html}");
+        assert!(!html.contains("<oops>"));
+    }
+    assert!(top.contains("&lt;img src=x onerror=alert(1)&gt;&quot;&amp;"));
+    assert!(top.contains(r#"data-testid="refusal" data-value="weights-do-not-fit""#));
+    assert!(top.contains(r#"data-testid="max-seqs" data-value="0""#));
+    // Each fix button carries its index in the list the panel applies.
+    for i in 0..f.len() {
+        assert!(top.contains(&format!(r#"data-fix-index="{i}""#)), "{i}");
+    }
+    // Attribute values are double-quoted, so a single quote needs no escape; `<` does.
+    assert!(bottom.contains(r#"data-testid="serve-command" data-value="vllm serve 'a&lt;b'">"#));
+    assert!(bottom.contains(r#"data-testid="derivations""#));
+}
+
+fn urlencode(s: &str) -> String {
+    s.bytes().map(|b| format!("%{b:02X}")).collect()
+}

@@ -296,6 +296,17 @@ pub fn remove_element(id: &str) {
     }
 }
 
+/// The attribute `attr` of the element matching `selector` that a click landed in (a click on a
+/// button inside HTML text the panel set, handled by the panel).
+pub fn clicked_data(ev: &leptos::ev::MouseEvent, selector: &str, attr: &str) -> Option<String> {
+    ev.target()?
+        .dyn_into::<web_sys::Element>()
+        .ok()?
+        .closest(selector)
+        .ok()??
+        .get_attribute(attr)
+}
+
 /// Whether the `<details>` a toggle event comes from is open.
 pub fn details_open(ev: &leptos::ev::Event) -> bool {
     ev.target()

@@ -99,81 +99,39 @@ pub fn Results(state: State) -> impl IntoView {
             ),
             None => (page::log_lines(r), words.serve_command.clone()),
         };
-        let lines_value = lines.clone();
-        let sglang_panel = match sg {
-            Some(Some(sg)) if !sg.stats.is_empty() => Some(view! {
-                <div class:stale=busy aria-busy=busy.to_string()><SglangPanel s=s.clone() sg/></div>
+        let sglang_panel = match &sg {
+            Some(Some(v)) if !v.stats.is_empty() => Some(view! {
+                <div class:stale=busy aria-busy=busy.to_string()><SglangPanel s=s.clone() sg=v.clone()/></div>
             }),
             _ => None,
         };
-        let (serve_value, serve_copy) = (serve.clone(), serve.clone());
-        let error_box = r.refusal.map(|refusal| {
-            let fixes = fixes(s, o);
-            let none = fixes.is_empty().then(|| view! { <p>{t!(RS_NO_FIX)}</p> });
-            view! {
-                <div class="refusal" role="alert" data-testid="refusal" data-value=refusal.kind.key()>
-                    <p><strong>{t!(RS_WOULD_REFUSE)}</strong>{page::refusal_summary(refusal.kind)}</p>
-                    <p class="refusal__error"><code>{r.error_line()}</code></p>
-                    <p><strong>{t!(RS_WHAT_MAKES_IT_START)}</strong>{t!(RS_EACH_CHECKED)}</p>
-                    {none}
-                    <ul class="fixes">
-                        {fixes.into_iter().map(|f| {
-                            let change = f.change;
-                            view! {
-                                <li><button type="button" class="fix" data-testid="fix" data-fix=change.key()
-                                    on:click=move |_| scenario.update(|s| change.apply(s))>{f.label}</button></li>
-                            }
-                        }).collect_view()}
-                    </ul>
-                </div>
+        // The static parts are HTML text (`page::results_top`, `page::results_bottom`); the fix
+        // buttons in it are handled here, by their index in the same list of fixes.
+        let fix_list = if r.refusal.is_some() {
+            fixes(s, o)
+        } else {
+            Vec::new()
+        };
+        let sg_view = sg.flatten();
+        let top = page::results_top(s, o, &words, &fix_list, sg_view.as_ref(), &lines, busy);
+        let bottom = page::results_bottom(o, &words, &serve);
+        let on_click = move |ev: leptos::ev::MouseEvent| {
+            let Some(i) = browser::clicked_data(&ev, "button[data-fix-index]", "data-fix-index")
+                .and_then(|i| i.parse::<usize>().ok())
+            else {
+                return;
+            };
+            if let Some(f) = fix_list.get(i) {
+                let change = f.change;
+                scenario.update(|s| change.apply(s));
             }
-        });
-        let refused = r.refusal.is_some();
-        let spread_note = o.range.map(|_| {
-            view! {
-                <p class="hint" data-testid="range-note">
-                    {t!(RS_RANGE_NOTE)}
-                </p>
-            }
-        });
-        let stats = page::stats(s, o).map(|st| stat(st, true));
-        let formula_vs_vllm = t!(rs_formula_vs_vllm(
-            o.chosen.seed_max,
-            r.block_size,
-            o.chosen.vllm_max
-        ));
+        };
+        let serve_copy = serve.clone();
         view! {
-            <section class="results" aria-labelledby="results-title">
-                <h2 id="results-title">{page::results_title(s, o)}</h2>
-                <p class="sr-only" aria-live="polite">{state.sglang.with(|sg| page::engine_answer(s, o, sg.as_ref()).0)}</p>
-                {error_box}
-                {(s.engine == Engine::Sglang).then(|| view! { <h3 data-testid="stats-engine">{page::vllm_stats_heading(s)}</h3> })}
-                <div class="stats">{stats.into_iter().collect_view()}</div>
-                {spread_note}
-                <ul class="warnings">{words.warnings.iter().map(|w| view! { <li>{w.clone()}</li> }).collect_view()}</ul>
-                <h3 data-testid="lines-heading">{page::lines_heading(s)}</h3>
-                <pre class="log" class:stale=busy data-testid="vllm-lines" data-value=lines_value>{lines}</pre>
+            <section class="results" aria-labelledby="results-title" on:click=on_click>
+                <div class="part" inner_html=top></div>
                 {sglang_panel}
-                <details class="primer">
-                    <summary>{t!(RS_PRIMER_TITLE)}</summary>
-                    {page::primer().into_iter().map(|p| view! { <p>{p}</p> }).collect_view()}
-                </details>
-                <h3>{t!(RS_HOW)}</h3>
-                <dl class="derivation" data-testid="derivations">
-                    {words.derivations.iter().map(|(k, v)| {
-                        let label = kvbudget_core::i18n::tr(k);
-                        let term = match page::definition(k) {
-                            Some(d) => view! { <span class="term" tabindex="0" title=d>{label}</span> }.into_any(),
-                            None => view! { <span>{label}</span> }.into_any(),
-                        };
-                        view! { <dt>{term}</dt><dd>{v.clone()}</dd> }
-                    }).collect_view()}
-                    <dt>{t!(RS_FORMULA_VS_VLLM)}</dt>
-                    <dd>{formula_vs_vllm}</dd>
-                </dl>
-                <h3>{t!(RS_SERVE_IT)}</h3>
-                {refused.then(|| view! { <p class="hint">{t!(RS_REFUSED_COMMAND)}</p> })}
-                <pre class="cmd" data-testid="serve-command" data-value=serve_value>{serve}</pre>
+                <div class="part" inner_html=bottom></div>
                 <div class="actions">
                     <button type="button" on:click=move |_| browser::copy_reporting(t!(RS_COMMAND), serve_copy.clone(), copied)>{t!(RS_COPY_COMMAND)}</button>
                     <button type="button" data-testid="copy-link" on:click=move |_| browser::copy_reporting(t!(RS_LINK), link(), copied)>{t!(RS_COPY_LINK)}</button>

@@ -10,6 +10,7 @@ mod flags;
 mod imports;
 mod inputs;
 mod results;
+mod results_html;
 
 pub use embed::*;
 pub use engines::*;
@@ -18,3 +19,4 @@ pub use flags::*;
 pub use imports::*;
 pub use inputs::*;
 pub use results::*;
+pub use results_html::*;

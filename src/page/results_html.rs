@@ -1,0 +1,174 @@
+//! The results panel's static parts as HTML text: built here in one pass and set with
+//! `inner_html`, instead of a view of a few hundred elements rebuilt node by node on every edit.
+//! Every text that comes from the scenario or a user is escaped; the only interactive elements
+//! are the fix buttons, which carry their index (`data-fix-index`) for the panel's click handler.
+
+use super::{
+    definition, engine_answer, html_escape as esc, lines_heading, primer, refusal_summary,
+};
+use super::{results_title, stats, vllm_stats_heading, Stat};
+use kvbudget_core::calc::Outcome;
+use kvbudget_core::explain::Explanation;
+use kvbudget_core::fixes::Fix;
+use kvbudget_core::handoff::sglang::SglangView;
+use kvbudget_core::i18n::tr;
+use kvbudget_core::scenario::{Engine, PageScenario};
+use kvbudget_core::t;
+use std::fmt::Write;
+
+/// One figure: its label, its value (with its exact `data-value`) and, when `sub`, the line under
+/// it.
+pub fn stat_html(out: &mut String, st: &Stat, sub: bool) {
+    let _ = write!(
+        out,
+        r#"<div class="stat"><p class="stat__label">{}</p><p class="stat__value" data-testid="{}" data-value="{}">{}</p>"#,
+        esc(&st.label),
+        esc(&st.testid),
+        esc(&st.value),
+        esc(&st.text)
+    );
+    if sub {
+        let _ = write!(out, r#"<p class="stat__sub">{}</p>"#, esc(&st.sub));
+    }
+    out.push_str("</div>");
+}
+
+/// The panel from its heading to vLLM's (or SGLang's) lines: the title, the answer for screen
+/// readers, the refusal with its fixes, the four figures, the range note, the warnings, the
+/// lines. `sg`: SGLang's figures when it is the engine; `busy`: they are for an older scenario.
+pub fn results_top(
+    s: &PageScenario,
+    o: &Outcome,
+    words: &Explanation,
+    fixes: &[Fix],
+    sg: Option<&SglangView>,
+    lines: &str,
+    busy: bool,
+) -> String {
+    let r = &o.chosen.report;
+    let mut out = String::with_capacity(4096);
+    let _ = write!(
+        out,
+        r#"<h2 id="results-title">{}</h2><p class="sr-only" aria-live="polite">{}</p>"#,
+        esc(&results_title(s, o)),
+        esc(&engine_answer(s, o, sg).0)
+    );
+    if let Some(refusal) = r.refusal {
+        let _ = write!(
+            out,
+            r#"<div class="refusal" role="alert" data-testid="refusal" data-value="{}"><p><strong>{}</strong>{}</p><p class="refusal__error"><code>{}</code></p><p><strong>{}</strong>{}</p>"#,
+            refusal.kind.key(),
+            esc(t!(RS_WOULD_REFUSE)),
+            esc(refusal_summary(refusal.kind)),
+            esc(&r.error_line().unwrap_or_default()),
+            esc(t!(RS_WHAT_MAKES_IT_START)),
+            esc(t!(RS_EACH_CHECKED))
+        );
+        if fixes.is_empty() {
+            let _ = write!(out, "<p>{}</p>", esc(t!(RS_NO_FIX)));
+        }
+        out.push_str(r#"<ul class="fixes">"#);
+        for (i, f) in fixes.iter().enumerate() {
+            let _ = write!(
+                out,
+                r#"<li><button type="button" class="fix" data-testid="fix" data-fix="{}" data-fix-index="{i}">{}</button></li>"#,
+                f.change.key(),
+                esc(&f.label)
+            );
+        }
+        out.push_str("</ul></div>");
+    }
+    if s.engine == Engine::Sglang {
+        let _ = write!(
+            out,
+            r#"<h3 data-testid="stats-engine">{}</h3>"#,
+            esc(&vllm_stats_heading(s))
+        );
+    }
+    out.push_str(r#"<div class="stats">"#);
+    for st in stats(s, o) {
+        stat_html(&mut out, &st, true);
+    }
+    out.push_str("</div>");
+    if o.range.is_some() {
+        let _ = write!(
+            out,
+            r#"<p class="hint" data-testid="range-note">{}</p>"#,
+            esc(t!(RS_RANGE_NOTE))
+        );
+    }
+    out.push_str(r#"<ul class="warnings">"#);
+    for w in &words.warnings {
+        let _ = write!(out, "<li>{}</li>", esc(w));
+    }
+    let _ = write!(
+        out,
+        r#"</ul><h3 data-testid="lines-heading">{}</h3><pre class="log{}" data-testid="vllm-lines" data-value="{}">{}</pre>"#,
+        esc(&lines_heading(s)),
+        if busy { " stale" } else { "" },
+        esc(lines),
+        esc(lines)
+    );
+    out
+}
+
+/// The panel from the primer to the serve command: "The KV cache in one minute", the
+/// derivations (terms defined on hover and focus), and `vllm serve …` (or SGLang's).
+pub fn results_bottom(o: &Outcome, words: &Explanation, serve: &str) -> String {
+    let r = &o.chosen.report;
+    let mut out = String::with_capacity(4096);
+    let _ = write!(
+        out,
+        r#"<details class="primer"><summary>{}</summary>"#,
+        esc(t!(RS_PRIMER_TITLE))
+    );
+    for p in primer() {
+        let _ = write!(out, "<p>{}</p>", esc(p));
+    }
+    let _ = write!(
+        out,
+        r#"</details><h3>{}</h3><dl class="derivation" data-testid="derivations">"#,
+        esc(t!(RS_HOW))
+    );
+    for (k, v) in &words.derivations {
+        let label = esc(tr(k));
+        match definition(k) {
+            Some(d) => {
+                let _ = write!(
+                    out,
+                    r#"<dt><span class="term" tabindex="0" title="{}">{label}</span></dt>"#,
+                    esc(d)
+                );
+            }
+            None => {
+                let _ = write!(out, "<dt><span>{label}</span></dt>");
+            }
+        }
+        let _ = write!(out, "<dd>{}</dd>", esc(v));
+    }
+    let _ = write!(
+        out,
+        "<dt>{}</dt><dd>{}</dd></dl><h3>{}</h3>",
+        esc(t!(RS_FORMULA_VS_VLLM)),
+        esc(&t!(rs_formula_vs_vllm(
+            o.chosen.seed_max,
+            r.block_size,
+            o.chosen.vllm_max
+        ))),
+        esc(t!(RS_SERVE_IT))
+    );
+    if r.refusal.is_some() {
+        let _ = write!(
+            out,
+            r#"<p class="hint">{}</p>"#,
+            esc(t!(RS_REFUSED_COMMAND))
+        );
+    }
+    let _ = write!(
+        out,
+        r#"<pre class="cmd" data-testid="serve-command" data-value="{}">{}</pre>"#,
+        esc(serve),
+        esc(serve)
+    );
+    out
+}
