@@ -224,23 +224,26 @@ pub fn decode_ceiling_with_state(
 /// 3.5 × hidden (three gated matrices each). An estimate for the compute roof, not a weights count.
 pub fn active_params(model: &ModelSpec) -> u64 {
     let e = model.extras;
-    let hidden = if e.hidden > 0 {
-        e.hidden
-    } else {
-        model.attention_heads * model.head_dim
-    };
-    let q = model.attention_heads * model.head_dim;
+    // Saturating throughout: a custom geometry may be as large as its fields allow.
+    let q = model.attention_heads.saturating_mul(model.head_dim);
+    let hidden = if e.hidden > 0 { e.hidden } else { q };
     let kv = match model.attention {
         Attention::Mla { latent, .. } => latent,
-        _ => 2 * model.kv_heads * model.head_dim,
+        _ => model
+            .kv_heads
+            .saturating_mul(model.head_dim)
+            .saturating_mul(2),
     };
-    let attention = hidden * (2 * q + kv);
+    let attention = hidden.saturating_mul(q.saturating_mul(2).saturating_add(kv));
     let dense = if e.intermediate > 0 || e.experts_per_token > 0 {
         e.intermediate
     } else {
-        hidden * 7 / 2
+        hidden.saturating_mul(7) / 2
     };
-    let mlp = 3 * hidden * (dense + e.experts_per_token * e.moe_intermediate);
+    let experts = e.experts_per_token.saturating_mul(e.moe_intermediate);
+    let mlp = hidden
+        .saturating_mul(3)
+        .saturating_mul(dense.saturating_add(experts));
     model
         .layers
         .saturating_mul(attention.saturating_add(mlp))
@@ -269,6 +272,23 @@ pub fn decode_flops_per_token(model: &ModelSpec, t: u64) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn active_params_saturate_for_the_largest_geometry_the_fields_allow() {
+        // Every dimension at 2^20 (the fields' ceiling): the products exceed 2^64, and the
+        // estimate saturates instead of overflowing.
+        let big = 1 << 20;
+        let mut m = crate::presets::MODELS[0].spec.clone();
+        (m.layers, m.attention_heads, m.kv_heads, m.head_dim) = (big, big, big, big);
+        m.extras.hidden = big;
+        m.extras.intermediate = big;
+        m.extras.experts_per_token = big;
+        m.extras.moe_intermediate = big;
+        assert_eq!(active_params(&m), u64::MAX);
+        // Qwen3-8B's own: a few billion multiply-adds per token.
+        let q = &crate::presets::model("Qwen/Qwen3-8B").unwrap().spec;
+        assert!((5_000_000_000..10_000_000_000).contains(&active_params(q)));
+    }
 
     #[test]
     fn pp_split_matches_vllm() {

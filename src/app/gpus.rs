@@ -28,8 +28,16 @@ pub fn Gpus(state: State) -> impl IntoView {
                 .map(|x| t!(gp_caption(&x.s.model.name(), &thousands(x.o.context))))
         })
     };
+    // A row's button loads its GPU (the rows are HTML text: `page::gpu_rows_html`).
+    let on_click = move |ev: leptos::ev::MouseEvent| {
+        let i = browser::clicked_data(&ev, "button[data-load]", "data-load")
+            .and_then(|i| i.parse::<usize>().ok());
+        if let Some(g) = i.and_then(|i| rows.with_untracked(|r| r.get(i).map(|r| r.gpu))) {
+            scenario.update(|s| s.gpu = GpuChoice::Preset(g));
+        }
+    };
     view! {
-        <details class="repertoire gpus" on:toggle=move |ev| open.set(browser::details_open(&ev))>
+        <details class="repertoire gpus" on:toggle=move |ev| open.set(browser::details_open(&ev)) on:click=on_click>
             <summary><h2 id="gpus-title">{t!(GP_TITLE)}</h2></summary>
             <div class="table-wrap">
                 <table class="rep" data-testid="gpu-table">
@@ -42,24 +50,7 @@ pub fn Gpus(state: State) -> impl IntoView {
                             <th scope="col">{t!(GP_DECODE)}</th>
                         </tr>
                     </thead>
-                    <tbody>
-                        {move || rows.get().into_iter().map(|row| {
-                            let g = row.gpu;
-                            let load = move |_| scenario.update(|s| s.gpu = GpuChoice::Preset(g));
-                            let fits = match row.refusal {
-                                Some(k) => page::refusal_short(k).to_string(),
-                                None => thousands(row.capped),
-                            };
-                            view! {
-                                <tr data-row=g.slug>
-                                    <th scope="row"><button type="button" class="linkish" aria-label=t!(gp_load(g.name)) on:click=load>{g.name}</button></th>
-                                    <td class="num" data-label=t!(GP_MEMORY)>{format!("{:.2} GiB", g.total.as_gib())}</td>
-                                    <td class="num key" data-label=t!(RS_STAT_SEQS) data-value=row.capped.to_string()>{fits}</td>
-                                    <td class="num" data-label=t!(GP_DECODE)>{if row.aggregate > 0.0 { t!(gp_rate(&page::rate(row.aggregate))) } else { "—".into() }}</td>
-                                </tr>
-                            }
-                        }).collect_view()}
-                    </tbody>
+                    <tbody inner_html=move || rows.with(|r| page::gpu_rows_html(r))></tbody>
                 </table>
             </div>
         </details>

@@ -11,6 +11,7 @@ mod imports;
 mod inputs;
 mod results;
 mod results_html;
+mod tables_html;
 
 pub use embed::*;
 pub use engines::*;
@@ -20,3 +21,4 @@ pub use imports::*;
 pub use inputs::*;
 pub use results::*;
 pub use results_html::*;
+pub use tables_html::*;

@@ -1,0 +1,71 @@
+//! The repertoire's and the GPU table's rows as HTML text (set with `inner_html`; a click on a
+//! row's button is handled by the table, by the row's index): plain rows of figures, rebuilt on
+//! every edit, need no view of their own.
+
+use super::{html_escape as esc, rate, refusal_short};
+use kvbudget_core::gpus::GpuRow;
+use kvbudget_core::repertoire::Row;
+use kvbudget_core::t;
+use kvbudget_core::units::{fixed2, thousands, GIB};
+use std::fmt::Write;
+
+/// The repertoire's rows: a button that loads the row, its KV dtype, bytes per token, GiB per
+/// sequence and sequences that fit.
+pub fn repertoire_rows_html(rows: &[Row]) -> String {
+    let mut out = String::with_capacity(rows.len() * 600);
+    for (i, row) in rows.iter().enumerate() {
+        let short = row.model.id().rsplit('/').next().unwrap_or_default();
+        let kv = row.kv.label(row.model_dtype);
+        let _ = write!(
+            out,
+            r#"<tr data-row="{}"><th scope="row"><button type="button" class="linkish" aria-label="{}" data-load="{i}">{}</button></th><td data-label="{}">{}</td><td class="num" data-label="{}" data-value="{}">{}</td><td class="num" data-label="{}">{}</td><td class="num key" data-label="{}" data-value="{}">{}</td></tr>"#,
+            esc(&row.key()),
+            esc(&t!(rp_load(short, &kv))),
+            esc(short),
+            esc(t!(IN_KV_DTYPE)),
+            esc(&kv),
+            esc(t!(RP_BPT)),
+            row.bytes_per_token.0,
+            esc(&format!("{} KiB", thousands(row.bytes_per_token.0 / 1024))),
+            esc(t!(RP_PER_SEQ)),
+            fixed2(row.bytes_per_sequence.0 as f64 / GIB as f64),
+            esc(t!(RS_STAT_SEQS)),
+            row.capped,
+            thousands(row.capped)
+        );
+    }
+    out
+}
+
+/// The GPU table's rows: a button that loads the GPU, the memory vLLM sees, sequences that fit
+/// (or why vLLM would not start) and the decode rate of all of them together.
+pub fn gpu_rows_html(rows: &[GpuRow]) -> String {
+    let mut out = String::with_capacity(rows.len() * 500);
+    for (i, row) in rows.iter().enumerate() {
+        let g = row.gpu;
+        let fits = match row.refusal {
+            Some(k) => refusal_short(k).to_string(),
+            None => thousands(row.capped),
+        };
+        let decode = if row.aggregate > 0.0 {
+            t!(gp_rate(&rate(row.aggregate)))
+        } else {
+            "—".into()
+        };
+        let _ = write!(
+            out,
+            r#"<tr data-row="{}"><th scope="row"><button type="button" class="linkish" aria-label="{}" data-load="{i}">{}</button></th><td class="num" data-label="{}">{:.2} GiB</td><td class="num key" data-label="{}" data-value="{}">{}</td><td class="num" data-label="{}">{}</td></tr>"#,
+            esc(g.slug),
+            esc(&t!(gp_load(g.name))),
+            esc(g.name),
+            esc(t!(GP_MEMORY)),
+            g.total.as_gib(),
+            esc(t!(RS_STAT_SEQS)),
+            row.capped,
+            esc(&fits),
+            esc(t!(GP_DECODE)),
+            esc(&decode)
+        );
+    }
+    out
+}
