@@ -7,6 +7,7 @@ mod drop_panel;
 mod embed;
 mod field;
 mod figures;
+mod frame;
 mod gpus;
 mod import;
 mod inputs;
@@ -66,7 +67,7 @@ pub fn App() -> impl IntoView {
     let state = State::new(scenario);
     let fresh_entry = browser::sync_url(move || scenario.with(encode));
     let _popstate = window_event_listener(leptos::ev::popstate, move |_| {
-        let (s, n) = decode(&browser::search());
+        let (s, n) = state::decode_in_its_language(&browser::search());
         fresh_entry.set_value(true);
         scenario.set(s);
         notices.set(n);
@@ -75,6 +76,14 @@ pub fn App() -> impl IntoView {
     Effect::new(move |_| browser::set_theme(scenario.with(|s| s.theme.key())));
     let lang = state.lang;
     Effect::new(move |_| browser::set_document_lang(lang.get().key(), t!(DOCUMENT_TITLE)));
+    // The URL's notices follow a change of language (those still shown are written anew).
+    Effect::new(move |prev: Option<Lang>| {
+        let l = lang.get();
+        if prev.is_some_and(|p| p != l) && notices.with_untracked(|n| !n.is_empty()) {
+            notices.set(decode(&browser::search()).1);
+        }
+        l
+    });
     let embed = move || scenario.with(|s| s.embed);
     // A change of language draws the page anew in it (the scenario, in its signal, stays).
     move || {
@@ -88,7 +97,7 @@ pub fn App() -> impl IntoView {
                 <header class="top">
                     <h1>"kvbudget"</h1>
                     <p class="lede">{t!(LEDE)}</p>
-                    <LangSwitch state/>
+                    <frame::LangSwitch state/>
                 </header>
                 <results::Notices notices state/>
                 <results::AnswerBar state/>
@@ -99,12 +108,12 @@ pub fn App() -> impl IntoView {
                     <div class="outputs">
                         <results::Results state/>
                         <plan::PlanPanel state/>
-                        <Later><log_check::LogCheck state/></Later>
+                        <frame::Later><log_check::LogCheck state/></frame::Later>
                         <figures::Figures state embed=Embed::Full/>
-                        <Later>
+                        <frame::Later>
                             <repertoire::Repertoire state/>
                             <gpus::Gpus state/>
-                        </Later>
+                        </frame::Later>
                     </div>
                 </main>
                 <footer class="foot">
@@ -112,32 +121,5 @@ pub fn App() -> impl IntoView {
                 </footer>
             </Show>
         }
-    }
-}
-
-/// Panels below the answer, drawn in the frame after the first one, so the numbers and the charts
-/// show sooner.
-#[component]
-fn Later(children: ChildrenFn) -> impl IntoView {
-    let shown = RwSignal::new(false);
-    request_animation_frame(move || shown.set(true));
-    move || shown.get().then(|| children())
-}
-
-/// The language switch: each language named in itself.
-#[component]
-fn LangSwitch(state: State) -> impl IntoView {
-    let scenario = state.scenario;
-    let on_change = move |ev| {
-        let v = event_target_value(&ev);
-        scenario.update(|s| s.lang = Lang::parse(&v));
-    };
-    view! {
-        <div class="lang">
-            <label for="lang" class="sr-only">{t!(LANGUAGE)}</label>
-            <select id="lang" data-testid="lang" on:change=on_change prop:value=move || state.lang.get().key()>
-                {Lang::ALL.into_iter().map(|l| view! { <option value=l.key() lang=l.key()>{l.name()}</option> }).collect_view()}
-            </select>
-        </div>
     }
 }

@@ -283,3 +283,26 @@ fn a_config_import_reads_in_chinese() {
     }
     assert!(checked >= 10, "only {checked} lines checked");
 }
+
+#[test]
+fn counts_keep_their_thousands_separators_in_both_languages() {
+    // 2,048 sequences: the plan's title, the charts' summaries (a count ≥ 1,000).
+    let en = kvbudget::core::t!(pl_title(2048, "8,192", "0.33"));
+    assert_eq!(
+        en,
+        "Plan: 2,048 sequences of 8,192 tokens at once (vLLM 0.33)"
+    );
+    assert_eq!(
+        kvbudget::core::t!(ch_with_kv(1000, "fp8")),
+        "1,000 sequences with fp8 KV"
+    );
+    let zh = in_chinese(|| kvbudget::core::t!(pl_title(2048, "8,192", "0.33")));
+    assert_eq!(
+        zh,
+        "规划：同时运行 2,048 条 8,192 token 的序列（vLLM 0.33）"
+    );
+    assert_eq!(
+        kvbudget::core::t!(pl_title(1, "8,192", "0.33")),
+        "Plan: 1 sequence of 8,192 tokens at once (vLLM 0.33)"
+    );
+}

@@ -82,7 +82,13 @@ pub fn show_panic_banner() {
     let _ = banner.set_attribute("data-testid", "panic-banner");
     banner.set_text_content(Some(kvbudget_core::t!(PB_ERROR)));
     if let Ok(link) = doc.create_element("a") {
-        let _ = link.set_attribute("href", &base_url());
+        // The reset keeps the reader's language.
+        let lang = kvbudget_core::i18n::lang();
+        let href = match lang {
+            kvbudget_core::i18n::Lang::En => base_url(),
+            l => format!("{}?lang={}", base_url(), l.key()),
+        };
+        let _ = link.set_attribute("href", &href);
         link.set_text_content(Some(kvbudget_core::t!(IN_RESET)));
         let _ = banner.append_child(&link);
     }
@@ -289,6 +295,32 @@ pub fn post_to_parent(message: &str) {
     }
 }
 
+/// Focuses the element with this id once the page has drawn it anew (a change of language
+/// redraws, after its texts are in); gives up after two seconds.
+pub fn focus_when_drawn(id: &'static str) {
+    let find = move || window().document().and_then(|d| d.get_element_by_id(id));
+    let old = find();
+    fn attempt(
+        find: impl Fn() -> Option<web_sys::Element> + 'static,
+        old: Option<web_sys::Element>,
+        tries: u32,
+    ) {
+        match find() {
+            Some(e) if Some(&e) != old.as_ref() => {
+                if let Ok(e) = e.dyn_into::<web_sys::HtmlElement>() {
+                    let _ = e.focus();
+                }
+            }
+            _ if tries > 0 => set_timeout(
+                move || attempt(find, old, tries - 1),
+                Duration::from_millis(100),
+            ),
+            _ => {}
+        }
+    }
+    set_timeout(move || attempt(find, old, 20), Duration::from_millis(0));
+}
+
 /// Removes the element with this id, if there is one.
 pub fn remove_element(id: &str) {
     if let Some(el) = window().document().and_then(|d| d.get_element_by_id(id)) {
@@ -318,10 +350,11 @@ pub fn details_open(ev: &leptos::ev::Event) -> bool {
 /// Its loader sits beside `index.html`, so the URL is relative to the page's own.
 const WORKER_LOADER: &str = "./kvbudget-worker_loader.js";
 
-/// The worker, once started: its handle, a promise that settles when it says `ready`, and the
-/// requests waiting for their answers (by number: several may be in flight at once).
+/// The worker, once started: its handle, its generation, a promise that settles when it says
+/// `ready`, and the requests waiting for their answers (by number: several may be in flight).
 struct Started {
     worker: web_sys::Worker,
+    generation: u32,
     ready: js_sys::Promise,
 }
 
@@ -333,16 +366,39 @@ thread_local! {
     static NEXT: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
 }
 
-/// Drops a worker that failed (the next request starts a fresh one) and fails what waited on it.
-fn worker_failed() {
-    WORKER.with(|w| *w.borrow_mut() = None);
+/// How long the worker may take to start, and to answer one request (a 64 MB log included).
+const READY_MS: i32 = 20_000;
+const ANSWER_MS: i32 = 60_000;
+
+/// Drops the worker of `generation` if it is still the current one (a later one is left alone),
+/// stops it, and fails what waited on it; the next request starts a fresh worker.
+fn worker_failed(generation: u32) {
+    let current = WORKER.with(|w| {
+        let mut w = w.borrow_mut();
+        if w.as_ref().is_some_and(|s| s.generation == generation) {
+            w.take()
+        } else {
+            None
+        }
+    });
+    let Some(started) = current else { return };
+    started.worker.terminate();
     for (_, (_, reject)) in WAITING.with(|w| std::mem::take(&mut *w.borrow_mut())) {
         let _ = reject.call0(&wasm_bindgen::JsValue::NULL);
     }
 }
 
-/// Starts the worker: its messages are `ready`, then `<number>\n<answer>` for each request.
-fn start_worker() -> Result<(web_sys::Worker, js_sys::Promise), String> {
+/// `promise`, or a rejection after `ms` milliseconds.
+fn within(promise: js_sys::Promise, ms: i32) -> js_sys::Promise {
+    let timeout = js_sys::Promise::new(&mut |_, reject| {
+        let _ = window().set_timeout_with_callback_and_timeout_and_arguments_0(&reject, ms);
+    });
+    js_sys::Promise::race(&js_sys::Array::of2(&promise, &timeout))
+}
+
+/// Starts the worker: its messages are `ready <protocol>`, then `<number>\n<answer>` for each
+/// request. A worker of another protocol (a stale copy from a cache) counts as failed.
+fn start_worker(generation: u32) -> Result<(web_sys::Worker, js_sys::Promise), String> {
     use wasm_bindgen::closure::Closure;
     let worker = web_sys::Worker::new(WORKER_LOADER)
         .map_err(|_| kvbudget_core::t!(BR_NO_WORKER).to_string())?;
@@ -351,60 +407,80 @@ fn start_worker() -> Result<(web_sys::Worker, js_sys::Promise), String> {
         ready_resolve = Some((resolve, reject));
     });
     let (resolve, reject) = ready_resolve.expect("the promise's executor runs at once");
+    let ready_text = format!("ready {}", kvbudget_core::handoff::PROTOCOL);
     let on_message =
         Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |e: web_sys::MessageEvent| {
             let text = e.data().as_string().unwrap_or_default();
-            if text == "ready" {
-                let _ = resolve.call0(&wasm_bindgen::JsValue::NULL);
+            if text.starts_with("ready") {
+                if text == ready_text {
+                    let _ = resolve.call0(&wasm_bindgen::JsValue::NULL);
+                } else {
+                    worker_failed(generation);
+                }
                 return;
             }
             let Some((n, answer)) = text.split_once('\n') else {
+                worker_failed(generation);
                 return;
             };
             let waiting = n
                 .parse::<u32>()
                 .ok()
                 .and_then(|n| WAITING.with(|w| w.borrow_mut().remove(&n)));
-            if let Some((resolve, _)) = waiting {
-                let _ = resolve.call1(&wasm_bindgen::JsValue::NULL, &answer.into());
+            match waiting {
+                Some((resolve, _)) => {
+                    let _ = resolve.call1(&wasm_bindgen::JsValue::NULL, &answer.into());
+                }
+                None if n.parse::<u32>().is_err() => worker_failed(generation),
+                None => {}
             }
         });
     let on_error = Closure::<dyn FnMut(web_sys::Event)>::new(move |_: web_sys::Event| {
         let _ = reject.call0(&wasm_bindgen::JsValue::NULL);
-        worker_failed();
+        worker_failed(generation);
     });
     worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
     worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
-    // The handlers live as long as the page.
+    // The handlers live as long as the page (a failed worker is terminated).
     on_message.forget();
     on_error.forget();
     Ok((worker, ready))
 }
 
 /// Sends `request` to the worker (starting it the first time, and waiting until it says it is
-/// ready: a message sent before its handler is set would be lost) and waits for its answer.
-/// Requests may overlap; each answer comes back to its own request.
+/// ready: a message sent before its handler is set would be lost) and waits for its answer, its
+/// texts in the page's language as it is now. Requests may overlap; each answer comes back to
+/// its own request. A worker that does not start or answer in time is stopped and reported.
 pub async fn ask_worker(request: String) -> Result<String, String> {
+    let lang = kvbudget_core::i18n::lang().key();
     let failed = || kvbudget_core::t!(BR_WORKER_FAILED).to_string();
     let existing = WORKER.with(|w| {
         w.borrow()
             .as_ref()
-            .map(|s| (s.worker.clone(), s.ready.clone()))
+            .map(|s| (s.worker.clone(), s.generation, s.ready.clone()))
     });
-    let (worker, ready) = match existing {
+    let (worker, generation, ready) = match existing {
         Some(w) => w,
         None => {
-            let (worker, ready) = start_worker()?;
+            let generation = NEXT.with(|c| {
+                c.set(c.get().wrapping_add(1));
+                c.get()
+            });
+            let (worker, ready) = start_worker(generation)?;
             WORKER.with(|slot| {
                 *slot.borrow_mut() = Some(Started {
                     worker: worker.clone(),
+                    generation,
                     ready: ready.clone(),
                 })
             });
-            (worker, ready)
+            (worker, generation, ready)
         }
     };
-    JsFuture::from(ready).await.map_err(|_| failed())?;
+    if JsFuture::from(within(ready, READY_MS)).await.is_err() {
+        worker_failed(generation);
+        return Err(failed());
+    }
     let n = NEXT.with(|c| {
         c.set(c.get().wrapping_add(1));
         c.get()
@@ -412,16 +488,16 @@ pub async fn ask_worker(request: String) -> Result<String, String> {
     let answer = js_sys::Promise::new(&mut |resolve, reject| {
         WAITING.with(|w| w.borrow_mut().insert(n, (resolve, reject)));
     });
-    // The worker writes its texts in the page's language.
-    let lang = kvbudget_core::i18n::lang().key();
     let message = wasm_bindgen::JsValue::from_str(&format!("{n}\n{lang}\n{request}"));
     if worker.post_message(&message).is_err() {
-        worker_failed();
+        worker_failed(generation);
         return Err(failed());
     }
-    JsFuture::from(answer)
-        .await
-        .ok()
-        .and_then(|v| v.as_string())
-        .ok_or_else(failed)
+    match JsFuture::from(within(answer, ANSWER_MS)).await {
+        Ok(v) => v.as_string().ok_or_else(failed),
+        Err(_) => {
+            worker_failed(generation);
+            Err(failed())
+        }
+    }
 }

@@ -35,7 +35,10 @@ pub fn DropPanel(
     let pasted = RwSignal::new(String::new());
     let read = move |file: web_sys::File| {
         on_reading.run(file.name());
-        browser::read_text(file, max_bytes, move |text| on_text.run(text));
+        // The panel may be gone (a change of language) by the time a long file is read.
+        browser::read_text(file, max_bytes, move |text| {
+            let _ = on_text.try_run(text);
+        });
     };
     let on_file = move |ev: leptos::ev::Event| {
         if let Some(file) = browser::chosen_file(&ev) {

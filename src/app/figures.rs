@@ -15,9 +15,9 @@ fn figure(state: State, chart: &'static Chart) -> impl IntoView {
     // None until measured: the chart is drawn once, at the width it is shown at.
     let width = RwSignal::new(None::<u32>);
     let measure = move || {
-        if let Some(el) = node.get_untracked() {
+        if let Some(el) = node.try_get_untracked().flatten() {
             let w = Some(browser::width_of(&el));
-            if w != width.get_untracked() {
+            if Some(w) != width.try_get_untracked() {
                 width.set(w);
             }
         }
@@ -27,7 +27,9 @@ fn figure(state: State, chart: &'static Chart) -> impl IntoView {
             measure();
         }
     });
-    let _resize = window_event_listener(leptos::ev::resize, move |_| measure());
+    // Removed with the figure (a change of language draws the page anew).
+    let resize = window_event_listener(leptos::ev::resize, move |_| measure());
+    on_cleanup(move || resize.remove());
     let svg = Memo::new(move |_| {
         let w = match width.get() {
             None => return String::new(),

@@ -20,7 +20,7 @@ fn text_field(state: State, input: &'static Input, units: RwSignal<Units>) -> im
     let placeholder = Signal::derive(move || {
         scenario.with(|s| {
             state.shown.with(|x| {
-                state.sglang.with(|sg| {
+                state.sglang_now.with(|sg| {
                     page::placeholder(input.id, s, x.as_ref().map(|x| &x.o), sg.as_ref())
                 })
             })
@@ -194,6 +194,6 @@ pub fn Inputs(state: State) -> impl IntoView {
             {fields(&page::REQUESTS)}
             {text_field(state, &page::PLAN, units)}
         </fieldset>
-        <button type="button" class="linkish" on:click=move |_| scenario.set(PageScenario::default())>{t!(IN_RESET)}</button>
+        <button type="button" class="linkish" on:click=move |_| scenario.update(|s| *s = PageScenario { lang: s.lang, ..PageScenario::default() })>{t!(IN_RESET)}</button>
     }
 }

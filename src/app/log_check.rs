@@ -44,11 +44,12 @@ impl LogState {
         let kind = RwSignal::new(String::from("none"));
         let reads = RwSignal::new(0u32);
         let got = RwSignal::new(None::<LogView>);
+        // The key holds the count of logs read, so a log read again (or another one) asks anew.
         let query = Memo::new(move |_| {
-            reads.track();
+            let n = reads.get();
             let l = lang.get().key();
             (kind.get() != "none")
-                .then(|| shown.with(|x| x.as_ref().map(|x| format!("{l}|{}", encode(&x.s)))))
+                .then(|| shown.with(|x| x.as_ref().map(|x| format!("{n}#{l}|{}", encode(&x.s)))))
                 .flatten()
         });
         let log = LogState {
@@ -155,6 +156,8 @@ pub fn LogCheck(state: State) -> impl IntoView {
                 .await
                 .and_then(|a| read_scenario(&a))
             {
+                // Dropped if the scenario changed while the worker worked.
+                Ok(_) if scenario.with_untracked(encode) != q => {}
                 Ok((s, notes)) => {
                     scenario.set(s);
                     adopted.set(if job == "log_align" {

@@ -47,7 +47,7 @@ pub fn AnswerBar(state: State) -> impl IntoView {
             x.as_ref()
                 .map(|x| {
                     state
-                        .sglang
+                        .sglang_now
                         .with(|sg| page::engine_answer(&x.s, &x.o, sg.as_ref()))
                 })
                 .unwrap_or_default()
@@ -92,6 +92,8 @@ pub fn Results(state: State) -> impl IntoView {
         let sg = (s.engine == Engine::Sglang).then(|| state.sglang.get());
         let busy = sg.is_some() && !state.sglang_current.get();
         let (lines, serve) = match &sg {
+            // The lines of an older scenario stay, dimmed; its command is not offered as this one's.
+            Some(Some(v)) if busy => (v.lines.clone(), t!(RS_SGLANG_PENDING).to_string()),
             Some(Some(v)) => (v.lines.clone(), v.command.clone()),
             Some(None) => (
                 t!(RS_SGLANG_PENDING).to_string(),
@@ -112,7 +114,7 @@ pub fn Results(state: State) -> impl IntoView {
         } else {
             Vec::new()
         };
-        let sg_view = sg.flatten();
+        let sg_view = sg.flatten().filter(|_| !busy);
         let top = page::results_top(s, o, &words, &fix_list, sg_view.as_ref(), &lines, busy);
         let bottom = page::results_bottom(o, &words, &serve);
         let on_click = move |ev: leptos::ev::MouseEvent| {

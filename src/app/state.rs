@@ -9,6 +9,7 @@ use kvbudget_core::explain::{explain, Explanation};
 use kvbudget_core::handoff::sglang::SglangView;
 use kvbudget_core::handoff::{read_texts, TEXTS_REQUEST};
 use kvbudget_core::i18n::{self, Lang};
+use kvbudget_core::query::{decode, Notice};
 use kvbudget_core::scenario::PageScenario;
 use leptos::prelude::*;
 
@@ -42,6 +43,9 @@ pub struct State {
     pub sglang: Memo<Option<SglangView>>,
     /// Whether they are for the scenario shown now (else the worker is computing newer ones).
     pub sglang_current: Memo<bool>,
+    /// SGLang's figures only when they are for the scenario shown now: what the answer, the
+    /// command and the defaults read (a stale answer is never stated as current).
+    pub sglang_now: Memo<Option<SglangView>>,
     /// The interface's language: the scenario's `lang`, else the browser's. Reading it sets the
     /// language texts are produced in, so every memo that produces text reads it first.
     pub lang: Memo<Lang>,
@@ -64,7 +68,11 @@ impl State {
             i18n::set_lang(l);
             l
         });
-        let result = Memo::new(move |_| scenario.with(|s| evaluate(s).map(|o| (s.clone(), o))));
+        // (Its errors are written in the page's language.)
+        let result = Memo::new(move |_| {
+            let _ = lang.get();
+            scenario.with(|s| evaluate(s).map(|o| (s.clone(), o)))
+        });
         let error = Memo::new(move |_| {
             let _ = lang.get();
             result.with(|r| r.as_ref().err().map(|e| e.to_string()))
@@ -82,6 +90,7 @@ impl State {
             shown.with(|x| x.as_ref().and_then(|x| chart_data::build(&x.s, &x.o).ok()))
         });
         let (sglang, sglang_current) = sglang::follow(shown, lang);
+        let sglang_now = Memo::new(move |_| sglang_current.get().then(|| sglang.get()).flatten());
         State {
             scenario,
             error,
@@ -90,6 +99,7 @@ impl State {
             charts,
             sglang,
             sglang_current,
+            sglang_now,
             lang,
             log: LogState::new(shown, lang),
         }
@@ -123,8 +133,20 @@ pub fn load_zh(done: impl FnOnce(bool) + 'static) {
             }
             Err(e) => {
                 leptos::logging::warn!("the Chinese texts did not load: {e}");
+                // Asked again the next time Chinese is chosen.
+                ZH_ASKED.with(|a| a.set(false));
                 done(false);
             }
         }
     });
+}
+
+/// Decodes a query with its notices written in the language it asks for (when those texts are
+/// loaded).
+pub fn decode_in_its_language(query: &str) -> (PageScenario, Vec<Notice>) {
+    let wanted = wanted_lang(&decode(query).0);
+    if wanted == Lang::En || kvbudget_core::i18n::zh_loaded() {
+        kvbudget_core::i18n::set_lang(wanted);
+    }
+    decode(query)
 }

@@ -103,6 +103,10 @@ test('switching language keeps the scenario, and comes back', async () => {
   assert.deepEqual(await dataValues(page), before);
   assert.match(await page.textContent('#results-title + *') ?? '', /./);
   assert.match(await page.textContent('.stats'), /可容纳的序列数/);
+  // The switch keeps the keyboard focus, and the redrawn page survives a resize.
+  await page.waitForFunction(() => document.activeElement && document.activeElement.id === 'lang');
+  await page.setViewportSize({ width: 900, height: 800 });
+  await page.waitForTimeout(200);
   await page.selectOption(sel('lang'), 'en');
   await page.waitForFunction(() => document.documentElement.lang === 'en');
   assert.match(await page.textContent('.stats'), /Sequences that fit/);

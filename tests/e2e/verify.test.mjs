@@ -166,3 +166,21 @@ test('a shared SGLang log is adopted with its pool (when ../shared is present)',
   assert.deepEqual(problems, []);
   await context.close();
 });
+
+test('reading a log again, or another one, shows its comparison again', async () => {
+  const { context, page, problems } = await openReady(env, '');
+  await page.click(VERIFY_SUMMARY);
+  await page.fill(sel('log-text'), fs.readFileSync(path.join(LOGS, 'v1_0.11_two_line.log'), 'utf8'));
+  await click(page, 'log-read');
+  await page.waitForSelector(LOG_COMPARE);
+  // The same log again: the table comes back for it (it is asked for anew).
+  await click(page, 'log-read');
+  await page.waitForFunction(() => document.querySelector('[data-testid="log-status"]').textContent.includes('42,656'));
+  await page.waitForSelector(LOG_COMPARE);
+  // Then an SGLang log for the same scenario: its own table.
+  await page.fill(sel('log-text'), fs.readFileSync(path.join(LOGS, 'sglang_0.5.8_capped.log'), 'utf8'));
+  await click(page, 'log-read');
+  await page.waitForSelector(`${LOG_COMPARE} tr[data-row="pool (max_total_num_tokens)"]`);
+  assert.deepEqual(problems, []);
+  await context.close();
+});

@@ -28,7 +28,8 @@ fn main() {
     // The handler lives as long as the worker.
     on_message.forget();
     // The page waits for this before its first request.
-    let _ = scope.post_message(&JsValue::from_str("ready"));
+    let ready = format!("ready {}", kvbudget_core::handoff::PROTOCOL);
+    let _ = scope.post_message(&JsValue::from_str(&ready));
 }
 
 /// Natively the worker answers one request from stdin (a way to try it by hand).

@@ -69,6 +69,10 @@ pub fn log_question(job: &str, query: &str) -> String {
     format!("{job}\n{query}")
 }
 
+/// The version of this text protocol: the worker says `ready <PROTOCOL>` when it starts, and the
+/// page refuses a worker of another version (a stale copy from a cache, after a new release).
+pub const PROTOCOL: &str = "kvbudget-3";
+
 /// The request for the Chinese texts (the page's first load carries English only).
 pub const TEXTS_REQUEST: &str = "texts";
 
@@ -165,7 +169,7 @@ fn import(rest: &str) -> String {
                 "ok".to_string(),
                 query::encode(&s),
                 m.default_max_model_len.to_string(),
-                m.summary(),
+                m.summary().replace('\n', " "),
             ];
             lines.extend(m.notes.iter().map(|n| n.replace('\n', " ")));
             lines.join("\n")

@@ -313,7 +313,7 @@ pub fn pl_title(n: u64, context: &str, version: &str) -> String {
     } else {
         t!(PL_TITLE)
     };
-    fill(template, &[&n, &context, &version])
+    fill(template, &[&crate::units::thousands(n), &context, &version])
 }
 
 pub fn ch_with_kv(n: u64, kv: &str) -> String {
@@ -322,7 +322,7 @@ pub fn ch_with_kv(n: u64, kv: &str) -> String {
     } else {
         t!(CH_WITH_KV)
     };
-    fill(template, &[&n, &kv])
+    fill(template, &[&crate::units::thousands(n), &kv])
 }
 
 pub fn ch_roof_summary(context: &str, one: &str, all: &str, n: u64, roof: &str) -> String {
@@ -336,5 +336,8 @@ pub fn ch_roof_summary(context: &str, one: &str, all: &str, n: u64, roof: &str) 
     } else {
         t!(CH_ROOF_SUMMARY)
     };
-    fill(template, &[&context, &one, &all, &n, &roof])
+    fill(
+        template,
+        &[&context, &one, &all, &crate::units::thousands(n), &roof],
+    )
 }

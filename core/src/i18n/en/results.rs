@@ -100,4 +100,5 @@ crate::texts! {
     SG_SPEC_SHARED: "keeps the draft's KV outside the profile, in the reserve",
     SG_SPEC_CELL: "prices the draft's layers into every token (1 layer for EAGLE/MTP heads unless given)",
     SG_ESTIMATES: "`Memory pool end` and `available_gpu_mem` are estimates: the free memory after loading less the KV buffers, the request table and (for the latter) about 2 MiB per decode graph batch size and 8 MiB per prefill graph size",
+    RS_COMPARE_CAPTION_ONE: "Same GPU, both engines: {0} on {1} at 1 token per sequence",
 }

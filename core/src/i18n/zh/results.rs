@@ -100,4 +100,5 @@ crate::texts! {
     SG_SPEC_SHARED: "把草稿模型的 KV 放在 profile 之外的预留空间里",
     SG_SPEC_CELL: "把草稿模型的层计入每个 token 的开销（EAGLE/MTP 头若未指定则按 1 层）",
     SG_ESTIMATES: "`Memory pool end` 与 `available_gpu_mem` 是估计值：加载后的空闲显存减去 KV 缓冲区、请求表，以及（对后者）每捕获一个解码批大小的 CUDA Graph 约 2 MiB、每个预填充尺寸的 CUDA Graph 约 8 MiB",
+    RS_COMPARE_CAPTION_ONE: "同一块 GPU，两种引擎：{0} 跑在 {1} 上，每条序列 1 个 token",
 }
