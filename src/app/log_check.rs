@@ -70,12 +70,22 @@ impl LogState {
                 let answer = browser::ask_worker(log_question("log_view", &q))
                     .await
                     .and_then(|a| read_text(&a));
-                if query.try_get_untracked().flatten().as_deref() == Some(key.as_str()) {
-                    if let Ok(text) = answer {
+                if query.try_get_untracked().flatten().as_deref() != Some(key.as_str()) {
+                    return;
+                }
+                match answer {
+                    Ok(text) => {
                         let mut v = read_view(&text);
                         v.query = key;
                         got.set(Some(v));
                     }
+                    // A new worker (the last one failed) holds no log: it reads the log again.
+                    Err(e) if e == t!(HO_NO_LOG) => {
+                        if let Some(text) = log.log_text.get_untracked() {
+                            log.read(text);
+                        }
+                    }
+                    Err(e) => log.message.set(e),
                 }
             });
         });

@@ -87,7 +87,7 @@ pub fn read_texts(answer: &str) -> std::result::Result<Vec<(String, String)>, St
         })
         .collect();
     if pairs.is_empty() {
-        return Err("the worker sent no texts".into());
+        return Err(crate::t!(HO_NO_TEXTS).into());
     }
     Ok(pairs)
 }
@@ -102,7 +102,7 @@ impl Session {
     /// Runs a request and returns the answer.
     pub fn answer(&mut self, request: &str) -> String {
         let (job, rest) = request.split_once('\n').unwrap_or((request, ""));
-        let no_log = || "err\nno log has been read".to_string();
+        let no_log = || format!("err\n{}", crate::t!(HO_NO_LOG));
         match job {
             "kv_report" => report(rest),
             "texts" => {
@@ -138,14 +138,14 @@ impl Session {
                     _ => format!("ok\n{}", query::encode(&log::align_log(&s, loaded))),
                 }
             }
-            _ => "err\nthe page asked its worker for something it does not do".into(),
+            _ => format!("err\n{}", crate::t!(HO_UNKNOWN_JOB)),
         }
     }
 }
 
 fn report(rest: &str) -> String {
     let Some((q, text)) = rest.split_once('\n') else {
-        return "err\nno report for this scenario and log".into();
+        return format!("err\n{}", crate::t!(HO_NO_REPORT));
     };
     let (s, _) = query::decode(q);
     let report = calc::evaluate(&s)
@@ -153,7 +153,7 @@ fn report(rest: &str) -> String {
         .and_then(|o| lab_report(&s, &o, &logparse::parse(text)));
     match report {
         Some(json) => format!("ok\n{json}"),
-        None => "err\nno report for this scenario and log".into(),
+        None => format!("err\n{}", crate::t!(HO_NO_REPORT)),
     }
 }
 
@@ -208,7 +208,7 @@ pub fn read_text(answer: &str) -> std::result::Result<String, String> {
     match answer.split_once('\n') {
         Some(("ok", text)) => Ok(text.to_string()),
         Some(("err", e)) => Err(e.to_string()),
-        _ => Err("the worker's answer is not one the page reads".into()),
+        _ => Err(crate::t!(HO_UNREADABLE).into()),
     }
 }
 
@@ -216,7 +216,7 @@ pub fn read_text(answer: &str) -> std::result::Result<String, String> {
 pub fn read_import(answer: &str) -> std::result::Result<ImportAnswer, String> {
     let body = read_text(answer)?;
     let mut lines = body.split('\n');
-    let bad = |what: &str| format!("the worker's answer has no {what}");
+    let bad = |what: &str| crate::tf!(HO_MISSING, what);
     let q = lines.next().ok_or_else(|| bad("model"))?;
     let (s, notices) = query::decode(q);
     if let Some(n) = notices.first() {

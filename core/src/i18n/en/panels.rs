@@ -129,4 +129,10 @@ crate::texts! {
     SA_ENGINE: "engine",
     SA_CONTEXT: "context length",
     SA_POOL_LINE: "pool: {0} tokens, from the log",
+    HO_NO_TEXTS: "the worker sent no texts",
+    HO_UNKNOWN_JOB: "the page asked its worker for something it does not do",
+    HO_NO_REPORT: "no report for this scenario and log",
+    HO_UNREADABLE: "the worker's answer is not one the page reads",
+    HO_MISSING: "the worker's answer has no {0}",
+    HO_NO_LOG: "no log has been read",
 }

@@ -129,4 +129,10 @@ crate::texts! {
     SA_ENGINE: "推理引擎",
     SA_CONTEXT: "上下文长度",
     SA_POOL_LINE: "缓存池：{0} 个 token，取自日志",
+    HO_NO_TEXTS: "后台 Worker 没有发来文本",
+    HO_UNKNOWN_JOB: "页面向后台 Worker 请求了它不支持的操作",
+    HO_NO_REPORT: "这个场景与日志无法生成报告",
+    HO_UNREADABLE: "页面无法读取后台 Worker 的回复",
+    HO_MISSING: "后台 Worker 的回复中缺少{0}",
+    HO_NO_LOG: "还没有读取日志",
 }
