@@ -2,7 +2,6 @@
 //! height to the embedding page, and the embed builder (mode, theme, live preview, snippet).
 
 use super::figures::Figures;
-use super::results::stat;
 use super::{browser, Scn, State};
 use crate::page;
 use kvbudget_core::query::encode;
@@ -35,32 +34,17 @@ fn post_height(state: State) {
     on_cleanup(move || handle.remove());
 }
 
-/// The compact card: the answer, vLLM's lines (or its refusal), the four figures, the charts.
+/// The compact card: vLLM's lines (or its refusal) and the four figures (`page::card_html`).
 #[component]
 fn Card(state: State) -> impl IntoView {
-    move || {
+    let html = move || {
         state.shown.with(|x| {
-            x.as_ref().map(|x| {
-                let (s, o) = (&x.s, &x.o);
-                let r = &o.chosen.report;
-                let stats = page::stats(s, o).map(|st| stat(st, false));
-                let refusal = r.refusal.map(|x| view! {
-                    <p class="refusal" data-testid="refusal" data-value=x.kind.key()>
-                        <strong>{t!(RS_WOULD_REFUSE)}</strong>{page::refusal_summary(x.kind)}
-                    </p>
-                });
-                let lines = page::log_lines(r);
-                let lines_value = lines.clone();
-                view! {
-                    <section class="results results--card">
-                        {refusal}
-                        <div class="stats">{stats.into_iter().collect_view()}</div>
-                        <pre class="log" data-testid="vllm-lines" data-value=lines_value>{lines}</pre>
-                    </section>
-                }
-            })
+            x.as_ref()
+                .map(|x| page::card_html(&x.s, &x.o))
+                .unwrap_or_default()
         })
-    }
+    };
+    view! { <div class="part" inner_html=html></div> }
 }
 
 /// The embedded view: a headline with a link to the full page, then the card and the charts

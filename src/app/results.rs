@@ -1,7 +1,7 @@
 //! The answer: notices about the URL, the one-line answer bar, and the results panel with its
 //! figures, vLLM's lines, the derivations and the serve command.
 
-use super::{browser, embed::EmbedBox, sglang::SglangPanel, State};
+use super::{browser, embed::EmbedBox, State};
 use crate::page;
 use kvbudget_core::fixes::fixes;
 use kvbudget_core::query::{encode, Notice};
@@ -62,18 +62,6 @@ pub fn AnswerBar(state: State) -> impl IntoView {
     }
 }
 
-/// One figure of a panel: its label, its value (with its exact `data-value`) and, when `sub`, the
-/// line under it.
-pub fn stat(st: page::Stat, sub: bool) -> impl IntoView {
-    view! {
-        <div class="stat">
-            <p class="stat__label">{st.label}</p>
-            <p class="stat__value" data-testid=st.testid data-value=st.value>{st.text}</p>
-            {sub.then(|| view! { <p class="stat__sub">{st.sub}</p> })}
-        </div>
-    }
-}
-
 /// The results panel.
 #[component]
 pub fn Results(state: State) -> impl IntoView {
@@ -102,10 +90,8 @@ pub fn Results(state: State) -> impl IntoView {
             None => (page::log_lines(r), words.serve_command.clone()),
         };
         let sglang_panel = match &sg {
-            Some(Some(v)) if !v.stats.is_empty() => Some(view! {
-                <div class:stale=busy aria-busy=busy.to_string()><SglangPanel s=s.clone() sg=v.clone()/></div>
-            }),
-            _ => None,
+            Some(Some(v)) if !v.stats.is_empty() => page::sglang_panel_html(s, v, busy),
+            _ => String::new(),
         };
         // The static parts are HTML text (`page::results_top`, `page::results_bottom`); the fix
         // buttons in it are handled here, by their index in the same list of fixes.
@@ -131,9 +117,7 @@ pub fn Results(state: State) -> impl IntoView {
         let serve_copy = serve.clone();
         view! {
             <section class="results" aria-labelledby="results-title" on:click=on_click>
-                <div class="part" inner_html=top></div>
-                {sglang_panel}
-                <div class="part" inner_html=bottom></div>
+                <div class="part" inner_html=top + &sglang_panel + &bottom></div>
                 <div class="actions">
                     <button type="button" on:click=move |_| browser::copy_reporting(t!(RS_COMMAND), serve_copy.clone(), copied)>{t!(RS_COPY_COMMAND)}</button>
                     <button type="button" data-testid="copy-link" on:click=move |_| browser::copy_reporting(t!(RS_LINK), link(), copied)>{t!(RS_COPY_LINK)}</button>

@@ -1,15 +1,12 @@
 //! SGLang on the page: its figures for the scenario, computed in the worker (the first load
-//! carries no SGLang emulation), and the same GPU under both engines.
+//! carries no SGLang emulation); the results panel shows them (`page::sglang_panel_html`).
 
-use super::results::stat;
 use super::{browser, Shown};
-use crate::page;
 use kvbudget_core::handoff::read_text;
 use kvbudget_core::handoff::sglang::{read_view, sglang_request, SglangView};
 use kvbudget_core::i18n::Lang;
 use kvbudget_core::query::encode;
-use kvbudget_core::scenario::{Engine, PageScenario};
-use kvbudget_core::t;
+use kvbudget_core::scenario::Engine;
 use leptos::prelude::*;
 
 /// SGLang's figures while SGLang is the engine: asked of the worker each time the shown scenario
@@ -63,34 +60,4 @@ pub fn follow(
         got.with(|v| v.as_ref().is_some_and(|v| Some(&v.query) == q.as_ref()))
     });
     (latest, current)
-}
-
-/// SGLang's sequences, tokens and `mem_fraction_static`, then vLLM and SGLang side by side.
-#[component]
-pub fn SglangPanel(s: PageScenario, sg: SglangView) -> impl IntoView {
-    let stats = sg.stats.into_iter().map(|st| stat(st, true));
-    let rows = sg.rows.into_iter().map(|r| {
-        let engine = r.engine.to_ascii_lowercase();
-        let tokens_value = r.tokens.map(|t| t.to_string()).unwrap_or_default();
-        view! {
-            <tr data-testid=format!("compare-{engine}")>
-                <th scope="row">{r.engine}</th>
-                <td data-testid=format!("compare-{engine}-tokens") data-value=tokens_value>{page::tokens_cell(r.tokens)}</td>
-                <td data-testid=format!("compare-{engine}-seqs") data-value=r.sequences.to_string()>{r.sequences.to_string()}</td>
-                <td class="compare__pool">{r.pool}</td>
-            </tr>
-        }
-    });
-    view! {
-        <div class="stats" data-testid="sglang-stats">{stats.collect_view()}</div>
-        <div class="table-wrap"><table class="rep compare" data-testid="compare">
-            <caption>{page::compare_caption(&s)}</caption>
-            <thead>
-                <tr><th scope="col">{t!(RS_ENGINE)}</th><th scope="col">{t!(RS_TOKENS_IN_KV)}</th><th scope="col">{t!(RS_SEQS_AT_CTX)}</th><th scope="col">{t!(RS_HOW_POOL)}</th></tr>
-            </thead>
-            <tbody>{rows.collect_view()}</tbody>
-        </table></div>
-        <p class="hint" data-testid="compare-why">{sg.why}</p>
-        <ul class="warnings">{sg.notes.into_iter().map(|n| view! { <li>{n}</li> }).collect_view()}</ul>
-    }
 }

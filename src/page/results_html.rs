@@ -3,10 +3,10 @@
 //! Every text that comes from the scenario or a user is escaped; the only interactive elements
 //! are the fix buttons, which carry their index (`data-fix-index`) for the panel's click handler.
 
+use super::{compare_caption, results_title, stats, tokens_cell, vllm_stats_heading, Stat};
 use super::{
     definition, engine_answer, html_escape as esc, lines_heading, primer, refusal_summary,
 };
-use super::{results_title, stats, vllm_stats_heading, Stat};
 use kvbudget_core::calc::Outcome;
 use kvbudget_core::explain::Explanation;
 use kvbudget_core::fixes::Fix;
@@ -169,6 +169,80 @@ pub fn results_bottom(o: &Outcome, words: &Explanation, serve: &str) -> String {
         r#"<pre class="cmd" data-testid="serve-command" data-value="{}">{}</pre>"#,
         esc(serve),
         esc(serve)
+    );
+    out
+}
+
+/// SGLang's figures and the same GPU under both engines (`busy`: they are for an older scenario,
+/// shown dimmed while the worker computes the current one).
+pub fn sglang_panel_html(s: &PageScenario, sg: &SglangView, busy: bool) -> String {
+    let mut out = String::with_capacity(2048);
+    let _ = write!(
+        out,
+        r#"<div class="{}" aria-busy="{busy}"><div class="stats" data-testid="sglang-stats">"#,
+        if busy { "stale" } else { "" }
+    );
+    for st in &sg.stats {
+        stat_html(&mut out, st, true);
+    }
+    let _ = write!(
+        out,
+        r#"</div><div class="table-wrap"><table class="rep compare" data-testid="compare"><caption>{}</caption><thead><tr><th scope="col">{}</th><th scope="col">{}</th><th scope="col">{}</th><th scope="col">{}</th></tr></thead><tbody>"#,
+        esc(&compare_caption(s)),
+        esc(t!(RS_ENGINE)),
+        esc(t!(RS_TOKENS_IN_KV)),
+        esc(t!(RS_SEQS_AT_CTX)),
+        esc(t!(RS_HOW_POOL))
+    );
+    for r in &sg.rows {
+        let engine = esc(&r.engine.to_ascii_lowercase());
+        let tokens = r.tokens.map(|t| t.to_string()).unwrap_or_default();
+        let _ = write!(
+            out,
+            r#"<tr data-testid="compare-{engine}"><th scope="row">{}</th><td data-testid="compare-{engine}-tokens" data-value="{tokens}">{}</td><td data-testid="compare-{engine}-seqs" data-value="{}">{}</td><td class="compare__pool">{}</td></tr>"#,
+            esc(&r.engine),
+            esc(&tokens_cell(r.tokens)),
+            r.sequences,
+            r.sequences,
+            esc(&r.pool)
+        );
+    }
+    let _ = write!(
+        out,
+        r#"</tbody></table></div><p class="hint" data-testid="compare-why">{}</p><ul class="warnings">"#,
+        esc(&sg.why)
+    );
+    for n in &sg.notes {
+        let _ = write!(out, "<li>{}</li>", esc(n));
+    }
+    out.push_str("</ul></div>");
+    out
+}
+
+/// The embedded card: the refusal (if vLLM would refuse), the four figures, vLLM's lines.
+pub fn card_html(s: &PageScenario, o: &Outcome) -> String {
+    let r = &o.chosen.report;
+    let mut out = String::with_capacity(2048);
+    out.push_str(r#"<section class="results results--card">"#);
+    if let Some(x) = r.refusal {
+        let _ = write!(
+            out,
+            r#"<p class="refusal" data-testid="refusal" data-value="{}"><strong>{}</strong>{}</p>"#,
+            x.kind.key(),
+            esc(t!(RS_WOULD_REFUSE)),
+            esc(refusal_summary(x.kind))
+        );
+    }
+    out.push_str(r#"<div class="stats">"#);
+    for st in stats(s, o) {
+        stat_html(&mut out, &st, false);
+    }
+    let lines = super::log_lines(r);
+    let _ = write!(
+        out,
+        r#"</div><pre class="log" data-testid="vllm-lines" data-value="{}">{}</pre></section>"#,
+        esc(&lines),
+        esc(&lines)
     );
     out
 }
