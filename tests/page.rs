@@ -255,6 +255,15 @@ fn sglang_stats_and_lines() {
         (v.rows[1].engine.as_str(), v.rows[1].tokens),
         ("SGLang", Some(7422))
     );
+    // As the results panel shows it: the figures and both engines' rows with their exact values,
+    // and text from the worker escaped.
+    let mut hostile = v.clone();
+    hostile.notes.push("<script>x</script>".into());
+    let html = page::sglang_panel_html(&s, &hostile, true);
+    assert!(html.contains(r#"data-testid="sglang-tokens" data-value="7422""#));
+    assert!(html.contains(r#"data-testid="compare-sglang-tokens" data-value="7422""#));
+    assert!(html.contains(r#"class="stale" aria-busy="true""#));
+    assert!(html.contains("&lt;script&gt;") && !html.contains("<script>"));
 }
 
 #[test]
