@@ -2,7 +2,9 @@
 //! to exactly what the core computes directly.
 
 use kvbudget::core::config::import;
-use kvbudget::core::handoff::{answer, import_request, kv_report_request, read_import, read_text};
+use kvbudget::core::handoff::{
+    answer, import_request, log_question, log_request, read_import, read_text, Session,
+};
 use kvbudget::core::query;
 use kvbudget::core::scenario::PageScenario;
 
@@ -48,7 +50,9 @@ fn the_kv_report_comes_back_as_the_lab_json() {
     // Qwen3-14B at 0.11 beside a two-line V1 log: the lab's keys, the log's figures.
     let s = PageScenario::default();
     let log = fixture("logs", "v1_0.11_two_line.log");
-    let json = read_text(&answer(&kv_report_request(&query::encode(&s), &log))).unwrap();
+    let mut w = Session::default();
+    read_text(&w.answer(&log_request(&log))).unwrap();
+    let json = read_text(&w.answer(&log_question("log_report", &query::encode(&s)))).unwrap();
     let v: serde_json::Value = serde_json::from_str(&json).unwrap();
     // The log printed 42,656 tokens; at the default scenario's context that is 42,656 // ctx
     // whole sequences.
@@ -161,4 +165,26 @@ fn the_worker_sends_the_chinese_texts_by_their_english_twins() {
         (zh, kvbudget::core::t!(RS_STAT_POOL)),
         ("KV 缓存池", "KV pool")
     );
+}
+
+#[test]
+fn the_kept_log_says_its_status_again_in_another_language_without_being_read_again() {
+    use kvbudget::core::handoff::log::read_status;
+    use kvbudget::core::i18n::{self, Lang};
+    let mut w = Session::default();
+    read_text(&w.answer(&log_request(&fixture("logs", "v1_0.11_two_line.log")))).unwrap();
+    i18n::load_builtin_zh();
+    i18n::set_lang(Lang::ZhCn);
+    let zh = read_status(&read_text(&w.answer(&log_question("log_status", ""))).unwrap());
+    i18n::set_lang(Lang::En);
+    // The 0.11 log of Qwen3-14B: started with 42,656 tokens of KV cache.
+    assert_eq!(
+        zh.message,
+        "vLLM 0.11.0，Qwen/Qwen3-14B：已启动，KV 缓存共 42,656 个 token。"
+    );
+    assert_eq!((zh.kind.as_str(), zh.verdict.as_str()), ("vllm", "started"));
+    // An SGLang log has no lab report here.
+    read_text(&w.answer(&log_request(&fixture("logs", "sglang_0.5.8_capped.log")))).unwrap();
+    let q = query::encode(&PageScenario::default());
+    assert!(read_text(&w.answer(&log_question("log_report", &q))).is_err());
 }

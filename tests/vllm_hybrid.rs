@@ -394,14 +394,9 @@ fn example_5_llama4_scout_chunked_local_attention() {
     assert_eq!(run(&s).gpu_kv_cache_tokens, Some(1_270_993));
 }
 
-#[test]
-fn example_6_glm51_mla_with_the_indexer_at_tp8() {
-    // GLM-5.1 DSA: 78 MLA layers (latent 512 + 64) with the V3.2 indexer (128), FP8 cache.
-    // fp8_ds_mla: 512 + 4 × 4 + 64 × 2 = 656 B; indexer 128 + 4 = 132 B; 788 B per token per
-    // layer, not split by TP: 78 × 788 = 61,464 B per token. Sparse MLA: block 64.
-    // ⌊19.55 × 2³⁰⌋ = 20,991,655,116 // (64 × 61,464) = 5,336 blocks → 341,504 tokens;
-    // per request ⌈202,752 / 64⌉ = 3,168; 5,336 / 3,168 = 1.684 → "1.68x". Both printed.
-    let m = model(
+/// GLM-5.1 DSA: 78 MLA layers (latent 512 + 64) with the V3.2 indexer (128).
+fn glm51() -> ModelSpec {
+    model(
         "zai-org/GLM-5.1",
         78,
         64,
@@ -412,7 +407,17 @@ fn example_6_glm51_mla_with_the_indexer_at_tp8() {
             indexer: 128,
         },
         None,
-    );
+    )
+}
+
+#[test]
+fn example_6_glm51_mla_with_the_indexer_at_tp8() {
+    // GLM-5.1 DSA: 78 MLA layers (latent 512 + 64) with the V3.2 indexer (128), FP8 cache.
+    // fp8_ds_mla: 512 + 4 × 4 + 64 × 2 = 656 B; indexer 128 + 4 = 132 B; 788 B per token per
+    // layer, not split by TP: 78 × 788 = 61,464 B per token. Sparse MLA: block 64.
+    // ⌊19.55 × 2³⁰⌋ = 20,991,655,116 // (64 × 61,464) = 5,336 blocks → 341,504 tokens;
+    // per request ⌈202,752 / 64⌉ = 3,168; 5,336 / 3,168 = 1.684 → "1.68x". Both printed.
+    let m = glm51();
     let mut s = scenario(
         m,
         KvDtype::Fp8,
@@ -684,18 +689,7 @@ fn example_6_with_decode_context_parallelism_over_8_ranks() {
     // takes ⌈⌈202,752 / 8⌉ / 64⌉ = ⌈25,344 / 64⌉ = 396 blocks per rank. With the 5,314 blocks of
     // the DCP8 log (19.47 GiB): 5,314 / 396 = 13.419 → "13.42x"; tokens on 0.20.0 (× DCP)
     // 5,314 × 64 × 8 = 2,720,768, and on 0.20.1+ int(13.419… × 202,752) = 2,720,768 too.
-    let m = model(
-        "zai-org/GLM-5.1",
-        78,
-        64,
-        64,
-        192,
-        Attention::Mla {
-            latent: 576,
-            indexer: 128,
-        },
-        None,
-    );
+    let m = glm51();
     let mut s = scenario(
         m,
         KvDtype::Fp8,

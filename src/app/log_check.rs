@@ -31,7 +31,7 @@ pub struct LogState {
     adopted: RwSignal<Vec<String>>,
     /// The latest comparison.
     got: RwSignal<Option<LogView>>,
-    /// The log as read, for the kv_report.json the worker writes.
+    /// The log as read, given again to a worker that replaced a failed one.
     log_text: RwSignal<Option<String>>,
     /// The shown scenario's query (with the language: the worker writes the rows' texts in it)
     /// while a log is held.
@@ -89,14 +89,30 @@ impl LogState {
                 }
             });
         });
-        // The status line follows a change of language (the worker reads the log again).
+        // The status line follows a change of language: the worker says it again for the kept
+        // log (a new worker, which keeps none, reads the log again).
         Effect::new(move |_| {
             let l = lang.get();
-            if log.message_lang.get_untracked() != l {
-                if let Some(text) = log.log_text.get_untracked() {
-                    log.read(text);
-                }
+            if log.message_lang.get_untracked() == l || log.log_text.with_untracked(Option::is_none)
+            {
+                return;
             }
+            leptos::task::spawn_local(async move {
+                match browser::ask_worker(log_question("log_status", ""))
+                    .await
+                    .and_then(|a| read_text(&a))
+                {
+                    Ok(answer) => {
+                        log.message.set(read_status(&answer).message);
+                        log.message_lang.set(l);
+                    }
+                    Err(_) => {
+                        if let Some(text) = log.log_text.get_untracked() {
+                            log.read(text);
+                        }
+                    }
+                }
+            });
         });
         log
     }
@@ -140,7 +156,6 @@ pub fn LogCheck(state: State) -> impl IntoView {
         message,
         adopted,
         got,
-        log_text,
         query,
         ..
     } = log;
@@ -238,11 +253,11 @@ pub fn LogCheck(state: State) -> impl IntoView {
         })
     };
     let download = move |_| {
-        let (Some(log), Some(x)) = (log_text.get_untracked(), shown.get_untracked()) else {
+        let Some(x) = shown.get_untracked() else {
             return;
         };
-        // The JSON is written in the page's worker, where the JSON code lives.
-        let request = handoff::kv_report_request(&query::encode(&x.s), &log);
+        // The JSON is written in the page's worker, from the log it keeps (and the JSON code).
+        let request = log_question("log_report", &query::encode(&x.s));
         leptos::task::spawn_local(async move {
             match browser::ask_worker(request)
                 .await

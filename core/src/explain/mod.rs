@@ -37,15 +37,6 @@ fn sequences(n: u64) -> String {
     }
 }
 
-/// `1 sequence`, `4 sequences`, with thousands separators.
-pub fn plural(n: u64, word: &str) -> String {
-    if n == 1 {
-        format!("1 {word}")
-    } else {
-        format!("{} {word}s", thousands(n))
-    }
-}
-
 /// A word as a POSIX shell reads it: bare when it is safe, else single-quoted.
 pub fn shell_word(s: &str) -> String {
     if !s.is_empty()

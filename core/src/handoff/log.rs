@@ -16,8 +16,8 @@ use crate::{t, tf};
 /// A log the worker has read.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Loaded {
-    /// A vLLM log (kept with its text, for the lab's kv_report.json).
-    Vllm(ParsedLog, String),
+    /// A vLLM log.
+    Vllm(ParsedLog),
     /// An SGLang log.
     Sglang(SgLog),
 }
@@ -152,25 +152,34 @@ pub fn sglang_compare(s: &PageScenario, p: &SgLog) -> Vec<(&'static str, String,
 
 /// Reads a log (vLLM or SGLang): what it found, and what to keep for later questions.
 pub fn read_log(text: &str) -> (LogStatus, Option<Loaded>) {
-    if sglog::is_sglang(text) {
-        let p = sglog::parse(text);
-        let (verdict, message) = sglang_log_status(&p);
-        let found = verdict != "no-kv-line";
-        let status = LogStatus {
-            kind: if found { "sglang" } else { "none" }.into(),
-            verdict: verdict.into(),
-            message,
-        };
-        return (status, found.then_some(Loaded::Sglang(p)));
-    }
-    let p = logparse::parse(text);
-    let found = p.kv.is_some() || p.error.is_some();
-    let status = LogStatus {
-        kind: if found { "vllm" } else { "none" }.into(),
-        verdict: Verdict::of(&p).key().into(),
-        message: log_status(&p),
+    let log = if sglog::is_sglang(text) {
+        Loaded::Sglang(sglog::parse(text))
+    } else {
+        Loaded::Vllm(logparse::parse(text))
     };
-    (status, found.then(|| Loaded::Vllm(p, text.to_string())))
+    let status = status(&log);
+    (status.clone(), (status.kind != "none").then_some(log))
+}
+
+/// What a log says, in the current language: its engine (`none` without KV figures), verdict and
+/// sentence. (Asked again when the language changes; the log is not read twice.)
+pub fn status(log: &Loaded) -> LogStatus {
+    let (kind, verdict, message) = match log {
+        Loaded::Sglang(p) => {
+            let (verdict, message) = sglang_log_status(p);
+            ("sglang", verdict, message)
+        }
+        Loaded::Vllm(p) => ("vllm", Verdict::of(p).key(), log_status(p)),
+    };
+    let found = match log {
+        Loaded::Sglang(_) => verdict != "no-kv-line",
+        Loaded::Vllm(p) => p.kv.is_some() || p.error.is_some(),
+    };
+    LogStatus {
+        kind: if found { kind } else { "none" }.into(),
+        verdict: verdict.into(),
+        message,
+    }
 }
 
 /// The scenario beside the loaded log.
@@ -180,7 +189,7 @@ pub fn log_view(s: &PageScenario, log: &Loaded) -> LogView {
         ..LogView::default()
     };
     match log {
-        Loaded::Vllm(p, _) => {
+        Loaded::Vllm(p) => {
             v.mismatches = mismatches(s, p)
                 .into_iter()
                 .map(|m| tf!(VF_MISMATCH, tr(m.what), m.scenario, m.log))
@@ -220,7 +229,7 @@ pub fn log_view(s: &PageScenario, log: &Loaded) -> LogView {
 /// The scenario with the log's numbers, and what changed.
 pub fn adopt_log(s: &PageScenario, log: &Loaded) -> (PageScenario, Vec<String>) {
     match log {
-        Loaded::Vllm(p, _) => {
+        Loaded::Vllm(p) => {
             let (s, notes) = adopt(s, p);
             let mut lines = vec![t!(LG_ADOPTED).to_string()];
             lines.extend(notes);
@@ -238,7 +247,7 @@ pub fn adopt_log(s: &PageScenario, log: &Loaded) -> (PageScenario, Vec<String>) 
 /// The scenario aligned to a vLLM log's settings (an SGLang log leaves it as it is).
 pub fn align_log(s: &PageScenario, log: &Loaded) -> PageScenario {
     match log {
-        Loaded::Vllm(p, _) => align(s, p),
+        Loaded::Vllm(p) => align(s, p),
         Loaded::Sglang(_) => s.clone(),
     }
 }

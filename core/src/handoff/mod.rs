@@ -17,17 +17,12 @@ use crate::query;
 use crate::report_json::kv_report;
 use crate::scenario::{ModelChoice, PageScenario};
 use crate::units::GIB;
-use crate::vllm::logparse::{self, ParsedLog};
+use crate::vllm::logparse::ParsedLog;
 use crate::{pyjson, seed};
 
 /// The request that imports `text` as a config.json named `name`.
 pub fn import_request(name: &str, text: &str) -> String {
     format!("import\n{}\n{text}", name.replace('\n', " "))
-}
-
-/// The request for the course lab's kv_report.json of the scenario `query` beside a vLLM log.
-pub fn kv_report_request(query: &str, log: &str) -> String {
-    format!("kv_report\n{query}\n{log}")
 }
 
 /// The course lab's kv_report.json for the scenario's geometry and pool beside a log: the seed's
@@ -53,7 +48,8 @@ pub fn lab_report(s: &PageScenario, o: &Outcome, log: &ParsedLog) -> Option<Stri
     )
 }
 
-/// Runs a request that needs no session (an import or a report) and returns the answer.
+/// Runs a request that needs no kept log (an import, SGLang's figures, the texts) and returns the
+/// answer.
 pub fn answer(request: &str) -> String {
     Session::default().answer(request)
 }
@@ -63,8 +59,9 @@ pub fn log_request(text: &str) -> String {
     format!("log\n{text}")
 }
 
-/// The request for the kept log beside the scenario `query`: `log_view`, `log_adopt` or
-/// `log_align`.
+/// The request about the kept log (for the scenario `query`): `log_view`, `log_adopt`,
+/// `log_align`, `log_report` (the course lab's kv_report.json; a vLLM log) or `log_status` (its
+/// sentence again, in the request's language; no query).
 pub fn log_question(job: &str, query: &str) -> String {
     format!("{job}\n{query}")
 }
@@ -104,7 +101,6 @@ impl Session {
         let (job, rest) = request.split_once('\n').unwrap_or((request, ""));
         let no_log = || format!("err\n{}", crate::t!(HO_NO_LOG));
         match job {
-            "kv_report" => report(rest),
             "texts" => {
                 let lines: Vec<String> = crate::i18n::zh_pairs()
                     .into_iter()
@@ -122,7 +118,7 @@ impl Session {
                 self.log = loaded;
                 format!("ok\n{}", log::write_status(&status))
             }
-            "log_view" | "log_adopt" | "log_align" => {
+            "log_view" | "log_adopt" | "log_align" | "log_report" | "log_status" => {
                 let Some(loaded) = &self.log else {
                     return no_log();
                 };
@@ -135,7 +131,9 @@ impl Session {
                         lines.extend(notes.iter().map(|n| n.replace('\n', " ")));
                         lines.join("\n")
                     }
-                    _ => format!("ok\n{}", query::encode(&log::align_log(&s, loaded))),
+                    "log_align" => format!("ok\n{}", query::encode(&log::align_log(&s, loaded))),
+                    "log_report" => report(&s, loaded),
+                    _ => format!("ok\n{}", log::write_status(&log::status(loaded))),
                 }
             }
             _ => format!("err\n{}", crate::t!(HO_UNKNOWN_JOB)),
@@ -143,14 +141,14 @@ impl Session {
     }
 }
 
-fn report(rest: &str) -> String {
-    let Some((q, text)) = rest.split_once('\n') else {
+/// The lab's kv_report.json of the scenario beside the kept vLLM log.
+fn report(s: &PageScenario, log: &log::Loaded) -> String {
+    let log::Loaded::Vllm(parsed) = log else {
         return format!("err\n{}", crate::t!(HO_NO_REPORT));
     };
-    let (s, _) = query::decode(q);
-    let report = calc::evaluate(&s)
+    let report = calc::evaluate(s)
         .ok()
-        .and_then(|o| lab_report(&s, &o, &logparse::parse(text)));
+        .and_then(|o| lab_report(s, &o, parsed));
     match report {
         Some(json) => format!("ok\n{json}"),
         None => format!("err\n{}", crate::t!(HO_NO_REPORT)),

@@ -161,7 +161,12 @@ pub fn sglang_view(s: &PageScenario) -> SglangView {
                 ))
             };
             let rest = format!("{} · {} KV · {}", s.model.name(), s.kv.name(), s.gpu.name());
-            v.answer = t!(rs_under_sglang(&fit, &sg.report.version.to_string(), &rest));
+            v.answer = t!(rs_under_sglang(
+                &fit,
+                v.refused,
+                &sg.report.version.to_string(),
+                &rest
+            ));
             v.lines = sglang_lines(&sg);
             v.stats = sglang_stats(&sg);
             v.notes = sg.report.notes.clone();

@@ -297,9 +297,9 @@ pub fn rs_fit(sequences: &str, n: u64, context: &str) -> String {
     fill(template, &[&sequences, &context])
 }
 
-/// (`fit` is SGLang's refusal when it would not start.)
-pub fn rs_under_sglang(fit: &str, version: &str, rest: &str) -> String {
-    let template = if fit == t!(RS_SGLANG_WONT_START) {
+/// (`refused`: SGLang would not start, and `fit` says so.)
+pub fn rs_under_sglang(fit: &str, refused: bool, version: &str, rest: &str) -> String {
+    let template = if refused {
         t!(RS_UNDER_SGLANG_REFUSED)
     } else {
         t!(RS_UNDER_SGLANG)
