@@ -3,9 +3,9 @@
 //! URL. Each panel is a component in `app/`; what they decide is in `crate::page`.
 
 mod browser;
+mod dom;
 mod drop_panel;
 mod embed;
-mod field;
 mod figures;
 mod frame;
 mod gpus;

@@ -1,199 +1,147 @@
-//! The scenario's inputs: pickers and text fields in four groups. Each text field is one entry of
-//! the page's input tables (`page::CUSTOM_MODEL`, `page::VLLM`, …).
+//! The scenario's inputs: the form's markup is HTML text (`page::form_*_html`, built once per
+//! language), one handler per event type finds the control by its id, and one effect writes what
+//! each control shows (`page::fields_now`), touching only what changed.
 
-use super::field::Field;
-use super::{import::ImportConfig, State};
-use crate::page::{self, Input, Units};
-use kvbudget_core::model::KvDtype;
-use kvbudget_core::presets::{GPUS, MODELS};
-use kvbudget_core::scenario::{Engine, GpuChoice, ModelChoice, PageScenario};
-use kvbudget_core::sglang;
+use super::{browser, dom, import::ImportConfig, State};
+use crate::page::{self, FieldNow, Typed};
+use kvbudget_core::scenario::PageScenario;
 use kvbudget_core::t;
 use kvbudget_core::units::Bytes;
-use kvbudget_core::vllm::{version, Version};
 use leptos::prelude::*;
 
-/// A text field for one input of the tables.
-fn text_field(state: State, input: &'static Input, units: RwSignal<Units>) -> impl IntoView {
-    let scenario = state.scenario;
-    let value = Signal::derive(move || scenario.with(|s| (input.show)(s, units.get())));
-    let placeholder = Signal::derive(move || {
-        scenario.with(|s| {
-            state.shown.with(|x| {
-                state.sglang_now.with(|sg| {
-                    page::placeholder(input.id, s, x.as_ref().map(|x| &x.o), sg.as_ref())
-                })
-            })
-        })
-    });
-    let commit = Callback::new(move |text: String| {
-        match scenario.with_untracked(|s| input.commit(s, &text, units.get_untracked())) {
-            Ok(t) => {
-                scenario.set(t);
-                None
-            }
-            Err(e) => Some(e),
+/// What the effect last wrote, to touch only what changed.
+#[derive(Clone, Default, PartialEq)]
+struct Written {
+    fields: Vec<FieldNow>,
+    picks: Vec<String>,
+    checks: Vec<bool>,
+    blocks: Vec<bool>,
+    hints: [String; 2],
+    in_gb: bool,
+}
+
+/// Writes the form's controls from the scenario and what was typed; `prev` is what it wrote last
+/// (`None`: the form was just drawn).
+fn write_form(now: &Written, prev: Option<&Written>) {
+    for (i, f) in now.fields.iter().enumerate() {
+        let old = prev.and_then(|p| p.fields.get(i));
+        dom::show_field(f, old);
+    }
+    for (i, p) in page::PICKS.iter().enumerate() {
+        if prev.is_none_or(|w| w.picks.get(i) != now.picks.get(i)) {
+            dom::set_control_value(p.id, &now.picks[i]);
         }
-    });
-    view! {
-        <Field id=input.id label=(input.label)() hint=(input.hint)() inputmode=input.inputmode value placeholder commit/>
+    }
+    for (i, c) in page::CHECKS.iter().enumerate() {
+        if prev.is_none_or(|w| w.checks.get(i) != now.checks.get(i)) {
+            dom::set_checked(c.id, now.checks[i]);
+        }
+    }
+    for (i, (key, _)) in page::shown_blocks(&PageScenario::default())
+        .iter()
+        .enumerate()
+    {
+        if prev.is_none_or(|w| w.blocks.get(i) != now.blocks.get(i)) {
+            dom::set_block_shown(key, now.blocks[i]);
+        }
+    }
+    for (i, id) in ["gpu-seen", "custom-geometry"].iter().enumerate() {
+        if prev.is_none_or(|w| w.hints[i] != now.hints[i]) {
+            dom::set_testid_text(id, &now.hints[i]);
+        }
+    }
+    if prev.is_none_or(|w| w.in_gb != now.in_gb) {
+        dom::set_control_value(page::UNIT_PICK, if now.in_gb { "GB" } else { "GiB" });
     }
 }
 
-/// A `<select>` whose choice is applied to the scenario by `select`.
-fn picker(
-    state: State,
-    id: &'static str,
-    label: &'static str,
-    options: Vec<(String, String)>,
-    value: fn(&PageScenario) -> String,
-    select: fn(&mut PageScenario, &str),
-) -> impl IntoView {
-    let scenario = state.scenario;
-    let on_change = move |ev| {
-        let v = event_target_value(&ev);
-        scenario.update(|s| select(s, &v));
-    };
-    view! {
-        <div class="field">
-            <label for=id>{label}</label>
-            <select id=id on:change=on_change prop:value=move || scenario.with(value)>
-                {options.into_iter().map(|(v, l)| view! { <option value=v>{l}</option> }).collect_view()}
-            </select>
-        </div>
-    }
-}
-
-/// A checkbox for one flag of the scenario.
-fn checkbox(
-    state: State,
-    id: &'static str,
-    label: &'static str,
-    get: fn(&PageScenario) -> bool,
-    set: fn(&mut PageScenario, bool),
-) -> impl IntoView {
-    let scenario = state.scenario;
-    view! {
-        <div class="field field--check">
-            <input id=id type="checkbox" prop:checked=move || scenario.with(get)
-                on:change=move |ev| {
-                    let on = event_target_checked(&ev);
-                    scenario.update(|s| set(s, on));
-                }/>
-            <label for=id>{label}</label>
-        </div>
-    }
-}
-
-/// Every input, in four fieldsets.
+/// Every input, in five fieldsets.
 #[component]
 pub fn Inputs(state: State) -> impl IntoView {
     let scenario = state.scenario;
-    let units = RwSignal::new(Units::default());
-    let is_custom_model = move || scenario.with(|s| matches!(s.model, ModelChoice::Custom(_)));
-    let is_custom_gpu = move || scenario.with(|s| matches!(s.gpu, GpuChoice::Custom { .. }));
-    let fields = move |inputs: &'static [Input]| {
-        inputs
-            .iter()
-            .map(|i| text_field(state, i, units))
-            .collect_view()
+    let typed = state.typed;
+    let units = move || typed.with_untracked(|t| t.units);
+    let on_input = move |ev: leptos::ev::Event| {
+        let Some(i) = dom::target_id(&ev).and_then(|id| page::text_input(&id)) else {
+            return;
+        };
+        let text = event_target_value(&ev);
+        let next = scenario.with_untracked(|s| i.commit(s, &text, units()));
+        typed.update(|t| t.set(i.id, text));
+        if let Ok(next) = next {
+            scenario.set(next);
+        }
     };
-    let mut models: Vec<(String, String)> = MODELS
-        .iter()
-        .map(|m| (m.id().to_string(), page::model_option(m)))
-        .collect();
-    models.push(("custom".into(), t!(IN_CUSTOM_GEOMETRY).into()));
-    let mut gpus: Vec<(String, String)> = GPUS
-        .iter()
-        .map(|g| (g.slug.to_string(), page::gpu_option(g)))
-        .collect();
-    gpus.push(("custom".into(), t!(IN_CUSTOM).into()));
-    let kvs = KvDtype::ALL
-        .iter()
-        .filter(|k| **k != KvDtype::Float32)
-        .map(|k| (k.name().to_string(), k.name().to_string()))
-        .collect();
-    let versions = version::offered()
-        .into_iter()
-        .rev()
-        .map(|v| (v.to_string(), page::version_option(v)))
-        .collect();
-    let sglang_versions: Vec<(String, String)> = sglang::version::offered()
-        .into_iter()
-        .rev()
-        .map(|v| (v.to_string(), page::sglang_version_option(v)))
-        .collect();
-    let is_sglang = move || scenario.with(|s| s.engine == Engine::Sglang);
+    let on_change = move |ev: leptos::ev::Event| {
+        let Some(id) = dom::target_id(&ev) else {
+            return;
+        };
+        let text = event_target_value(&ev);
+        if let Some(i) = page::text_input(&id) {
+            // A committed edit shows the committed value again (a refused one stays as typed).
+            if scenario.with_untracked(|s| i.commit(s, &text, units()).is_ok()) {
+                typed.update(|t| t.clear(i.id));
+            }
+        } else if let Some(p) = page::pick(&id) {
+            scenario.update(|s| (p.select)(s, &text));
+        } else if let Some(c) = page::check(&id) {
+            let on = event_target_checked(&ev);
+            scenario.update(|s| (c.set)(s, on));
+        } else if id == page::UNIT_PICK {
+            typed.update(|t| t.units.weights_in_gb = text == "GB");
+        }
+    };
+    let on_click = move |ev: leptos::ev::MouseEvent| match browser::clicked_data(
+        &ev,
+        "button[data-action]",
+        "data-action",
+    )
+    .as_deref()
+    {
+        Some("seed-overhead") => scenario.update(|s| s.overhead = Some(Bytes::gib(1))),
+        Some("estimate-overhead") => scenario.update(|s| s.overhead = None),
+        Some("reset") => {
+            typed.set(Typed::default());
+            scenario.update(|s| {
+                *s = PageScenario {
+                    lang: s.lang,
+                    ..PageScenario::default()
+                }
+            });
+        }
+        _ => {}
+    };
+    Effect::new(move |prev: Option<Written>| {
+        let _ = state.lang.get();
+        let now = typed.with(|t| {
+            scenario.with(|s| {
+                let fields = state.shown.with(|x| {
+                    state
+                        .sglang_now
+                        .with(|sg| page::fields_now(s, t, x.as_ref().map(|x| &x.o), sg.as_ref()))
+                });
+                Written {
+                    fields,
+                    picks: page::PICKS.iter().map(|p| (p.value)(s)).collect(),
+                    checks: page::CHECKS.iter().map(|c| (c.get)(s)).collect(),
+                    blocks: page::shown_blocks(s).iter().map(|b| b.1).collect(),
+                    hints: [page::gpu_seen(s), page::custom_summary(s)],
+                    in_gb: t.units.weights_in_gb,
+                }
+            })
+        });
+        write_form(&now, prev.as_ref());
+        now
+    });
     view! {
-        <fieldset>
-            <legend>{t!(IN_MODEL)}</legend>
-            {picker(state, "model", t!(IN_MODEL), models, page::model_value, page::select_model)}
-            <ImportConfig scenario/>
-            <Show when=is_custom_model>
-                <div class="custom">
-                    {fields(&page::CUSTOM_MODEL)}
-                    <p class="hint" data-testid="custom-geometry">{move || scenario.with(page::custom_summary)}</p>
-                    <div class="field-row">
-                        {text_field(state, &page::WEIGHTS, units)}
-                        <div class="field">
-                            <label for="weights-unit">{t!(IN_UNIT)}</label>
-                            <select id="weights-unit" on:change=move |ev| units.set(Units { weights_in_gb: event_target_value(&ev) == "GB" })>
-                                <option value="GiB" selected=move || !units.get().weights_in_gb>{t!(IN_GIB_OPTION)}</option>
-                                <option value="GB" selected=move || units.get().weights_in_gb>{t!(IN_GB_OPTION)}</option>
-                            </select>
-                        </div>
-                    </div>
-                </div>
-            </Show>
-            {picker(state, "kv", t!(IN_KV_DTYPE), kvs, |s| s.kv.name().into(), |s, v| if let Ok(k) = KvDtype::parse(v) { s.kv = k })}
-        </fieldset>
-        <fieldset>
-            <legend>{t!(IN_GPU)}</legend>
-            {picker(state, "gpu", t!(IN_GPU), gpus, page::gpu_value, page::select_gpu)}
-            <p class="hint" data-testid="gpu-seen">{move || scenario.with(page::gpu_seen)}</p>
-            <Show when=is_custom_gpu>
-                <div class="custom">{fields(&page::CUSTOM_GPU)}</div>
-            </Show>
-            {fields(&page::PARALLEL)}
-        </fieldset>
-        <fieldset>
-            <legend>{t!(IN_ENGINE)}</legend>
-            {picker(state, "engine", t!(IN_ENGINE), page::engine_options(), page::engine_value, page::select_engine)}
-            <Show when=is_sglang>
-                {picker(state, "sglang", t!(IN_SGLANG_VERSION), sglang_versions.clone(), page::sglang_version_value, page::select_sglang_version)}
-                {fields(&page::SGLANG)}
-                <p class="hint">{t!(IN_SGLANG_NOTE)}</p>
-            </Show>
-        </fieldset>
-        <fieldset>
-            <legend>{t!(IN_VLLM)}</legend>
-            {picker(state, "vllm", t!(IN_VLLM_VERSION), versions, |s| s.version.to_string(), |s, v| if let Ok(v) = Version::parse(v) { s.version = v })}
-            {fields(&page::VLLM)}
-            <details class="more-flags">
-                <summary>{t!(IN_MORE_FLAGS)}</summary>
-                {checkbox(state, "eager", t!(IN_EAGER), |s| s.knobs.enforce_eager, |s, b| s.knobs.enforce_eager = b)}
-                {checkbox(state, "prefix", t!(IN_PREFIX), |s| s.knobs.prefix_caching, |s, b| s.knobs.prefix_caching = b)}
-                {checkbox(state, "no_prefix", t!(IN_NO_PREFIX), |s| s.knobs.no_prefix_caching, |s, b| s.knobs.no_prefix_caching = b)}
-                {fields(&page::FLAGS)}
-            </details>
-            <p class="hint">
-                <button type="button" class="linkish" data-testid="overhead-seed"
-                    on:click=move |_| scenario.update(|s| s.overhead = Some(Bytes::gib(1)))>
-                    {t!(IN_USE_SEED_OVERHEAD)}
-                </button>
-                " · "
-                <button type="button" class="linkish" data-testid="overhead-estimate"
-                    on:click=move |_| scenario.update(|s| s.overhead = None)>
-                    {t!(IN_USE_ESTIMATE)}
-                </button>
-            </p>
-        </fieldset>
-        <fieldset>
-            <legend>{t!(IN_REQUESTS)}</legend>
-            <p class="hint">{t!(IN_REQUESTS_NOTE)}</p>
-            {fields(&page::REQUESTS)}
-            {text_field(state, &page::PLAN, units)}
-        </fieldset>
-        <button type="button" class="linkish" on:click=move |_| scenario.update(|s| *s = PageScenario { lang: s.lang, ..PageScenario::default() })>{t!(IN_RESET)}</button>
+        <div class="part" on:input=on_input on:change=on_change on:click=on_click>
+            <fieldset>
+                <legend>{t!(IN_MODEL)}</legend>
+                <div class="part" inner_html=page::form_head_html()></div>
+                <ImportConfig scenario/>
+                <div class="part" inner_html=page::form_model_rest_html()></div>
+            </fieldset>
+            <div class="part" inner_html=page::form_rest_html()></div>
+        </div>
     }
 }

@@ -3,6 +3,7 @@
 
 use super::log_check::LogState;
 use super::{browser, sglang};
+use crate::page::Typed;
 use kvbudget_core::calc::{evaluate, Outcome};
 use kvbudget_core::chart_data::{self, ChartData};
 use kvbudget_core::explain::{explain, Explanation};
@@ -51,6 +52,9 @@ pub struct State {
     pub lang: Memo<Lang>,
     /// The log check's state (it outlives its panel).
     pub log: LogState,
+    /// Text typed into the form but not (yet) committed, and the weights' unit: kept across a
+    /// change of language, which draws the form anew.
+    pub typed: RwSignal<Typed>,
 }
 
 impl State {
@@ -102,6 +106,7 @@ impl State {
             sglang_now,
             lang,
             log: LogState::new(shown, lang),
+            typed: RwSignal::new(Typed::default()),
         }
     }
 }

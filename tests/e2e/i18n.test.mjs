@@ -95,6 +95,9 @@ test('the refusal state and the derivations of a hybrid in Chinese', async () =>
 test('switching language keeps the scenario, and comes back', async () => {
   const { context, page, problems } = await openReady(env, SCENARIO + '&seqs=3');
   const before = await dataValues(page);
+  // Text typed but refused survives the switch, its message written anew in the new language.
+  await page.fill('#tp', '65');
+  assert.match(await page.textContent(sel('error-tp')), /tensor-parallel size must be a whole number from 1 to 64/);
   await page.selectOption(sel('lang'), 'zh-CN');
   await page.waitForFunction(() => document.documentElement.lang === 'zh-CN');
   assert.equal(await urlParam(page, 'lang', 'zh-CN'), 'zh-CN');
@@ -103,6 +106,9 @@ test('switching language keeps the scenario, and comes back', async () => {
   assert.deepEqual(await dataValues(page), before);
   assert.match(await page.textContent('#results-title + *') ?? '', /./);
   assert.match(await page.textContent('.stats'), /可容纳的序列数/);
+  assert.equal(await page.inputValue('#tp'), '65');
+  assert.equal(await page.getAttribute('#tp', 'aria-invalid'), 'true');
+  assert.match(await page.textContent(sel('error-tp')), /张量并行/);
   // The switch keeps the keyboard focus, and the redrawn page survives a resize.
   await page.waitForFunction(() => document.activeElement && document.activeElement.id === 'lang');
   await page.setViewportSize({ width: 900, height: 800 });
@@ -110,6 +116,10 @@ test('switching language keeps the scenario, and comes back', async () => {
   await page.selectOption(sel('lang'), 'en');
   await page.waitForFunction(() => document.documentElement.lang === 'en');
   assert.match(await page.textContent('.stats'), /Sequences that fit/);
+  assert.match(await page.textContent(sel('error-tp')), /tensor-parallel size/);
+  await page.fill('#tp', '');
+  await page.fill('#tp', '1');
+  await page.press('#tp', 'Enter');
   assert.deepEqual(await dataValues(page), before);
   assert.deepEqual(problems, []);
   await context.close();

@@ -32,8 +32,10 @@ import { DIST } from './harness.mjs';
 // (worker timeouts and protocol check, focus kept on the language switch, notices re-written in
 // a new language, the loading script's rules as the app's: about 2.3 KB); 326,691 B with the log
 // read again by a worker that replaced a failed one, and the hand-off's messages translated;
-// 323,990 B with the SGLang panel and the embedded card as HTML text too.
-const BUDGET_GZIP = 324_500;
+// 323,990 B with the SGLang panel and the embedded card as HTML text too; 320,894 B with the form
+// as HTML text (one handler per event type, one effect writing what changed) instead of a view per
+// field. Lowered to keep that.
+const BUDGET_GZIP = 321_500;
 // The worker (kvbudget-worker*: its loader, glue and wasm), fetched on the first import or
 // kv_report.json only: 113,599 B gzip with the config import and the report (the whole core);
 // 142,653 B with SGLang's emulation and the log check, fetched when SGLang is chosen or a log read;

@@ -1,0 +1,85 @@
+//! Writes into markup the page set as HTML text (the form): a control's value, a field's text,
+//! placeholder and message, a block shown or hidden. A missing element is skipped: the markup
+//! and these writes come from the same tables, so that only happens while the page is redrawn.
+
+use crate::page::FieldNow;
+use leptos::prelude::*;
+use wasm_bindgen::JsCast;
+
+fn by_id(id: &str) -> Option<web_sys::Element> {
+    window().document()?.get_element_by_id(id)
+}
+
+fn query(selector: &str) -> Option<web_sys::Element> {
+    window().document()?.query_selector(selector).ok()?
+}
+
+/// The id of the element an event comes from.
+pub fn target_id(ev: &leptos::ev::Event) -> Option<String> {
+    Some(ev.target()?.dyn_into::<web_sys::Element>().ok()?.id())
+}
+
+/// Sets the value of an `<input>` or `<select>`, unless it already has it (so the caret of a
+/// field being typed into never moves).
+pub fn set_control_value(id: &str, value: &str) {
+    let Some(el) = by_id(id) else { return };
+    if let Some(i) = el.dyn_ref::<web_sys::HtmlInputElement>() {
+        if i.value() != value {
+            i.set_value(value);
+        }
+    } else if let Some(s) = el.dyn_ref::<web_sys::HtmlSelectElement>() {
+        if s.value() != value {
+            s.set_value(value);
+        }
+    }
+}
+
+/// Ticks or clears a checkbox.
+pub fn set_checked(id: &str, on: bool) {
+    if let Some(i) = by_id(id).and_then(|e| e.dyn_into::<web_sys::HtmlInputElement>().ok()) {
+        i.set_checked(on);
+    }
+}
+
+/// Shows or hides the block `[data-when="key"]`.
+pub fn set_block_shown(key: &str, shown: bool) {
+    if let Some(b) = query(&format!(r#"[data-when="{key}"]"#)) {
+        let _ = if shown {
+            b.remove_attribute("hidden")
+        } else {
+            b.set_attribute("hidden", "")
+        };
+    }
+}
+
+/// Sets the text of `[data-testid="id"]`.
+pub fn set_testid_text(id: &str, text: &str) {
+    if let Some(e) = query(&format!(r#"[data-testid="{id}"]"#)) {
+        e.set_text_content(Some(text));
+    }
+}
+
+/// Writes a text field: its text, its placeholder, and its message with `aria-invalid` and the
+/// field's bad state; `old` is what was written last (`None`: everything is written).
+pub fn show_field(f: &FieldNow, old: Option<&FieldNow>) {
+    if old.is_some_and(|o| o == f) {
+        return;
+    }
+    if old.is_none_or(|o| o.value != f.value) {
+        set_control_value(f.id, &f.value);
+    }
+    let Some(input) = by_id(f.id) else { return };
+    if old.is_none_or(|o| o.placeholder != f.placeholder) {
+        let _ = input.set_attribute("placeholder", &f.placeholder);
+    }
+    if old.is_none_or(|o| o.error != f.error) {
+        let bad = !f.error.is_empty();
+        let _ = input.set_attribute("aria-invalid", if bad { "true" } else { "false" });
+        if let Some(field) = input.parent_element() {
+            let _ = field.class_list().toggle_with_force("field--bad", bad);
+        }
+        if let Some(msg) = by_id(&format!("{}-msg", f.id)) {
+            msg.set_text_content(Some(&f.error));
+        }
+    }
+}

@@ -1,0 +1,386 @@
+//! The scenario's form as HTML text and as what each control must show. The form is built once
+//! per language and set with `inner_html`; one handler per event type reads the control's id, and
+//! one effect writes each control's value, placeholder and message from `controls_now`. This
+//! replaces a reactive view per field (about thirty text fields, six pickers and three
+//! checkboxes), which cost far more code than the form itself.
+
+use super::{html_escape as esc, Input, Units};
+use super::{CUSTOM_GPU, CUSTOM_MODEL, PARALLEL, REQUESTS, SGLANG, VLLM, WEIGHTS};
+use super::{FLAGS, PLAN};
+use kvbudget_core::calc::Outcome;
+use kvbudget_core::handoff::sglang::SglangView;
+use kvbudget_core::model::KvDtype;
+use kvbudget_core::presets::{GPUS, MODELS};
+use kvbudget_core::scenario::{Engine, GpuChoice, ModelChoice, PageScenario};
+use kvbudget_core::t;
+use kvbudget_core::vllm::{version, Version};
+use std::fmt::Write;
+
+/// A `<select>` bound to one value of the scenario.
+pub struct Pick {
+    /// DOM id (the URL key).
+    pub id: &'static str,
+    /// Visible label.
+    pub label: fn() -> &'static str,
+    /// `(value, label)` of each option, in order.
+    pub options: fn() -> Vec<(String, String)>,
+    /// The option the scenario selects.
+    pub value: fn(&PageScenario) -> String,
+    /// Applies a chosen option.
+    pub select: fn(&mut PageScenario, &str),
+}
+
+/// A checkbox bound to one flag of the scenario.
+pub struct Check {
+    /// DOM id.
+    pub id: &'static str,
+    /// Visible label.
+    pub label: fn() -> &'static str,
+    /// Whether the scenario has the flag.
+    pub get: fn(&PageScenario) -> bool,
+    /// Sets the flag.
+    pub set: fn(&mut PageScenario, bool),
+}
+
+fn model_options() -> Vec<(String, String)> {
+    let mut v: Vec<(String, String)> = MODELS
+        .iter()
+        .map(|m| (m.id().to_string(), super::model_option(m)))
+        .collect();
+    v.push(("custom".into(), t!(IN_CUSTOM_GEOMETRY).into()));
+    v
+}
+
+fn gpu_options() -> Vec<(String, String)> {
+    let mut v: Vec<(String, String)> = GPUS
+        .iter()
+        .map(|g| (g.slug.to_string(), super::gpu_option(g)))
+        .collect();
+    v.push(("custom".into(), t!(IN_CUSTOM).into()));
+    v
+}
+
+/// Every picker of the form.
+pub const PICKS: [Pick; 6] = [
+    Pick {
+        id: "model",
+        label: || t!(IN_MODEL),
+        options: model_options,
+        value: super::model_value,
+        select: super::select_model,
+    },
+    Pick {
+        id: "kv",
+        label: || t!(IN_KV_DTYPE),
+        options: || {
+            KvDtype::ALL
+                .iter()
+                .filter(|k| **k != KvDtype::Float32)
+                .map(|k| (k.name().to_string(), k.name().to_string()))
+                .collect()
+        },
+        value: |s| s.kv.name().into(),
+        select: |s, v| {
+            if let Ok(k) = KvDtype::parse(v) {
+                s.kv = k;
+            }
+        },
+    },
+    Pick {
+        id: "gpu",
+        label: || t!(IN_GPU),
+        options: gpu_options,
+        value: super::gpu_value,
+        select: super::select_gpu,
+    },
+    Pick {
+        id: "engine",
+        label: || t!(IN_ENGINE),
+        options: super::engine_options,
+        value: super::engine_value,
+        select: super::select_engine,
+    },
+    Pick {
+        id: "sglang",
+        label: || t!(IN_SGLANG_VERSION),
+        options: || {
+            kvbudget_core::sglang::version::offered()
+                .into_iter()
+                .rev()
+                .map(|v| (v.to_string(), super::sglang_version_option(v)))
+                .collect()
+        },
+        value: super::sglang_version_value,
+        select: super::select_sglang_version,
+    },
+    Pick {
+        id: "vllm",
+        label: || t!(IN_VLLM_VERSION),
+        options: || {
+            version::offered()
+                .into_iter()
+                .rev()
+                .map(|v| (v.to_string(), super::version_option(v)))
+                .collect()
+        },
+        value: |s| s.version.to_string(),
+        select: |s, v| {
+            if let Ok(v) = Version::parse(v) {
+                s.version = v;
+            }
+        },
+    },
+];
+
+/// Every checkbox of the form.
+pub const CHECKS: [Check; 3] = [
+    Check {
+        id: "eager",
+        label: || t!(IN_EAGER),
+        get: |s| s.knobs.enforce_eager,
+        set: |s, b| s.knobs.enforce_eager = b,
+    },
+    Check {
+        id: "prefix",
+        label: || t!(IN_PREFIX),
+        get: |s| s.knobs.prefix_caching,
+        set: |s, b| s.knobs.prefix_caching = b,
+    },
+    Check {
+        id: "no_prefix",
+        label: || t!(IN_NO_PREFIX),
+        get: |s| s.knobs.no_prefix_caching,
+        set: |s, b| s.knobs.no_prefix_caching = b,
+    },
+];
+
+/// The id of the weights' unit picker (GiB or GB: how the weights field reads, not the scenario).
+pub const UNIT_PICK: &str = "weights-unit";
+
+/// The picker with this id.
+pub fn pick(id: &str) -> Option<&'static Pick> {
+    PICKS.iter().find(|p| p.id == id)
+}
+
+/// The checkbox with this id.
+pub fn check(id: &str) -> Option<&'static Check> {
+    CHECKS.iter().find(|c| c.id == id)
+}
+
+/// The text field with this id.
+pub fn text_input(id: &str) -> Option<&'static Input> {
+    super::all_inputs().find(|i| i.id == id)
+}
+
+fn text_html(out: &mut String, i: &Input) {
+    let id = i.id;
+    let _ = write!(
+        out,
+        r#"<div class="field"><label for="{id}">{}"#,
+        esc((i.label)())
+    );
+    let hint = (i.hint)();
+    if !hint.is_empty() {
+        let _ = write!(out, r#"<span class="hint"> ({})</span>"#, esc(hint));
+    }
+    let _ = write!(
+        out,
+        r#"</label><input id="{id}" type="text" inputmode="{}" autocomplete="off" spellcheck="false" aria-invalid="false" aria-describedby="{id}-msg"><p id="{id}-msg" class="field__msg" role="alert" data-testid="error-{id}"></p></div>"#,
+        i.inputmode
+    );
+}
+
+fn texts_html(out: &mut String, inputs: &[Input]) {
+    inputs.iter().for_each(|i| text_html(out, i));
+}
+
+fn pick_html(out: &mut String, id: &str) {
+    let Some(p) = pick(id) else { return };
+    let _ = write!(
+        out,
+        r#"<div class="field"><label for="{id}">{}</label><select id="{id}">"#,
+        esc((p.label)())
+    );
+    for (v, l) in (p.options)() {
+        let _ = write!(out, r#"<option value="{}">{}</option>"#, esc(&v), esc(&l));
+    }
+    out.push_str("</select></div>");
+}
+
+fn check_html(out: &mut String, c: &Check) {
+    let _ = write!(
+        out,
+        r#"<div class="field field--check"><input id="{0}" type="checkbox"><label for="{0}">{1}</label></div>"#,
+        c.id,
+        esc((c.label)())
+    );
+}
+
+/// A block shown only when `when` (a key of [`shown_blocks`]) holds.
+fn block_open(out: &mut String, class: &str, when: &str) {
+    let _ = write!(out, r#"<div class="{class}" data-when="{when}" hidden>"#);
+}
+
+/// The model fieldset before the config import: the model picker.
+pub fn form_head_html() -> String {
+    let mut out = String::with_capacity(4096);
+    pick_html(&mut out, "model");
+    out
+}
+
+/// The model fieldset after the config import: the custom geometry (with the weights and their
+/// unit) and the KV dtype.
+pub fn form_model_rest_html() -> String {
+    let mut out = String::with_capacity(4096);
+    block_open(&mut out, "custom", "custom-model");
+    texts_html(&mut out, &CUSTOM_MODEL);
+    out.push_str(r#"<p class="hint" data-testid="custom-geometry"></p><div class="field-row">"#);
+    text_html(&mut out, &WEIGHTS);
+    let _ = write!(
+        out,
+        r#"<div class="field"><label for="{UNIT_PICK}">{}</label><select id="{UNIT_PICK}"><option value="GiB">{}</option><option value="GB">{}</option></select></div></div></div>"#,
+        esc(t!(IN_UNIT)),
+        esc(t!(IN_GIB_OPTION)),
+        esc(t!(IN_GB_OPTION))
+    );
+    pick_html(&mut out, "kv");
+    out
+}
+
+/// The other four fieldsets (GPU, engine, vLLM, requests) and the reset button. Buttons carry
+/// their action in `data-action` (`seed-overhead`, `estimate-overhead`, `reset`).
+pub fn form_rest_html() -> String {
+    let mut out = String::with_capacity(16384);
+    let legend = |out: &mut String, text: &str| {
+        let _ = write!(out, "<fieldset><legend>{}</legend>", esc(text));
+    };
+    legend(&mut out, t!(IN_GPU));
+    pick_html(&mut out, "gpu");
+    out.push_str(r#"<p class="hint" data-testid="gpu-seen"></p>"#);
+    block_open(&mut out, "custom", "custom-gpu");
+    texts_html(&mut out, &CUSTOM_GPU);
+    out.push_str("</div>");
+    texts_html(&mut out, &PARALLEL);
+    out.push_str("</fieldset>");
+
+    legend(&mut out, t!(IN_ENGINE));
+    pick_html(&mut out, "engine");
+    block_open(&mut out, "sglang-block", "sglang");
+    pick_html(&mut out, "sglang");
+    texts_html(&mut out, &SGLANG);
+    let _ = write!(
+        out,
+        r#"<p class="hint">{}</p></div></fieldset>"#,
+        esc(t!(IN_SGLANG_NOTE))
+    );
+
+    legend(&mut out, t!(IN_VLLM));
+    pick_html(&mut out, "vllm");
+    texts_html(&mut out, &VLLM);
+    let _ = write!(
+        out,
+        r#"<details class="more-flags"><summary>{}</summary>"#,
+        esc(t!(IN_MORE_FLAGS))
+    );
+    CHECKS.iter().for_each(|c| check_html(&mut out, c));
+    texts_html(&mut out, &FLAGS);
+    let _ = write!(
+        out,
+        r#"</details><p class="hint"><button type="button" class="linkish" data-testid="overhead-seed" data-action="seed-overhead">{}</button> · <button type="button" class="linkish" data-testid="overhead-estimate" data-action="estimate-overhead">{}</button></p></fieldset>"#,
+        esc(t!(IN_USE_SEED_OVERHEAD)),
+        esc(t!(IN_USE_ESTIMATE))
+    );
+
+    legend(&mut out, t!(IN_REQUESTS));
+    let _ = write!(out, r#"<p class="hint">{}</p>"#, esc(t!(IN_REQUESTS_NOTE)));
+    texts_html(&mut out, &REQUESTS);
+    text_html(&mut out, &PLAN);
+    let _ = write!(
+        out,
+        r#"</fieldset><button type="button" class="linkish" data-action="reset">{}</button>"#,
+        esc(t!(IN_RESET))
+    );
+    out
+}
+
+/// What the form's conditional blocks show: `(data-when key, shown)`.
+pub fn shown_blocks(s: &PageScenario) -> [(&'static str, bool); 3] {
+    [
+        ("custom-model", matches!(s.model, ModelChoice::Custom(_))),
+        ("custom-gpu", matches!(s.gpu, GpuChoice::Custom { .. })),
+        ("sglang", s.engine == Engine::Sglang),
+    ]
+}
+
+/// Text the user typed into a field that is not (yet) the committed value: kept while they type,
+/// and while it is refused.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Typed {
+    /// `(field id, text)`.
+    pub raw: Vec<(&'static str, String)>,
+    /// How the weights field reads.
+    pub units: Units,
+}
+
+impl Typed {
+    /// The text typed into a field, if it is kept.
+    pub fn get(&self, id: &str) -> Option<&str> {
+        self.raw
+            .iter()
+            .find(|(i, _)| *i == id)
+            .map(|(_, t)| t.as_str())
+    }
+
+    /// Keeps `text` as typed into the field.
+    pub fn set(&mut self, id: &'static str, text: String) {
+        match self.raw.iter_mut().find(|(i, _)| *i == id) {
+            Some(r) => r.1 = text,
+            None => self.raw.push((id, text)),
+        }
+    }
+
+    /// Forgets what was typed into the field (it shows the committed value again).
+    pub fn clear(&mut self, id: &str) {
+        self.raw.retain(|(i, _)| *i != id);
+    }
+}
+
+/// What one text field shows.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FieldNow {
+    /// The field's id.
+    pub id: &'static str,
+    /// Its text: what the user typed while it is kept, else the committed value.
+    pub value: String,
+    /// Shown while it is empty.
+    pub placeholder: String,
+    /// Why the typed text is refused (empty when it is not).
+    pub error: String,
+}
+
+/// What every text field shows for the scenario: the committed value, or the text typed into
+/// it with the message that refuses it (written now, so in the page's current language).
+pub fn fields_now(
+    s: &PageScenario,
+    typed: &Typed,
+    o: Option<&Outcome>,
+    sg: Option<&SglangView>,
+) -> Vec<FieldNow> {
+    super::all_inputs()
+        .map(|i| {
+            let (value, error) = match typed.get(i.id) {
+                Some(text) => (
+                    text.to_string(),
+                    i.commit(s, text, typed.units).err().unwrap_or_default(),
+                ),
+                None => ((i.show)(s, typed.units), String::new()),
+            };
+            FieldNow {
+                id: i.id,
+                value,
+                placeholder: super::placeholder(i.id, s, o, sg),
+                error,
+            }
+        })
+        .collect()
+}
