@@ -62,78 +62,101 @@ pub fn AnswerBar(state: State) -> impl IntoView {
     }
 }
 
-/// The results panel.
+/// The serve command the results show: SGLang's once the worker has it for this scenario,
+/// else vLLM's (empty while there is none).
+fn shown_command(state: State) -> String {
+    state.shown.with_untracked(|x| match x {
+        Some(x) if x.s.engine == Engine::Sglang => state
+            .sglang_now
+            .with_untracked(|v| v.as_ref().map(|v| v.command.clone()))
+            .unwrap_or_default(),
+        _ => state
+            .words
+            .with_untracked(|w| w.as_ref().map(|w| w.serve_command.clone()))
+            .unwrap_or_default(),
+    })
+}
+
+/// The results panel as HTML text: everything but the action buttons, which stay put.
+fn panel_html(state: State) -> String {
+    let (Some(x), Some(words)) = (state.shown.get(), state.words.get()) else {
+        return format!("<p>{}</p>", page::html_escape(t!(RS_ENTER_VALID)));
+    };
+    let (s, o) = (&x.s, &x.o);
+    let r = &o.chosen.report;
+    // Under SGLang: its figures once the worker has them, a pending line until then.
+    let sg = (s.engine == Engine::Sglang).then(|| state.sglang.get());
+    let busy = sg.is_some() && !state.sglang_current.get();
+    let (lines, serve) = match &sg {
+        // The lines of an older scenario stay, dimmed; its command is not offered as this one's.
+        Some(Some(v)) if busy => (v.lines.clone(), t!(RS_SGLANG_PENDING).to_string()),
+        Some(Some(v)) => (v.lines.clone(), v.command.clone()),
+        Some(None) => (
+            t!(RS_SGLANG_PENDING).to_string(),
+            t!(RS_SGLANG_PENDING).to_string(),
+        ),
+        None => (page::log_lines(r), words.serve_command.clone()),
+    };
+    let sglang_panel = match &sg {
+        Some(Some(v)) if !v.stats.is_empty() => page::sglang_panel_html(s, v, busy),
+        _ => String::new(),
+    };
+    // The fix buttons carry their index in this list; the click handler computes the same list.
+    let fix_list = if r.refusal.is_some() {
+        fixes(s, o)
+    } else {
+        Vec::new()
+    };
+    let sg_view = sg.flatten().filter(|_| !busy);
+    let top = page::results_top(s, o, &words, &fix_list, sg_view.as_ref(), &lines, busy);
+    top + &sglang_panel + &page::results_bottom(o, &words, &serve)
+}
+
+/// The results panel: its text is one memo set as HTML (`page::results_top`, `page::results_bottom`),
+/// so an edit replaces that text and nothing else; the actions under it are drawn once.
 #[component]
 pub fn Results(state: State) -> impl IntoView {
     let copied = RwSignal::new(String::new());
     let embed_open = RwSignal::new(false);
     let scenario = state.scenario;
     let link = move || browser::url_for(&scenario.with(encode));
-    move || {
-        let (Some(x), Some(words)) = (state.shown.get(), state.words.get()) else {
-            return view! { <section class="results"><p>{t!(RS_ENTER_VALID)}</p></section> }
-                .into_any();
+    let html = Memo::new(move |_| {
+        let _ = state.lang.get();
+        panel_html(state)
+    });
+    let on_click = move |ev: leptos::ev::MouseEvent| {
+        let Some(i) = browser::clicked_data(&ev, "button[data-fix-index]", "data-fix-index")
+            .and_then(|i| i.parse::<usize>().ok())
+        else {
+            return;
         };
-        let (s, o) = (&x.s, &x.o);
-        let r = &o.chosen.report;
-        // Under SGLang: its figures once the worker has them, a pending line until then.
-        let sg = (s.engine == Engine::Sglang).then(|| state.sglang.get());
-        let busy = sg.is_some() && !state.sglang_current.get();
-        let (lines, serve) = match &sg {
-            // The lines of an older scenario stay, dimmed; its command is not offered as this one's.
-            Some(Some(v)) if busy => (v.lines.clone(), t!(RS_SGLANG_PENDING).to_string()),
-            Some(Some(v)) => (v.lines.clone(), v.command.clone()),
-            Some(None) => (
-                t!(RS_SGLANG_PENDING).to_string(),
-                t!(RS_SGLANG_PENDING).to_string(),
-            ),
-            None => (page::log_lines(r), words.serve_command.clone()),
-        };
-        let sglang_panel = match &sg {
-            Some(Some(v)) if !v.stats.is_empty() => page::sglang_panel_html(s, v, busy),
-            _ => String::new(),
-        };
-        // The static parts are HTML text (`page::results_top`, `page::results_bottom`); the fix
-        // buttons in it are handled here, by their index in the same list of fixes.
-        let fix_list = if r.refusal.is_some() {
-            fixes(s, o)
-        } else {
-            Vec::new()
-        };
-        let sg_view = sg.flatten().filter(|_| !busy);
-        let top = page::results_top(s, o, &words, &fix_list, sg_view.as_ref(), &lines, busy);
-        let bottom = page::results_bottom(o, &words, &serve);
-        let on_click = move |ev: leptos::ev::MouseEvent| {
-            let Some(i) = browser::clicked_data(&ev, "button[data-fix-index]", "data-fix-index")
-                .and_then(|i| i.parse::<usize>().ok())
-            else {
-                return;
-            };
-            if let Some(f) = fix_list.get(i) {
-                let change = f.change;
-                scenario.update(|s| change.apply(s));
-            }
-        };
-        let serve_copy = serve.clone();
-        view! {
-            <section class="results" aria-labelledby="results-title" on:click=on_click>
-                <div class="part" inner_html=top + &sglang_panel + &bottom></div>
-                <div class="actions">
-                    <button type="button" on:click=move |_| browser::copy_reporting(t!(RS_COMMAND), serve_copy.clone(), copied)>{t!(RS_COPY_COMMAND)}</button>
-                    <button type="button" data-testid="copy-link" on:click=move |_| browser::copy_reporting(t!(RS_LINK), link(), copied)>{t!(RS_COPY_LINK)}</button>
-                    <button type="button" aria-expanded=move || embed_open.get().to_string() on:click=move |_| embed_open.update(|v| *v = !*v)>{t!(RS_EMBED)}</button>
-                    <Show when=move || scenario.with(|s| s.kv_memory.is_some())>
-                        <button type="button" data-testid="use-budget" on:click=move |_| scenario.update(|s| s.kv_memory = None)>
-                            {t!(RS_USE_BUDGET)}
-                        </button>
-                    </Show>
-                    <span class="copied" role="status" data-testid="copy-status">{move || copied.get()}</span>
-                </div>
-                <Show when=move || embed_open.get()>
-                    <EmbedBox scenario copied/>
-                </Show>
-            </section>
+        let change = state.shown.with_untracked(|x| {
+            x.as_ref()
+                .filter(|x| x.o.chosen.report.refusal.is_some())
+                .and_then(|x| fixes(&x.s, &x.o).get(i).map(|f| f.change))
+        });
+        if let Some(change) = change {
+            scenario.update(|s| change.apply(s));
         }
-        .into_any()
+    };
+    let nothing = move || state.shown.with(Option::is_none);
+    view! {
+        <section class="results" aria-labelledby="results-title" on:click=on_click>
+            <div class="part" inner_html=move || html.get()></div>
+            <div class="actions" hidden=nothing>
+                <button type="button" on:click=move |_| browser::copy_reporting(t!(RS_COMMAND), shown_command(state), copied)>{t!(RS_COPY_COMMAND)}</button>
+                <button type="button" data-testid="copy-link" on:click=move |_| browser::copy_reporting(t!(RS_LINK), link(), copied)>{t!(RS_COPY_LINK)}</button>
+                <button type="button" aria-expanded=move || embed_open.get().to_string() on:click=move |_| embed_open.update(|v| *v = !*v)>{t!(RS_EMBED)}</button>
+                <Show when=move || scenario.with(|s| s.kv_memory.is_some())>
+                    <button type="button" data-testid="use-budget" on:click=move |_| scenario.update(|s| s.kv_memory = None)>
+                        {t!(RS_USE_BUDGET)}
+                    </button>
+                </Show>
+                <span class="copied" role="status" data-testid="copy-status">{move || copied.get()}</span>
+            </div>
+            <Show when=move || embed_open.get()>
+                <EmbedBox scenario copied/>
+            </Show>
+        </section>
     }
 }
