@@ -301,3 +301,43 @@ fn the_results_html_escapes_what_users_type_and_carries_the_test_ids() {
 fn urlencode(s: &str) -> String {
     s.bytes().map(|b| format!("%{b:02X}")).collect()
 }
+
+#[test]
+fn the_log_comparison_html_escapes_the_log_and_names_its_jobs() {
+    use kvbudget::core::handoff::log::{LogRow, LogView};
+    // A log's text reaches these cells: a model name with markup in it must stay text.
+    let row = LogRow {
+        key: "tokens".into(),
+        what: "KV cache tokens".into(),
+        predicted: "72,496".into(),
+        printed: "<img src=x>".into(),
+        difference: "-16".into(),
+        difference_text: "−16".into(),
+        why: "a & b".into(),
+    };
+    let v = LogView {
+        query: String::new(),
+        mismatches: vec!["model: <b>x</b> here".into()],
+        rows: vec![row],
+    };
+    let html = page::log_compare_html("vllm", Some(&v), false);
+    assert!(html.contains("&lt;img src=x&gt;") && !html.contains("<img"));
+    assert!(html.contains("a &amp; b") && html.contains("&lt;b&gt;x&lt;/b&gt;"));
+    assert!(html.contains(r#"<tr data-row="tokens" data-diff="-16">"#));
+    for job in ["log_align", "log_adopt", "log_report"] {
+        assert!(html.contains(&format!(r#"data-log-job="{job}""#)), "{job}");
+    }
+    // Dimmed while the worker computes the newer scenario's answer.
+    assert!(page::log_compare_html("vllm", Some(&v), true)
+        .contains(r#"class="table-wrap stale" aria-busy="true""#));
+    // SGLang's table has its own adopt button and no vLLM actions; nothing read, nothing shown.
+    let sg = page::log_compare_html("sglang", Some(&v), false);
+    assert!(
+        sg.contains("log-adopt-sglang")
+            && !sg.contains("log_report")
+            && !sg.contains("log-mismatch")
+    );
+    assert_eq!(page::log_compare_html("none", None, false), "");
+    // A vLLM log whose answer is not in yet still offers its actions.
+    assert!(page::log_compare_html("vllm", None, false).contains("log-download"));
+}

@@ -195,64 +195,11 @@ pub fn LogCheck(state: State) -> impl IntoView {
             }
         });
     };
-    let is = move |k: &str| kind.with(|x| x == k);
-    let sg_table = move || {
-        let v = view_now.get().filter(|_| is("sglang"))?;
-        Some(view! {
-            <div class="table-wrap" class:stale=busy aria-busy=move || busy().to_string()>
-                <table class="rep compare" data-testid="log-compare">
-                    <caption>{t!(LC_SG_CAPTION)}</caption>
-                    <thead><tr><th scope="col">""</th><th scope="col">{t!(LC_SCENARIO_SGLANG)}</th><th scope="col">{t!(LC_LOG)}</th></tr></thead>
-                    <tbody>
-                        {v.rows.into_iter().map(|r| { view! {
-                            <tr data-row=r.key><th scope="row">{r.what}</th><td class="num" data-label=t!(LC_SCENARIO)>{r.predicted}</td><td class="num" data-label=t!(LC_LOG)>{r.printed}</td></tr>
-                        }}).collect_view()}
-                    </tbody>
-                </table>
-            </div>
-            <div class="actions">
-                <button type="button" data-testid="log-adopt-sglang" on:click=move |_| change("log_adopt")>{t!(LC_USE_NUMBERS)}</button>
-            </div>
-        })
+    let compare = move || {
+        let busy = busy();
+        kind.with(|k| view_now.with(|v| crate::page::log_compare_html(k, v.as_ref(), busy)))
     };
-    let differ = move || {
-        let m = view_now.get().filter(|_| is("vllm"))?.mismatches;
-        (!m.is_empty()).then(|| {
-            view! {
-                <div class="mismatch" data-testid="log-mismatch">
-                    <p>{t!(LC_DIFFER_IN)}</p>
-                    <ul>{m.into_iter().map(|m| view! { <li>{m}</li> }).collect_view()}</ul>
-                    <button type="button" data-testid="log-align" on:click=move |_| change("log_align")>{t!(LC_ALIGN)}</button>
-                </div>
-            }
-        })
-    };
-    let table = move || {
-        let v = view_now.get().filter(|_| is("vllm"))?;
-        Some(view! {
-            <div class="table-wrap" class:stale=busy aria-busy=move || busy().to_string()>
-                <table class="rep compare" data-testid="log-compare">
-                    <caption>{t!(LC_CAPTION)}</caption>
-                    <thead><tr>
-                        <th scope="col">""</th><th scope="col">{t!(LC_SCENARIO)}</th><th scope="col">{t!(LC_LOG)}</th>
-                        <th scope="col">{t!(LC_DIFFERENCE)}</th><th scope="col">{t!(LC_WHY)}</th>
-                    </tr></thead>
-                    <tbody>
-                        {v.rows.into_iter().map(|r| view! {
-                            <tr data-row=r.key data-diff=r.difference>
-                                <th scope="row">{r.what}</th>
-                                <td class="num" data-label=t!(LC_SCENARIO)>{r.predicted}</td>
-                                <td class="num" data-label=t!(LC_LOG)>{r.printed}</td>
-                                <td class="num" data-label=t!(LC_DIFFERENCE)>{r.difference_text}</td>
-                                <td data-label=t!(LC_WHY)>{r.why}</td>
-                            </tr>
-                        }).collect_view()}
-                    </tbody>
-                </table>
-            </div>
-        })
-    };
-    let download = move |_| {
+    let download = move || {
         let Some(x) = shown.get_untracked() else {
             return;
         };
@@ -275,15 +222,14 @@ pub fn LogCheck(state: State) -> impl IntoView {
             file_id="log-file" accept=".log,.txt,text/plain" max_bytes=MAX_LOG_BYTES
             on_reading on_text>
             <p role="status" data-testid="log-status" data-value=move || verdict.get()>{move || message.get()}</p>
-            {differ}
-            {table}
-            {sg_table}
-            <Show when=move || is("vllm")>
-                <div class="actions">
-                    <button type="button" data-testid="log-adopt" on:click=move |_| change("log_adopt")>{t!(LC_USE_NUMBERS)}</button>
-                    <button type="button" data-testid="log-download" on:click=download>{t!(LC_DOWNLOAD)}</button>
-                </div>
-            </Show>
+            <div class="part" inner_html=compare on:click=move |ev| {
+                match browser::clicked_data(&ev, "button[data-log-job]", "data-log-job").as_deref() {
+                    Some("log_report") => download(),
+                    Some("log_align") => change("log_align"),
+                    Some("log_adopt") => change("log_adopt"),
+                    _ => {}
+                }
+            }></div>
             <ul class="hint" data-testid="log-adopted">{move || adopted.get().into_iter().map(|n| view! { <li>{n}</li> }).collect_view()}</ul>
         </DropPanel>
     }
