@@ -341,3 +341,31 @@ fn the_log_comparison_html_escapes_the_log_and_names_its_jobs() {
     // A vLLM log whose answer is not in yet still offers its actions.
     assert!(page::log_compare_html("vllm", None, false).contains("log-download"));
 }
+
+#[test]
+fn the_plan_panel_states_the_plan_and_applies_it() {
+    use kvbudget::core::calc::evaluate;
+    // Qwen3-8B BF16 on an RTX 4090, 2 sequences of 8,192 tokens: 1,025 blocks × 2,359,296 B =
+    // 2,418,278,400 B of --kv-cache-memory (tests/calc.rs derives it).
+    let (s, _) = decode("?model=Qwen/Qwen3-8B&gpu=rtx-4090&ctx=8192&plan=2");
+    let o = evaluate(&s).unwrap();
+    let html = page::plan_html(&s, &o).unwrap();
+    assert!(html.contains(r#"data-testid="plan-kv-bytes" data-value="2418278400">2,418,278,400<"#));
+    assert!(html.contains(r#"data-plan-apply="kv""#));
+    let mut t = s.clone();
+    page::apply_plan(&mut t, &o, "kv");
+    assert_eq!(t.kv_memory, Some(Bytes(2_418_278_400)));
+    // The utilization button sets the safe end of the range it states.
+    let mut u = s.clone();
+    page::apply_plan(&mut u, &o, "util");
+    let safe = u.util.expect("a utilization");
+    assert!(html.contains(&format!("{safe}")), "{html}");
+    // No plan asked, no panel.
+    assert_eq!(
+        page::plan_html(
+            &PageScenario::default(),
+            &evaluate(&PageScenario::default()).unwrap()
+        ),
+        None
+    );
+}

@@ -1,10 +1,13 @@
-//! The log check's comparison as HTML text (set with `inner_html`): the settings that differ,
-//! the side-by-side table and the action buttons, which carry their job in `data-log-job`
-//! (`log_align`, `log_adopt`, `log_report`) for the panel's one click handler.
+//! The log check's comparison and the plan panel as HTML text (set with `inner_html`). The log
+//! check's buttons carry their job in `data-log-job` (`log_align`, `log_adopt`, `log_report`),
+//! the plan's what they apply in `data-plan-apply`, for each panel's one click handler.
 
 use super::html_escape as esc;
+use kvbudget_core::calc::{plan, Outcome};
 use kvbudget_core::handoff::log::LogView;
+use kvbudget_core::scenario::PageScenario;
 use kvbudget_core::t;
+use kvbudget_core::units::{thousands, Bytes};
 use std::fmt::Write;
 
 fn button(out: &mut String, testid: &str, job: &str, label: &str) {
@@ -102,4 +105,90 @@ pub fn log_compare_html(kind: &str, view: Option<&LogView>, busy: bool) -> Strin
         out.push_str("</div>");
     }
     out
+}
+
+/// The plan panel as HTML text: the settings that give `s.plan` sequences of the context, with
+/// buttons that apply them (`data-plan-apply`: `util`, the safe end of the utilization's range,
+/// or `kv`, the KV memory in bytes). `None` when the scenario asks for no plan.
+pub fn plan_html(s: &PageScenario, o: &Outcome) -> Option<String> {
+    let n = s.plan?;
+    let p = plan(s, o)?;
+    let title = t!(pl_title(n, &thousands(o.context), &s.version.to_string()));
+    let mut out = String::with_capacity(2048);
+    let _ = write!(
+        out,
+        r#"<section class="plan" data-testid="plan"><h3>{}</h3>"#,
+        esc(&title)
+    );
+    let p = match p {
+        Err(e) => {
+            let _ = write!(out, "<p>{}</p></section>", esc(&e.to_string()));
+            return Some(out);
+        }
+        Ok(p) => p,
+    };
+    out.push_str("<ul>");
+    match &p.util {
+        Ok(u) => {
+            let _ = write!(
+                out,
+                r#"<li>{lowest}<strong data-testid="plan-util" data-value="{point}">{point}</strong>{range}<button type="button" class="linkish" data-testid="plan-apply-util" data-plan-apply="util">{safe}</button></li>"#,
+                lowest = esc(t!(PL_LOWEST_UTIL)),
+                range = esc(&t!(pl_util_range(
+                    &u.optimistic.to_string(),
+                    &u.safe.to_string()
+                ))),
+                point = u.point,
+                safe = esc(t!(PL_SAFE_END))
+            );
+        }
+        Err(why) => {
+            let _ = write!(
+                out,
+                r#"<li data-testid="plan-util" data-value="none">{}{}</li>"#,
+                esc(t!(PL_NO_UTIL)),
+                esc(why)
+            );
+        }
+    }
+    let bytes = p.kv_cache_memory;
+    let len = &p.longest_context;
+    let tp = p.smallest_tp.map(|t| t.to_string());
+    let _ = write!(
+        out,
+        r#"<li>--kv-cache-memory <strong data-testid="plan-kv-bytes" data-value="{bytes}">{}</strong>{}<button type="button" class="linkish" data-testid="plan-apply-kv" data-plan-apply="kv">{}</button></li><li>{}<strong data-testid="plan-ctx" data-value="{}">{}</strong>{}</li><li>{}<strong data-testid="plan-tp" data-value="{}">{}</strong></li></ul><p class="hint">{}</p></section>"#,
+        thousands(bytes),
+        esc(&t!(pl_kv_bytes(
+            &Bytes(bytes).to_string(),
+            &thousands(p.kv_cache_blocks)
+        ))),
+        esc(t!(PL_USE_IT)),
+        esc(t!(PL_LONGEST)),
+        len.safe,
+        thousands(len.safe),
+        esc(&t!(pl_len_range(
+            &thousands(len.point),
+            &thousands(len.safe),
+            &thousands(len.optimistic)
+        ))),
+        esc(t!(PL_SMALLEST_TP)),
+        tp.clone().unwrap_or_default(),
+        esc(&tp.unwrap_or_else(|| t!(PL_NO_TP).into())),
+        esc(super::plan_note())
+    );
+    Some(out)
+}
+
+/// What a plan button applies to the scenario (`which`: its `data-plan-apply`).
+pub fn apply_plan(s: &mut PageScenario, o: &Outcome, which: &str) {
+    let Some(Ok(p)) = plan(s, o) else { return };
+    match which {
+        "util" => {
+            if let Ok(u) = &p.util {
+                s.util = Some(u.safe);
+            }
+        }
+        "kv" => s.kv_memory = Some(Bytes(p.kv_cache_memory)),
+        _ => {}
+    }
 }
