@@ -144,7 +144,13 @@ pub fn Results(state: State) -> impl IntoView {
         <section class="results" aria-labelledby="results-title" on:click=on_click>
             <div class="part" inner_html=move || html.get()></div>
             <div class="actions" hidden=nothing>
-                <button type="button" on:click=move |_| browser::copy_reporting(t!(RS_COMMAND), shown_command(state), copied)>{t!(RS_COPY_COMMAND)}</button>
+                <button type="button" on:click=move |_| {
+                    // (Under SGLang the command is the worker's; while it computes there is none yet.)
+                    match shown_command(state) {
+                        c if c.is_empty() => copied.set(t!(RS_SGLANG_PENDING).into()),
+                        c => browser::copy_reporting(t!(RS_COMMAND), c, copied),
+                    }
+                }>{t!(RS_COPY_COMMAND)}</button>
                 <button type="button" data-testid="copy-link" on:click=move |_| browser::copy_reporting(t!(RS_LINK), link(), copied)>{t!(RS_COPY_LINK)}</button>
                 <button type="button" aria-expanded=move || embed_open.get().to_string() on:click=move |_| embed_open.update(|v| *v = !*v)>{t!(RS_EMBED)}</button>
                 <Show when=move || scenario.with(|s| s.kv_memory.is_some())>
