@@ -109,7 +109,7 @@ pub fn py_round(x: f64, ndigits: usize) -> f64 {
     if !x.is_finite() {
         return x;
     }
-    format!("{x:.ndigits$}").parse().unwrap_or(x)
+    crate::decimal::parse_f64(&format!("{x:.ndigits$}")).unwrap_or(x)
 }
 
 /// Python's `repr(float)` (also what `json.dumps` and `str` print): the shortest string that

@@ -1,6 +1,7 @@
 //! How the URL writes numbers: integers without `.0`, other figures in Python's shortest form,
 //! byte counts as the shortest GiB figure that reads back to the same bytes.
 
+use crate::decimal::parse_f64;
 use crate::units::{py_float_repr, Bytes};
 
 /// A number as the URL writes it: integers without `.0`, others in Python's shortest form.
@@ -17,8 +18,8 @@ pub(super) fn gib(b: Bytes) -> String {
     // Shortest decimal that parses back to a float whose ⌊× 2³⁰⌋ is the same byte count.
     for digits in 0..=12 {
         let t = format!("{:.*}", digits, b.as_gib());
-        if t.parse::<f64>().ok().and_then(Bytes::from_gib_f64) == Some(b) {
-            return num(t.parse().unwrap_or(0.0));
+        if parse_f64(&t).and_then(Bytes::from_gib_f64) == Some(b) {
+            return num(parse_f64(&t).unwrap_or(0.0));
         }
     }
     py_float_repr(b.as_gib())
