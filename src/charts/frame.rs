@@ -73,7 +73,7 @@ pub(crate) fn em_width(text: &str) -> f64 {
 }
 
 pub(super) fn font(size: f64) -> TextStyle<'static> {
-    ("sans-serif", size).into_font().color(&INK)
+    (FontFamily::SansSerif, size).into_font().color(&INK)
 }
 
 /// How a legend entry is drawn.

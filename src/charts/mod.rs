@@ -141,7 +141,7 @@ pub fn memory(d: &ChartData, width: u32) -> Result<String, ChartError> {
                         .draw_series(std::iter::once(Text::new(
                             label,
                             (x + w / 2.0, (y0 + y1) / 2.0),
-                            ("sans-serif", SMALL)
+                            (FontFamily::SansSerif, SMALL)
                                 .into_font()
                                 .color(&ink)
                                 .pos(Pos::new(HPos::Center, VPos::Center)),
