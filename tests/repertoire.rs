@@ -90,3 +90,29 @@ fn every_gpu_for_the_current_model() {
     // Smallest memory first.
     assert!(rows.windows(2).all(|w| w[0].gpu.total <= w[1].gpu.total));
 }
+
+#[test]
+fn gpus_smallest_first_is_a_stable_order_by_memory() {
+    use kvbudget::core::presets::{gpus_smallest_first, GPUS};
+    let order = gpus_smallest_first();
+    assert_eq!(order.len(), GPUS.len());
+    for w in order.windows(2) {
+        assert!(
+            w[0].total <= w[1].total,
+            "{} before {}",
+            w[0].slug,
+            w[1].slug
+        );
+        // Equal sizes keep the table's order.
+        if w[0].total == w[1].total {
+            let at = |slug: &str| GPUS.iter().position(|g| g.slug == slug).unwrap();
+            assert!(at(w[0].slug) < at(w[1].slug), "{} {}", w[0].slug, w[1].slug);
+        }
+    }
+    // Every preset once: the same set as the table.
+    let mut slugs: Vec<&str> = order.iter().map(|g| g.slug).collect();
+    let mut table: Vec<&str> = GPUS.iter().map(|g| g.slug).collect();
+    slugs.sort_unstable();
+    table.sort_unstable();
+    assert_eq!(slugs, table);
+}

@@ -256,9 +256,16 @@ pub const GPUS: [GpuPreset; 14] = [
 
 /// The GPU presets, smallest memory (as vLLM sees it) first.
 pub fn gpus_smallest_first() -> Vec<&'static GpuPreset> {
-    let mut gpus: Vec<&'static GpuPreset> = GPUS.iter().collect();
-    // Stable: presets of the same size keep the table's order.
-    gpus.sort_by_key(|g| g.total);
+    // Inserted in order, so presets of the same size keep the table's order. (Not `sort_by_key`:
+    // this is the page's only sort, and the standard one costs its first load 2.1 KB gzip.)
+    let mut gpus: Vec<&'static GpuPreset> = Vec::with_capacity(GPUS.len());
+    for g in &GPUS {
+        let at = gpus
+            .iter()
+            .position(|h| h.total > g.total)
+            .unwrap_or(gpus.len());
+        gpus.insert(at, g);
+    }
     gpus
 }
 
