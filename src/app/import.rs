@@ -21,6 +21,31 @@ enum Status {
     Failed(String),
 }
 
+/// What the last import attempt said, as HTML text.
+fn status_html(status: &Status) -> String {
+    let esc = page::html_escape;
+    match status {
+        Status::Idle => format!(r#"<p class="hint">{}</p>"#, esc(t!(IM_IDLE))),
+        Status::Busy(t) => format!(r#"<p class="hint">{}</p>"#, esc(t)),
+        Status::Failed(t) => format!(r#"<p class="field__msg">{}</p>"#, esc(t)),
+        Status::Done(t, notes, preset) => {
+            let mut out = format!(r#"<div class="import-ok"><p>{}</p>"#, esc(t));
+            if let Some(p) = preset {
+                out += &format!(
+                    r#"<p>{}<button type="button" class="linkish" data-testid="config-use-preset" data-use-preset="1">{}</button></p>"#,
+                    esc(&t!(im_same_preset(p.id()))),
+                    esc(t!(IM_USE_PRESET))
+                );
+            }
+            out += r#"<ul class="hint">"#;
+            for n in notes {
+                out += &format!("<li>{}</li>", esc(n));
+            }
+            out + "</ul></div>"
+        }
+    }
+}
+
 /// Reads a config.json in the page's worker (where the JSON parser lives), then adopts it.
 async fn apply(scenario: Scn, status: RwSignal<Status>, text: String, name: String) {
     let answer = browser::ask_worker(handoff::import_request(&name, &text)).await;
@@ -71,27 +96,15 @@ pub fn ImportConfig(scenario: Scn) -> impl IntoView {
         status.set(Status::Busy(t!(im_fetching(&id))));
         leptos::task::spawn_local(fetch_config(id, scenario, status));
     };
-    let message = move || {
-        match status.get() {
-        Status::Idle => view! { <p class="hint">{t!(IM_IDLE)}</p> }.into_any(),
-        Status::Busy(t) => view! { <p class="hint">{t}</p> }.into_any(),
-        Status::Done(t, notes, preset) => view! {
-            <div class="import-ok">
-                <p>{t}</p>
-                {preset.map(|p| view! {
-                    <p>{t!(im_same_preset(p.id()))}
-                        <button type="button" class="linkish" data-testid="config-use-preset"
-                            on:click=move |_| scenario.update(|s| s.set_model(ModelChoice::Preset(p)))>
-                            {t!(IM_USE_PRESET)}
-                        </button>
-                    </p>
-                })}
-                <ul class="hint">{notes.into_iter().map(|n| view! { <li>{n}</li> }).collect_view()}</ul>
-            </div>
+    // The status as HTML text; its one button (the preset with the same geometry) is handled by
+    // the click handler below.
+    let message = move || status.with(status_html);
+    let on_click = move |ev: leptos::ev::MouseEvent| {
+        if browser::clicked_data(&ev, "button[data-use-preset]", "data-use-preset").is_some() {
+            if let Status::Done(_, _, Some(p)) = status.get_untracked() {
+                scenario.update(|s| s.set_model(ModelChoice::Preset(p)));
+            }
         }
-        .into_any(),
-        Status::Failed(t) => view! { <p class="field__msg">{t}</p> }.into_any(),
-    }
     };
     view! {
         <DropPanel class="import" summary=t!(IM_SUMMARY)
@@ -105,7 +118,7 @@ pub fn ImportConfig(scenario: Scn) -> impl IntoView {
                     prop:value=move || hf_id.get() on:input=move |ev| hf_id.set(event_target_value(&ev))/>
                 <button type="button" data-testid="config-fetch" on:click=on_fetch>{t!(IM_FETCH)}</button>
             </div>
-            <div role="status" data-testid="import-status">{message}</div>
+            <div role="status" data-testid="import-status" inner_html=message on:click=on_click></div>
         </DropPanel>
     }
 }
