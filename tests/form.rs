@@ -99,12 +99,19 @@ fn typed_text_is_kept_refused_or_replaced() {
         f.error,
         "max_model_len: \"12x\" is not a whole number of tokens from 16 to 10,485,760"
     );
-    // Accepted text (not yet committed with Enter or a blur) stays as typed, without a message.
+    // Accepted text is in the scenario as soon as it is typed, and stays as typed (with its
+    // thousands separator) until Enter or a blur shows the committed value.
     t.set("ctx", "32,768".into());
-    assert_eq!(
-        (now(&t).value.as_str(), now(&t).error.as_str()),
-        ("32,768", "")
-    );
+    let typed_in = page::all_inputs()
+        .find(|i| i.id == "ctx")
+        .unwrap()
+        .commit(&s, "32,768", Units::default())
+        .unwrap();
+    let f = page::fields_now(&typed_in, &t, None, None)
+        .into_iter()
+        .find(|f| f.id == "ctx")
+        .unwrap();
+    assert_eq!((f.value.as_str(), f.error.as_str()), ("32,768", ""));
     t.clear("ctx");
     assert_eq!(now(&t).value, "8192");
     // The weights' unit is part of what was typed: 16 GB reads as 16 × 10⁹ B.
@@ -123,4 +130,38 @@ fn typed_text_is_kept_refused_or_replaced() {
         .find(|f| f.id == page::WEIGHTS.id)
         .unwrap();
     assert_eq!(w.value, "16.00");
+}
+
+#[test]
+fn typed_text_gives_way_when_the_scenario_changes_elsewhere() {
+    let find = |s: &PageScenario, t: &Typed, id: &str| {
+        page::fields_now(s, t, None, None)
+            .into_iter()
+            .find(|f| f.id == id)
+            .unwrap()
+    };
+    // "0" typed then deleted leaves "" in the utilization field (no change event): that is the
+    // default the scenario holds, so it stays...
+    let s = PageScenario::default();
+    let mut t = Typed::default();
+    t.set("util", String::new());
+    assert_eq!(find(&s, &t, "util").value, "");
+    // ...until a plan or a log sets 0.87: the field shows it, not the stale empty text.
+    let mut planned = s.clone();
+    planned.util = Some(0.87);
+    let f = find(&planned, &t, "util");
+    assert_eq!((f.value.as_str(), f.error.as_str()), ("0.87", ""));
+    // Weights of 4,200 are refused in GiB (over 4,096 GiB)...
+    let mut c = s.clone();
+    page::select_model(&mut c, "custom");
+    let mut w = Typed::default();
+    w.set("weights", "4200".into());
+    assert!(find(&c, &w, "weights").error.contains("weights"));
+    // ...and would read as 4,200 GB once the unit is GB, but were never committed: the field
+    // shows the weights the scenario holds (15.27 GiB = 16,396,037,652 B = 16.40 GB), no message.
+    w.units = Units {
+        weights_in_gb: true,
+    };
+    let f = find(&c, &w, "weights");
+    assert_eq!((f.value.as_str(), f.error.as_str()), ("16.40", ""));
 }

@@ -353,11 +353,11 @@ fn the_plan_panel_states_the_plan_and_applies_it() {
     assert!(html.contains(r#"data-testid="plan-kv-bytes" data-value="2418278400">2,418,278,400<"#));
     assert!(html.contains(r#"data-plan-apply="kv""#));
     let mut t = s.clone();
-    page::apply_plan(&mut t, &o, "kv");
+    page::apply_plan(&mut t, &s, &o, "kv");
     assert_eq!(t.kv_memory, Some(Bytes(2_418_278_400)));
     // The utilization button sets the safe end of the range it states.
     let mut u = s.clone();
-    page::apply_plan(&mut u, &o, "util");
+    page::apply_plan(&mut u, &s, &o, "util");
     let safe = u.util.expect("a utilization");
     assert!(html.contains(&format!("{safe}")), "{html}");
     // No plan asked, no panel.
@@ -368,4 +368,18 @@ fn the_plan_panel_states_the_plan_and_applies_it() {
         ),
         None
     );
+}
+
+#[test]
+fn a_plan_button_applies_the_plan_shown_even_after_a_refused_edit() {
+    use kvbudget::core::calc::evaluate;
+    let (s, _) = decode("?model=Qwen/Qwen3-8B&gpu=rtx-4090&ctx=8192&plan=2");
+    let o = evaluate(&s).unwrap();
+    // The scenario as edited since differs (a longer context); the button applies the figure the
+    // panel states for the scenario shown: 2,418,278,400 B (tests/calc.rs).
+    let mut edited = s.clone();
+    edited.ctx = 65_536;
+    page::apply_plan(&mut edited, &s, &o, "kv");
+    assert_eq!(edited.kv_memory, Some(Bytes(2_418_278_400)));
+    assert_eq!(edited.ctx, 65_536);
 }

@@ -7,7 +7,7 @@
 //! 10.4 KB that gzip cannot shrink, on every page load for the few numbers a user types. Here the
 //! common case is Clinger's exact fast path (at most 15 significant digits and a power of ten up
 //! to 10²², both exact in an `f64`, so one correctly rounded multiplication or division), and
-//! anything else is computed exactly with a small big integer. `tests/props.rs` checks it against
+//! anything else is computed exactly with a small big integer. `tests/decimal.rs` checks it against
 //! the standard parser, exact halfway points included.
 
 use std::cmp::Ordering;

@@ -21,13 +21,11 @@ pub fn PlanPanel(state: State) -> impl IntoView {
         else {
             return;
         };
-        let Some(o) = state
-            .shown
-            .with_untracked(|x| x.as_ref().map(|x| x.o.clone()))
-        else {
+        // The plan of the scenario shown, whose values the panel states.
+        let Some(x) = state.shown.get_untracked() else {
             return;
         };
-        scenario.update(|s| page::apply_plan(s, &o, &which));
+        scenario.update(|s| page::apply_plan(s, &x.s, &x.o, &which));
     };
     view! { <div class="part" inner_html=html on:click=on_click></div> }
 }

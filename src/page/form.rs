@@ -358,8 +358,9 @@ pub struct FieldNow {
     pub error: String,
 }
 
-/// What every text field shows for the scenario: the committed value, or the text typed into
-/// it with the message that refuses it (written now, so in the page's current language).
+/// What every text field shows for the scenario: the committed value, or the text typed into it
+/// while that is refused (with the message, written now, so in the page's current language) or
+/// while it is what the scenario holds.
 pub fn fields_now(
     s: &PageScenario,
     typed: &Typed,
@@ -368,13 +369,18 @@ pub fn fields_now(
 ) -> Vec<FieldNow> {
     super::all_inputs()
         .map(|i| {
-            let (value, error) = match typed.get(i.id) {
-                Some(text) => (
-                    text.to_string(),
-                    i.commit(s, text, typed.units).err().unwrap_or_default(),
-                ),
-                None => ((i.show)(s, typed.units), String::new()),
-            };
+            // Typed text stays while it is refused, or while it is what the scenario holds (as
+            // typed: "0.90" for 0.9). Once the scenario changed from elsewhere (a preset, a plan,
+            // the log's numbers, back and forward) or the text would now read differently (the
+            // weights' unit switched), the field shows the committed value instead.
+            let kept = typed
+                .get(i.id)
+                .and_then(|text| match i.commit(s, text, typed.units) {
+                    Err(e) => Some((text.to_string(), e)),
+                    Ok(t) if t == *s => Some((text.to_string(), String::new())),
+                    Ok(_) => None,
+                });
+            let (value, error) = kept.unwrap_or_else(|| ((i.show)(s, typed.units), String::new()));
             FieldNow {
                 id: i.id,
                 value,

@@ -179,16 +179,18 @@ pub fn plan_html(s: &PageScenario, o: &Outcome) -> Option<String> {
     Some(out)
 }
 
-/// What a plan button applies to the scenario (`which`: its `data-plan-apply`).
-pub fn apply_plan(s: &mut PageScenario, o: &Outcome, which: &str) {
+/// What a plan button applies to the scenario `target` (`which`: its `data-plan-apply`): the
+/// plan of the scenario shown (`s`, `o`), whose values the panel states, even while a newer edit
+/// is refused.
+pub fn apply_plan(target: &mut PageScenario, s: &PageScenario, o: &Outcome, which: &str) {
     let Some(Ok(p)) = plan(s, o) else { return };
     match which {
         "util" => {
             if let Ok(u) = &p.util {
-                s.util = Some(u.safe);
+                target.util = Some(u.safe);
             }
         }
-        "kv" => s.kv_memory = Some(Bytes(p.kv_cache_memory)),
+        "kv" => target.kv_memory = Some(Bytes(p.kv_cache_memory)),
         _ => {}
     }
 }

@@ -99,6 +99,15 @@ test('the plan mode agrees with `kvbudget plan`, and its KV memory fed back fits
   await page.click(sel('plan-apply-kv'));
   assert.equal(await urlParam(page, 'kv_bytes', '2418278400'), '2418278400');
   assert.ok(Number(await value(page, 'max-seqs')) >= 2);
+  // Text typed and deleted again in the utilization field (no change event fires) gives way to
+  // the utilization the plan's button applies: the field shows what the scenario holds.
+  await page.click('#util');
+  await page.keyboard.type('0');
+  await page.keyboard.press('Backspace');
+  await page.click(sel('plan-apply-util'));
+  const util = await urlParam(page, 'util', '*');
+  assert.match(util ?? '', /^0\.\d+$/);
+  assert.equal(await page.inputValue('#util'), util);
   assert.deepEqual(problems, []);
   await context.close();
 });
