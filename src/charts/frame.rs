@@ -207,68 +207,6 @@ pub fn tokens_label(x: f64) -> String {
     }
 }
 
-/// A chart with both axes logarithmic.
-pub(super) type LogLog<'a> =
-    ChartContext<'a, svg::Svg<'a>, Cartesian2d<LogCoord<f64>, LogCoord<f64>>>;
-
-/// A log-log chart's frame: its grid and 1-2-5 tick labels, drawn by hand (no duplicate ticks).
-pub(super) fn log_log_frame<'a>(
-    plot: &Root<'a>,
-    (x0, x1): (f64, f64),
-    (y0, y1): (f64, f64),
-    (x_desc, y_desc): (&str, &str),
-) -> Result<LogLog<'a>, ChartError> {
-    let y_area = (text_width(&tick_label(y1, false), FONT) + 30.0) as u32;
-    let mut chart = ChartBuilder::on(plot)
-        .margin(12)
-        .margin_right(20)
-        .x_label_area_size(44)
-        .y_label_area_size(y_area)
-        .build_cartesian_2d((x0..x1).log_scale(), (y0..y1).log_scale())
-        .map_err(err)?;
-    chart
-        .configure_mesh()
-        .disable_mesh()
-        .x_labels(0)
-        .y_labels(0)
-        .x_label_formatter(&|_| String::new())
-        .y_label_formatter(&|_| String::new())
-        .label_style(font(FONT))
-        .x_desc(x_desc)
-        .y_desc(y_desc)
-        .axis_style(INK)
-        .axis_desc_style(font(FONT))
-        .draw()
-        .map_err(err)?;
-    let xt = log_ticks(x0, x1);
-    let yt = log_ticks(y0, y1);
-    for &x in &xt {
-        chart
-            .draw_series(LineSeries::new(vec![(x, y0), (x, y1)], GRID))
-            .map_err(err)?;
-        let (px, py) = chart.backend_coord(&(x, y0));
-        plot.draw(&Text::new(
-            tick_label(x, true),
-            (px, py + 6),
-            font(FONT).pos(Pos::new(HPos::Center, VPos::Top)),
-        ))
-        .map_err(err)?;
-    }
-    for &y in &yt {
-        chart
-            .draw_series(LineSeries::new(vec![(x0, y), (x1, y)], GRID))
-            .map_err(err)?;
-        let (px, py) = chart.backend_coord(&(x0, y));
-        plot.draw(&Text::new(
-            tick_label(y, false),
-            (px - 6, py),
-            font(FONT).pos(Pos::new(HPos::Right, VPos::Center)),
-        ))
-        .map_err(err)?;
-    }
-    Ok(chart)
-}
-
 /// The context axis of the curves: from the first to the last context, at least one doubling.
 pub(super) fn context_range(d: &ChartData) -> (f64, f64) {
     let xmin = *d.contexts.first().unwrap_or(&512) as f64;

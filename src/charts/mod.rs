@@ -6,6 +6,7 @@
 //! below the plot, never over a curve; log axes are labelled at 1, 2 and 5 × 10ⁿ only.
 
 mod frame;
+mod plot;
 mod svg;
 
 pub use frame::{tokens_label, ChartError, DEFAULT_WIDTH};
@@ -14,6 +15,7 @@ use frame::*;
 use kvbudget_core::chart_data::{ChartData, SegmentKind};
 use kvbudget_core::t;
 use kvbudget_core::units::{thousands, GIB};
+use plot::{linear_ticks, log_log_frame, Axis, Plot};
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
@@ -60,38 +62,21 @@ pub fn memory(d: &ChartData, width: u32) -> Result<String, ChartError> {
             .unwrap_or(0) as f64
             / GIB as f64;
         let xmax = total_gib.max(longest) * 1.02;
-        let mut chart = ChartBuilder::on(root)
-            .margin(12)
-            .margin_right(20)
-            .x_label_area_size(44)
-            .y_label_area_size(8)
-            .build_cartesian_2d(0f64..xmax, 0f64..bars as f64)
-            .map_err(err)?;
-        chart
-            .configure_mesh()
-            .disable_y_mesh()
-            .y_labels(0)
-            .y_label_formatter(&|_| String::new())
-            .x_labels(((width as f64 / 90.0) as usize).clamp(3, 10))
-            .x_label_formatter(&|x| format!("{x:.0}"))
-            .x_desc(t!(CH_GIB_AXIS))
-            .axis_style(INK)
-            .label_style(font(FONT))
-            .axis_desc_style(font(FONT))
-            .light_line_style(TRANSPARENT)
-            .bold_line_style(GRID)
-            .draw()
-            .map_err(err)?;
-        let px_per_gib = {
-            let (a, _) = chart.backend_coord(&(0.0, 0.0));
-            let (b, _) = chart.backend_coord(&(1.0, 0.0));
-            (b - a) as f64
-        };
+        let chart = Plot::frame(
+            root,
+            Axis::linear(0.0, xmax),
+            Axis::linear(0.0, bars as f64),
+            8,
+            (t!(CH_GIB_AXIS), ""),
+        )?;
+        let count = ((width as f64 / 90.0) as usize).clamp(3, 10);
+        chart.x_ticks(&linear_ticks(xmax, count), |x| format!("{x:.0}"))?;
+        let px_per_gib = (chart.at((1.0, 0.0)).0 - chart.at((0.0, 0.0)).0) as f64;
         for (i, bar) in d.memory.iter().enumerate() {
             let y1 = bars as f64 - i as f64 - 0.22;
             let y0 = bars as f64 - i as f64 - 0.78;
             // The bar's name above it, inside the plot.
-            let (lx, ly) = chart.backend_coord(&(0.0, y1));
+            let (lx, ly) = chart.at((0.0, y1));
             root.draw(&Text::new(
                 format!("{} KV", bar.label),
                 (lx, ly - 4),
@@ -108,22 +93,16 @@ pub fn memory(d: &ChartData, width: u32) -> Result<String, ChartError> {
                     // One band per sequence (merged beyond 200 so the SVG stays small).
                     let bands = count.clamp(1, 200);
                     let bw = w / bands as f64;
-                    chart
-                        .draw_series((0..bands).map(|k| {
-                            let c = if k % 2 == 0 { SEQ_A } else { SEQ_B };
-                            Rectangle::new(
-                                [(x + k as f64 * bw, y0), (x + (k + 1) as f64 * bw, y1)],
-                                c.filled(),
-                            )
-                        }))
-                        .map_err(err)?;
+                    for k in 0..bands {
+                        let c = if k % 2 == 0 { SEQ_A } else { SEQ_B };
+                        chart.rect(
+                            (x + k as f64 * bw, y0),
+                            (x + (k + 1) as f64 * bw, y1),
+                            c.filled(),
+                        )?;
+                    }
                 } else {
-                    chart
-                        .draw_series(std::iter::once(Rectangle::new(
-                            [(x, y0), (x + w, y1)],
-                            segment_color(s.kind).filled(),
-                        )))
-                        .map_err(err)?;
+                    chart.rect((x, y0), (x + w, y1), segment_color(s.kind).filled())?;
                 }
                 // The band's label when it fits inside; the legend names the rest.
                 let label = if s.label.ends_with("GiB") {
@@ -137,29 +116,26 @@ pub fn memory(d: &ChartData, width: u32) -> Result<String, ChartError> {
                     BLACK
                 };
                 if text_width(&label, SMALL) + 8.0 < px_per_gib * w {
-                    chart
-                        .draw_series(std::iter::once(Text::new(
-                            label,
-                            (x + w / 2.0, (y0 + y1) / 2.0),
-                            (FontFamily::SansSerif, SMALL)
-                                .into_font()
-                                .color(&ink)
-                                .pos(Pos::new(HPos::Center, VPos::Center)),
-                        )))
-                        .map_err(err)?;
+                    root.draw(&Text::new(
+                        label,
+                        chart.at((x + w / 2.0, (y0 + y1) / 2.0)),
+                        (FontFamily::SansSerif, SMALL)
+                            .into_font()
+                            .color(&ink)
+                            .pos(Pos::new(HPos::Center, VPos::Center)),
+                    ))
+                    .map_err(err)?;
                 }
                 x += w;
             }
         }
         // The GPU's total, marked where weights overflow it.
         if longest > total_gib {
-            chart
-                .draw_series(LineSeries::new(
-                    vec![(total_gib, 0.0), (total_gib, bars as f64)],
-                    OVERFLOW.stroke_width(2),
-                ))
-                .map_err(err)?;
-            let (px, py) = chart.backend_coord(&(total_gib, bars as f64));
+            chart.line(
+                &[(total_gib, 0.0), (total_gib, bars as f64)],
+                OVERFLOW.stroke_width(2),
+            )?;
+            let (px, py) = chart.at((total_gib, bars as f64));
             root.draw(&Text::new(
                 t!(ch_gpu_total(&format!("{total_gib:.2}"))),
                 (px - 4, py + 2),
@@ -207,7 +183,7 @@ pub fn concurrency(d: &ChartData, width: u32) -> Result<String, ChartError> {
     });
     let legend = Legend(entries);
     render(width, plot_height(width), &legend, |root| {
-        let mut chart = log_log_frame(
+        let chart = log_log_frame(
             root,
             (xmin, xmax),
             (ymin, ymax),
@@ -215,41 +191,21 @@ pub fn concurrency(d: &ChartData, width: u32) -> Result<String, ChartError> {
         )?;
         let cap = d.cap as f64;
         if cap < ymax {
-            chart
-                .draw_series(std::iter::once(Rectangle::new(
-                    [(xmin, cap), (xmax, ymax)],
-                    CAP.mix(0.12).filled(),
-                )))
-                .map_err(err)?;
-            chart
-                .draw_series(LineSeries::new(
-                    vec![(xmin, cap), (xmax, cap)],
-                    CAP.stroke_width(2),
-                ))
-                .map_err(err)?;
+            chart.rect((xmin, cap), (xmax, ymax), CAP.mix(0.12).filled())?;
+            chart.line(&[(xmin, cap), (xmax, cap)], CAP.stroke_width(2))?;
         }
         for (i, curve) in d.concurrency.iter().enumerate() {
             let color = if i == 0 { BF16 } else { FP8 };
             for run in runs(&d.contexts, curve.values.iter().map(|&v| v as f64), 1.0) {
-                chart
-                    .draw_series(LineSeries::new(run, color.stroke_width(3)))
-                    .map_err(err)?;
+                chart.line(&run, color.stroke_width(3))?;
             }
         }
         let (px, py) = (d.point.0 as f64, d.point.1 as f64);
         if px >= xmin && px <= xmax {
             if py >= 1.0 && d.refusal.is_none() {
-                chart
-                    .draw_series(std::iter::once(Circle::new((px, py), 6, INK.filled())))
-                    .map_err(err)?;
+                chart.dot((px, py), 6, INK.filled())?;
             } else {
-                chart
-                    .draw_series(std::iter::once(Cross::new(
-                        (px, ymin * 1.15),
-                        7,
-                        CAP.stroke_width(3),
-                    )))
-                    .map_err(err)?;
+                chart.cross((px, ymin * 1.15), 7, CAP.stroke_width(3))?;
             }
         }
         if let Some(kind) = d.refusal {
@@ -289,37 +245,29 @@ pub fn roofline(d: &ChartData, width: u32) -> Result<String, ChartError> {
     }
     let legend = Legend(entries);
     render(width, plot_height(width), &legend, |root| {
-        let mut chart = log_log_frame(
+        let chart = log_log_frame(
             root,
             (xmin, xmax),
             (ymin, ymax),
             (t!(CH_CTX_AXIS), t!(CH_DECODE_AXIS)),
         )?;
         if d.roofline_compute.len() == d.contexts.len() {
-            chart
-                .draw_series(DashedLineSeries::new(
-                    d.contexts
-                        .iter()
-                        .zip(&d.roofline_compute)
-                        .map(|(&x, &y)| (x as f64, y.min(ymax))),
-                    8,
-                    5,
-                    ROOF.stroke_width(2),
-                ))
-                .map_err(err)?;
+            let roof: Vec<(f64, f64)> = d
+                .contexts
+                .iter()
+                .zip(&d.roofline_compute)
+                .map(|(&x, &y)| (x as f64, y.min(ymax)))
+                .collect();
+            chart.dashed(&roof, 8, 5, ROOF.stroke_width(2))?;
         }
         for (ys, color) in [(&d.roofline_single, BF16), (&d.roofline_aggregate, FP8)] {
             for run in runs(&d.contexts, ys.iter().copied(), ymin) {
-                chart
-                    .draw_series(LineSeries::new(run, color.stroke_width(3)))
-                    .map_err(err)?;
+                chart.line(&run, color.stroke_width(3))?;
             }
         }
         let (px, py) = (d.roofline_point.0 as f64, d.roofline_point.1);
         if py > 0.0 && px >= xmin && px <= xmax {
-            chart
-                .draw_series(std::iter::once(Circle::new((px, py), 6, INK.filled())))
-                .map_err(err)?;
+            chart.dot((px, py), 6, INK.filled())?;
         }
         if let Some(kind) = d.refusal {
             overlay(root, refusal_words(kind))?;
