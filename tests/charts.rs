@@ -120,3 +120,32 @@ fn text_is_never_below_11_px_at_phone_width() {
         }
     }
 }
+
+#[test]
+fn many_sequences_and_the_dashed_roof_stay_a_few_elements() {
+    // Qwen2.5-7B on an H100 at 4K: 257 (BF16) and 515 (FP8) sequences, drawn as 200 bands each
+    // (merged beyond 200) in two colours by turns: one rectangle and one comb-shaped polygon per
+    // bar, not one element per band (the page replaces these elements on every edit).
+    let (_, d) = data("?model=Qwen/Qwen2.5-7B-Instruct&gpu=h100-sxm&ctx=4096&seqs=64");
+    let svg = charts::memory(&d, 720).unwrap();
+    assert_eq!(svg.matches("<polygon").count(), 2, "one comb per bar");
+    assert!(
+        svg.matches("<rect").count() < 30,
+        "{}",
+        svg.matches("<rect").count()
+    );
+    // 100 teeth of 4 corners each: the bands a bar of 257 shows in the second colour.
+    let first = svg.split("<polygon").nth(1).unwrap();
+    let points = first
+        .split("points=\"")
+        .nth(1)
+        .unwrap()
+        .split('"')
+        .next()
+        .unwrap();
+    assert_eq!(points.split_whitespace().count(), 400);
+    // The compute roof: one dashed polyline in the roof's colour, no stand-in colour left over.
+    let roof = charts::roofline(&d, 720).unwrap();
+    assert_eq!(roof.matches("stroke-dasharray=\"8 5\"").count(), 1);
+    assert!(roof.contains("stroke=\"#8E44AD\" stroke-dasharray") && !roof.contains("#8E44AE"));
+}

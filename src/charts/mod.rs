@@ -90,17 +90,20 @@ pub fn memory(d: &ChartData, width: u32) -> Result<String, ChartError> {
                     continue;
                 }
                 if let SegmentKind::Sequences { count } = s.kind {
-                    // One band per sequence (merged beyond 200 so the SVG stays small).
+                    // One band per sequence (merged beyond 200), in two colours by turns: the
+                    // segment in one, and every other band in the other as a single comb-shaped
+                    // polygon (its teeth joined along the bottom edge), so two elements draw them.
                     let bands = count.clamp(1, 200);
                     let bw = w / bands as f64;
-                    for k in 0..bands {
-                        let c = if k % 2 == 0 { SEQ_A } else { SEQ_B };
-                        chart.rect(
-                            (x + k as f64 * bw, y0),
-                            (x + (k + 1) as f64 * bw, y1),
-                            c.filled(),
-                        )?;
-                    }
+                    chart.rect((x, y0), (x + w, y1), SEQ_B.filled())?;
+                    let comb: Vec<(f64, f64)> = (0..bands)
+                        .step_by(2)
+                        .flat_map(|k| {
+                            let (a, b) = (x + k as f64 * bw, x + (k + 1) as f64 * bw);
+                            [(a, y0), (a, y1), (b, y1), (b, y0)]
+                        })
+                        .collect();
+                    chart.polygon(&comb, SEQ_A.filled())?;
                 } else {
                     chart.rect((x, y0), (x + w, y1), segment_color(s.kind).filled())?;
                 }
@@ -258,7 +261,7 @@ pub fn roofline(d: &ChartData, width: u32) -> Result<String, ChartError> {
                 .zip(&d.roofline_compute)
                 .map(|(&x, &y)| (x as f64, y.min(ymax)))
                 .collect();
-            chart.dashed(&roof, 8, 5, ROOF.stroke_width(2))?;
+            chart.line(&roof, ROOF_DASHED.stroke_width(2))?;
         }
         for (ys, color) in [(&d.roofline_single, BF16), (&d.roofline_aggregate, FP8)] {
             for run in runs(&d.contexts, ys.iter().copied(), ymin) {

@@ -6,7 +6,6 @@
 
 use super::frame::{err, font, log_ticks, text_width, tick_label, ChartError, Root};
 use super::frame::{FONT, GRID, INK};
-use plotters::element::DashedPathElement;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
@@ -123,18 +122,14 @@ impl<'a, 'b> Plot<'a, 'b> {
         self.pixels(&px, style)
     }
 
-    /// A dashed polyline through data points: `dash` px drawn, `gap` px left out.
-    pub(super) fn dashed(
+    /// A filled polygon through data points.
+    pub(super) fn polygon(
         &self,
         points: &[(f64, f64)],
-        dash: i32,
-        gap: i32,
         style: ShapeStyle,
     ) -> Result<(), ChartError> {
         let px: Vec<(i32, i32)> = points.iter().map(|&p| self.at(p)).collect();
-        self.area
-            .draw(&DashedPathElement::new(px, dash, gap, style))
-            .map_err(err)
+        self.area.draw(&Polygon::new(px, style)).map_err(err)
     }
 
     /// A rectangle between two data corners.
