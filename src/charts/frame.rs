@@ -47,8 +47,11 @@ pub type ChartError = String;
 
 pub(super) type Root<'a> = DrawingArea<svg::Svg<'a>, Shift>;
 
-pub(super) fn err<E: std::fmt::Debug>(e: E) -> ChartError {
-    format!("{e:?}")
+/// A drawing error. plotters' SVG backend writes into a string, so this does not happen in
+/// practice; its details are not formatted (their `Debug` code, with every I/O error's name,
+/// would be on every page load for it).
+pub(super) fn err<E>(_: E) -> ChartError {
+    "plotters could not draw the SVG".into()
 }
 
 pub(super) fn finish(svg: String) -> String {
