@@ -15,7 +15,7 @@ struct Written {
     fields: Vec<FieldNow>,
     picks: Vec<String>,
     checks: Vec<bool>,
-    blocks: Vec<bool>,
+    blocks: [(&'static str, bool); 3],
     hints: [String; 2],
     in_gb: bool,
 }
@@ -27,22 +27,19 @@ fn write_form(now: &Written, prev: Option<&Written>) {
         let old = prev.and_then(|p| p.fields.get(i));
         dom::show_field(f, old);
     }
-    for (i, p) in page::PICKS.iter().enumerate() {
-        if prev.is_none_or(|w| w.picks.get(i) != now.picks.get(i)) {
-            dom::set_control_value(p.id, &now.picks[i]);
+    for (i, (p, v)) in page::PICKS.iter().zip(&now.picks).enumerate() {
+        if prev.is_none_or(|w| w.picks.get(i) != Some(v)) {
+            dom::set_control_value(p.id, v);
         }
     }
-    for (i, c) in page::CHECKS.iter().enumerate() {
-        if prev.is_none_or(|w| w.checks.get(i) != now.checks.get(i)) {
-            dom::set_checked(c.id, now.checks[i]);
+    for (i, (c, &on)) in page::CHECKS.iter().zip(&now.checks).enumerate() {
+        if prev.is_none_or(|w| w.checks.get(i) != Some(&on)) {
+            dom::set_checked(c.id, on);
         }
     }
-    for (i, (key, _)) in page::shown_blocks(&PageScenario::default())
-        .iter()
-        .enumerate()
-    {
-        if prev.is_none_or(|w| w.blocks.get(i) != now.blocks.get(i)) {
-            dom::set_block_shown(key, now.blocks[i]);
+    for (i, &(key, shown)) in now.blocks.iter().enumerate() {
+        if prev.is_none_or(|w| w.blocks[i] != (key, shown)) {
+            dom::set_block_shown(key, shown);
         }
     }
     for (i, id) in ["gpu-seen", "custom-geometry"].iter().enumerate() {
@@ -124,7 +121,7 @@ pub fn Inputs(state: State) -> impl IntoView {
                     fields,
                     picks: page::PICKS.iter().map(|p| (p.value)(s)).collect(),
                     checks: page::CHECKS.iter().map(|c| (c.get)(s)).collect(),
-                    blocks: page::shown_blocks(s).iter().map(|b| b.1).collect(),
+                    blocks: page::shown_blocks(s),
                     hints: [page::gpu_seen(s), page::custom_summary(s)],
                     in_gb: t.units.weights_in_gb,
                 }
