@@ -47,7 +47,8 @@ import { DIST } from './harness.mjs';
 // as HTML text; 269,988 B with the charts' frames and coordinates drawn with plotters' elements on a
 // plain drawing area (`src/charts/plot.rs`) instead of its chart builder and coordinate types;
 // 269,765 B with a bar's bands as one comb polygon and the roof as one dashed polyline; 267,749 B
-// with plotters' drawing errors not formatted (their Debug code, never reached for an SVG string).
+// with plotters' drawing errors not formatted (their Debug code, never reached for an SVG string);
+// 267,522 B after the form's effect stopped building a default scenario per write.
 const BUDGET_GZIP = 268_700;
 // The worker (kvbudget-worker*: its loader, glue and wasm), fetched on the first import or
 // kv_report.json only: 113,599 B gzip with the config import and the report (the whole core);
