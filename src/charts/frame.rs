@@ -12,8 +12,9 @@ use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 /// The width charts are drawn at when the page does not say (SVG units = CSS px when shown so).
 pub const DEFAULT_WIDTH: u32 = 720;
-/// plotters' SVG backend writes a font's size divided by 1.24 (plotters-svg 0.3, `draw_text`);
-/// sizes here are multiplied by it so the SVG says the CSS px meant.
+/// Font sizes are given to plotters multiplied by 1.24, the factor its own SVG backend divides by
+/// (plotters-svg 0.3, `draw_text`), so that its text layout and this crate's backend (`svg`),
+/// which divides by it too, agree on the CSS px meant.
 pub(super) const PX: f64 = 1.24;
 /// Text size: 13 CSS px at the drawn width (never below 11).
 pub(super) const FONT: f64 = 13.0 * PX;
@@ -36,9 +37,9 @@ pub(super) const OVERFLOW: RGBColor = RGBColor(0xd0, 0x3a, 0x2f);
 pub(super) const CAP: RGBColor = RGBColor(0xc0, 0x39, 0x2b);
 pub(super) const ROOF: RGBColor = RGBColor(0x8e, 0x44, 0xad);
 pub(super) const GRID: RGBAColor = RGBAColor(0x80, 0x80, 0x80, 0.25);
-/// Drawn as `currentColor` after rendering.
+/// Written as `currentColor` (`svg`).
 pub(super) const INK: RGBColor = RGBColor(0x01, 0x02, 0x03);
-/// Drawn as [`ROOF`], dashed 8 px on and 5 off, after rendering: one SVG element with a
+/// Written as [`ROOF`], dashed 8 px on and 5 off (`svg`): one SVG element with a
 /// `stroke-dasharray` instead of one element per dash.
 pub(super) const ROOF_DASHED: RGBColor = RGBColor(0x8e, 0x44, 0xae);
 
@@ -47,20 +48,10 @@ pub type ChartError = String;
 
 pub(super) type Root<'a> = DrawingArea<svg::Svg<'a>, Shift>;
 
-/// A drawing error. plotters' SVG backend writes into a string, so this does not happen in
-/// practice; its details are not formatted (their `Debug` code, with every I/O error's name,
-/// would be on every page load for it).
+/// A drawing error. The SVG backend writes into a string, so this does not happen in practice;
+/// its details are not formatted (their `Debug` code would be on every page load for it).
 pub(super) fn err<E>(_: E) -> ChartError {
     "plotters could not draw the SVG".into()
-}
-
-pub(super) fn finish(svg: String) -> String {
-    svg.replace("#010203", "currentColor")
-        .replace(
-            "stroke=\"#8E44AE\"",
-            "stroke=\"#8E44AD\" stroke-dasharray=\"8 5\"",
-        )
-        .replace("<svg ", "<svg role=\"img\" aria-hidden=\"true\" focusable=\"false\" preserveAspectRatio=\"xMidYMid meet\" ")
 }
 
 /// Text width in SVG units for a plotters font size (its CSS px are `size / PX`).
@@ -170,7 +161,7 @@ pub(super) fn render(
         legend.draw(&below, width)?;
         root.present().map_err(err)?;
     }
-    Ok(finish(svg))
+    Ok(svg)
 }
 
 /// The plot height for a width: wide screens get a 2:1 plot, phones a taller one.

@@ -158,20 +158,25 @@ impl<'a, 'b> Plot<'a, 'b> {
             .map_err(err)
     }
 
-    /// Vertical grid lines at `xs` with a tick and a label below the axis each.
+    /// Vertical grid lines at `xs` with a tick and a label below the axis each (all the grid
+    /// lines first, then the ticks: each set is one SVG path).
     pub(super) fn x_ticks(
         &self,
         xs: &[f64],
         label: impl Fn(f64) -> String,
     ) -> Result<(), ChartError> {
-        for &x in xs {
-            let (px, _) = self.at((x, self.y.lo));
-            self.pixels(&[(px, self.bottom), (px, self.top)], GRID.into())?;
-            self.pixels(&[(px, self.bottom + 1), (px, self.bottom + 6)], INK.into())?;
+        let px: Vec<i32> = xs.iter().map(|&x| self.at((x, self.y.lo)).0).collect();
+        for &x in &px {
+            self.pixels(&[(x, self.bottom), (x, self.top)], GRID.into())?;
+        }
+        for &x in &px {
+            self.pixels(&[(x, self.bottom + 1), (x, self.bottom + 6)], INK.into())?;
+        }
+        for (&v, &x) in xs.iter().zip(&px) {
             self.area
                 .draw(&Text::new(
-                    label(x),
-                    (px, self.bottom + 6),
+                    label(v),
+                    (x, self.bottom + 6),
                     font(FONT).pos(Pos::new(HPos::Center, VPos::Top)),
                 ))
                 .map_err(err)?;
@@ -179,16 +184,21 @@ impl<'a, 'b> Plot<'a, 'b> {
         Ok(())
     }
 
-    /// Horizontal grid lines at `ys` with a tick and a label left of the axis each.
+    /// Horizontal grid lines at `ys` with a tick and a label left of the axis each (grid lines,
+    /// then ticks, as above).
     fn y_ticks(&self, ys: &[f64]) -> Result<(), ChartError> {
-        for &y in ys {
-            let (_, py) = self.at((self.x.lo, y));
-            self.pixels(&[(self.left, py), (self.right, py)], GRID.into())?;
-            self.pixels(&[(self.left - 6, py), (self.left - 1, py)], INK.into())?;
+        let py: Vec<i32> = ys.iter().map(|&y| self.at((self.x.lo, y)).1).collect();
+        for &y in &py {
+            self.pixels(&[(self.left, y), (self.right, y)], GRID.into())?;
+        }
+        for &y in &py {
+            self.pixels(&[(self.left - 6, y), (self.left - 1, y)], INK.into())?;
+        }
+        for (&v, &y) in ys.iter().zip(&py) {
             self.area
                 .draw(&Text::new(
-                    tick_label(y, false),
-                    (self.left - 6, py),
+                    tick_label(v, false),
+                    (self.left - 6, y),
                     font(FONT).pos(Pos::new(HPos::Right, VPos::Center)),
                 ))
                 .map_err(err)?;
