@@ -77,10 +77,12 @@ fn shown_command(state: State) -> String {
     })
 }
 
-/// The results panel as HTML text: everything but the action buttons, which stay put.
-fn panel_html(state: State) -> String {
+/// The results panel as HTML text, above and below the primer: everything but the primer and the
+/// action buttons, which stay put.
+fn panel_html(state: State) -> (String, String) {
     let (Some(x), Some(words)) = (state.shown.get(), state.words.get()) else {
-        return format!("<p>{}</p>", page::html_escape(t!(RS_ENTER_VALID)));
+        let nothing = format!("<p>{}</p>", page::html_escape(t!(RS_ENTER_VALID)));
+        return (nothing, String::new());
     };
     let (s, o) = (&x.s, &x.o);
     let r = &o.chosen.report;
@@ -109,11 +111,12 @@ fn panel_html(state: State) -> String {
     };
     let sg_view = sg.flatten().filter(|_| !busy);
     let top = page::results_top(s, o, &words, &fix_list, sg_view.as_ref(), &lines, busy);
-    top + &sglang_panel + &page::results_bottom(o, &words, &serve)
+    (top + &sglang_panel, page::results_bottom(o, &words, &serve))
 }
 
 /// The results panel: its text is one memo set as HTML (`page::results_top`, `page::results_bottom`),
-/// so an edit replaces that text and nothing else; the actions under it are drawn once.
+/// so an edit replaces that text and nothing else; the primer between them and the actions under
+/// them are drawn once.
 #[component]
 pub fn Results(state: State) -> impl IntoView {
     let copied = RwSignal::new(String::new());
@@ -124,6 +127,8 @@ pub fn Results(state: State) -> impl IntoView {
         let _ = state.lang.get();
         panel_html(state)
     });
+    let top = Memo::new(move |_| html.with(|h| h.0.clone()));
+    let bottom = Memo::new(move |_| html.with(|h| h.1.clone()));
     let on_click = move |ev: leptos::ev::MouseEvent| {
         let Some(i) = browser::clicked_data(&ev, "button[data-fix-index]", "data-fix-index")
             .and_then(|i| i.parse::<usize>().ok())
@@ -142,7 +147,9 @@ pub fn Results(state: State) -> impl IntoView {
     let nothing = move || state.shown.with(Option::is_none);
     view! {
         <section class="results" aria-labelledby="results-title" on:click=on_click>
-            <div class="part" inner_html=move || html.get()></div>
+            <div class="part" inner_html=move || top.get()></div>
+            <div class="part" hidden=nothing inner_html=page::primer_html()></div>
+            <div class="part" inner_html=move || bottom.get()></div>
             <div class="actions" hidden=nothing>
                 <button type="button" on:click=move |_| {
                     // (Under SGLang the command is the worker's; while it computes there is none yet.)

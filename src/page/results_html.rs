@@ -112,22 +112,28 @@ pub fn results_top(
     out
 }
 
-/// The panel from the primer to the serve command: "The KV cache in one minute", the
-/// derivations (terms defined on hover and focus), and `vllm serve …` (or SGLang's).
-pub fn results_bottom(o: &Outcome, words: &Explanation, serve: &str) -> String {
-    let r = &o.chosen.report;
-    let mut out = String::with_capacity(4096);
-    let _ = write!(
-        out,
+/// The primer, "The KV cache in one minute": static text, drawn once per language (outside the
+/// text an edit replaces, so a reader's opening it survives edits).
+pub fn primer_html() -> String {
+    let mut out = format!(
         r#"<details class="primer"><summary>{}</summary>"#,
         esc(t!(RS_PRIMER_TITLE))
     );
     for p in primer() {
         let _ = write!(out, "<p>{}</p>", esc(p));
     }
+    out.push_str("</details>");
+    out
+}
+
+/// The panel after the primer: the derivations (terms defined on hover and focus), and
+/// `vllm serve …` (or SGLang's).
+pub fn results_bottom(o: &Outcome, words: &Explanation, serve: &str) -> String {
+    let r = &o.chosen.report;
+    let mut out = String::with_capacity(4096);
     let _ = write!(
         out,
-        r#"</details><h3>{}</h3><dl class="derivation" data-testid="derivations">"#,
+        r#"<h3>{}</h3><dl class="derivation" data-testid="derivations">"#,
         esc(t!(RS_HOW))
     );
     for (k, v) in &words.derivations {

@@ -77,6 +77,19 @@ test('editing updates numbers, charts and the URL; bad text keeps the last good 
   await context.close();
 });
 
+test('the primer a reader opened stays open through edits', async () => {
+  const { context, page, problems } = await openReady(env, SEED_URL);
+  await page.click('details.primer > summary');
+  assert.equal(await page.getAttribute('details.primer', 'open'), '');
+  // FP8 → auto: 163,840 B per token, 8 sequences (as above); the derivations are redrawn.
+  await select(page, 'kv', 'auto');
+  assert.equal(await value(page, 'max-seqs'), '8');
+  assert.equal(await page.getAttribute('details.primer', 'open'), '');
+  assert.equal(await count(page, 'details.primer'), 1);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
 test('reload and back/forward restore the scenario', async () => {
   const { context, page, problems } = await openReady(env, SEED_URL);
   await select(page, 'gpu', 'h100-sxm');
