@@ -512,3 +512,40 @@ fn budget_weights_split_over_gpus() {
     assert_eq!(h100.total.0, 85_061_827_297);
     assert_eq!(run(&s).available_kv_bytes, Some(60_707_215_246));
 }
+
+#[test]
+fn the_quiet_count_equals_the_full_reports() {
+    // `whole_sequences` (what the charts' curves ask about fifty times per dtype on every edit)
+    // skips the printed lines and messages; its count must be the full report's, refusals
+    // included: every preset, KV dtype and version family, pools from nothing to 40 GiB, lengths
+    // from 16 tokens to 1M (past every model's limit).
+    use kvbudget::core::vllm::whole_sequences;
+    let mut checked = 0;
+    for m in kvbudget::core::presets::MODELS.iter() {
+        for kv in [KvDtype::Auto, KvDtype::Fp8] {
+            for v in [(0, 6), (0, 10), (0, 11), (0, 19), (0, 28), (0, 33)] {
+                for gib in [0.0, 0.5, 6.51, 40.0] {
+                    for len in [16, 4_096, 40_000, 131_072, 1 << 20] {
+                        let mut s = scenario(
+                            m.id(),
+                            KvMemory::Available(Bytes::from_gib_f64(gib).unwrap()),
+                            len,
+                            v,
+                        );
+                        s.kv_dtype = kv;
+                        let full = report(&s).map(|r| r.whole_sequences()).unwrap_or(0);
+                        assert_eq!(
+                            whole_sequences(&s),
+                            full,
+                            "{} {kv:?} {v:?} {gib} GiB {len}",
+                            m.id()
+                        );
+                        checked += usize::from(full > 0);
+                    }
+                }
+            }
+        }
+    }
+    // Not only zeros: many of these fit.
+    assert!(checked > 500, "{checked}");
+}

@@ -120,9 +120,7 @@ fn vllm_scenario_with(
 
 /// Whole sequences of `len` tokens vLLM's blocks hold (0 when one does not fit).
 pub fn vllm_fit(s: &PageScenario, model: &ModelSpec, kv: KvDtype, len: u64) -> u64 {
-    vllm::report(&vllm_scenario(s, model, kv, len))
-        .map(|r| r.whole_sequences())
-        .unwrap_or(0)
+    vllm::whole_sequences(&vllm_scenario(s, model, kv, len))
 }
 
 /// The numbers for `model` with KV dtype `kv` under the page's settings, at `context` tokens.
@@ -192,7 +190,7 @@ fn range(s: &PageScenario, model: &ModelSpec, context: u64) -> Range {
             .and_then(|r| r.gpu_kv_cache_tokens)
             .unwrap_or(0);
         let c = vllm_scenario_with(s, model, s.kv, context, Overhead::Estimated(m));
-        let fit = vllm::report(&c).map(|r| r.whole_sequences()).unwrap_or(0);
+        let fit = vllm::whole_sequences(&c);
         (pool, tokens, fit.min(s.seqs()), refuses || fit == 0)
     };
     let (lo, hi) = (at(Margin::High), at(Margin::Low));

@@ -377,3 +377,39 @@ fn groups(k: &Kinds, v: Version) -> Option<Groups> {
         },
     })
 }
+
+/// Blocks one request of `len` tokens takes under `s`'s layout (over all groups).
+pub fn blocks_per_request(s: &Scenario, len: u64) -> Result<u64> {
+    let mut t = s.clone();
+    t.max_model_len = Some(len.max(1));
+    let r = resolve(&t)?;
+    Ok(Layout::of(&t, &r)?.blocks_per_request)
+}
+
+/// The longest context each of `seqs` requests can hold at once in `blocks` blocks: the largest
+/// `len` with `seqs × blocks_per_request(len) ≤ blocks` (for one group of full-attention layers,
+/// `⌊blocks / seqs⌋ × block_size`). 0 when not even one token each fits.
+pub fn longest_context(s: &Scenario, blocks: u64, seqs: u64) -> u64 {
+    let fits = |len: u64| {
+        blocks_per_request(s, len)
+            .map(|b| b.saturating_mul(seqs.max(1)) <= blocks)
+            .unwrap_or(false)
+    };
+    if !fits(1) {
+        return 0;
+    }
+    // Every request takes at least one block per 2⁴⁰ tokens of context at most: bound the search.
+    let (mut lo, mut hi) = (1u64, blocks.saturating_mul(1 << 20).clamp(1, 1 << 40));
+    if fits(hi) {
+        return hi;
+    }
+    while hi - lo > 1 {
+        let mid = lo + (hi - lo) / 2;
+        if fits(mid) {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    lo
+}

@@ -13,10 +13,10 @@ pub mod report;
 pub mod version;
 
 pub use knobs::{reusable_prefix_tokens, Knobs, Lora, Speculative};
+pub use layout::{blocks_per_request, longest_context};
 pub use report::{
-    blocks_per_request, gib_text, longest_context, printed_tokens, report, tp_refusal, Budget,
-    Groups, KvMemory, MambaAlign, MambaMode, Margin, Overhead, Refusal, RefusalKind, Report,
-    Scenario, LOAD_RESERVE,
+    gib_text, printed_tokens, report, tp_refusal, whole_sequences, Budget, Groups, KvMemory,
+    MambaAlign, MambaMode, Margin, Overhead, Refusal, RefusalKind, Report, Scenario, LOAD_RESERVE,
 };
 pub use version::{
     family, requested_bytes, serve_defaults, Engine, Family, Rounding, Version, NEWEST, OLDEST,

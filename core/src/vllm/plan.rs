@@ -2,7 +2,7 @@
 //! the estimate's range: the lowest `--gpu-memory-utilization`, the `--kv-cache-memory` bytes
 //! for exactly N × C in whole blocks, the longest `max_model_len` for N, the smallest TP.
 
-use super::report::{report, KvMemory, Margin, Overhead, Report, Scenario};
+use super::report::{report, whole_sequences, KvMemory, Margin, Overhead, Report, Scenario};
 use super::version::Version;
 use crate::error::{KvError, Result};
 use crate::units::Bytes;
@@ -66,7 +66,7 @@ fn with_overhead(s: &Scenario, m: Margin) -> Scenario {
 }
 
 fn sequences(s: &Scenario) -> u64 {
-    report(s).map(|r| r.whole_sequences()).unwrap_or(0)
+    whole_sequences(s)
 }
 
 fn set_util(s: &Scenario, u: f64) -> Scenario {

@@ -179,6 +179,9 @@ pub struct Report {
     pub mamba_mode: MambaMode,
     /// Blocks one state layer holds per request (whatever the context).
     pub state_blocks: u64,
+    /// Built for its counts only ([`whole_sequences`]): no lines, empty error texts and no
+    /// `estimated_max_len`.
+    pub quiet: bool,
 }
 
 /// The budget's terms on the GPU that sets the cache size: `requested − weights − overhead`.
@@ -193,10 +196,22 @@ pub struct Budget {
 }
 
 impl Report {
-    /// Records a refusal and its message.
-    fn refuse(&mut self, kind: RefusalKind, exception: &'static str, message: String) {
+    /// Records a refusal and its message (not written when quiet).
+    fn refuse(
+        &mut self,
+        kind: RefusalKind,
+        exception: &'static str,
+        message: impl FnOnce() -> String,
+    ) {
         self.refusal = Some(Refusal { kind, exception });
-        self.error = Some(message);
+        self.error = Some(if self.quiet { String::new() } else { message() });
+    }
+
+    /// Adds a printed line (not written when quiet).
+    fn line(&mut self, text: impl FnOnce() -> String) {
+        if !self.quiet {
+            self.lines.push(text());
+        }
     }
 
     /// The refusal as Python prints it: `ValueError: …`.
@@ -373,44 +388,19 @@ pub fn tp_refusal(model: &ModelSpec, tp: u64) -> Option<(&'static str, String)> 
     (a % b != 0).then(|| ("AssertionError", format!("{a} is not divisible by {b}")))
 }
 
-/// Blocks one request of `len` tokens takes under `s`'s layout (over all groups).
-pub fn blocks_per_request(s: &Scenario, len: u64) -> Result<u64> {
-    let mut t = s.clone();
-    t.max_model_len = Some(len.max(1));
-    let r = resolve(&t)?;
-    Ok(Layout::of(&t, &r)?.blocks_per_request)
-}
-
-/// The longest context each of `seqs` requests can hold at once in `blocks` blocks: the largest
-/// `len` with `seqs × blocks_per_request(len) ≤ blocks` (for one group of full-attention layers,
-/// `⌊blocks / seqs⌋ × block_size`). 0 when not even one token each fits.
-pub fn longest_context(s: &Scenario, blocks: u64, seqs: u64) -> u64 {
-    let fits = |len: u64| {
-        blocks_per_request(s, len)
-            .map(|b| b.saturating_mul(seqs.max(1)) <= blocks)
-            .unwrap_or(false)
-    };
-    if !fits(1) {
-        return 0;
-    }
-    // Every request takes at least one block per 2⁴⁰ tokens of context at most: bound the search.
-    let (mut lo, mut hi) = (1u64, blocks.saturating_mul(1 << 20).clamp(1, 1 << 40));
-    if fits(hi) {
-        return hi;
-    }
-    while hi - lo > 1 {
-        let mid = lo + (hi - lo) / 2;
-        if fits(mid) {
-            lo = mid;
-        } else {
-            hi = mid;
-        }
-    }
-    lo
-}
-
 /// Computes what vLLM would print for `s`.
 pub fn report(s: &Scenario) -> Result<Report> {
+    build(s, false)
+}
+
+/// Whole max-length requests the blocks hold at once for `s` (0 when vLLM would not start):
+/// `report(s)`'s [`Report::whole_sequences`] without writing its lines (the charts' curves ask
+/// this at about fifty lengths per dtype on every edit).
+pub fn whole_sequences(s: &Scenario) -> u64 {
+    build(s, true).map(|r| r.whole_sequences()).unwrap_or(0)
+}
+
+fn build(s: &Scenario, quiet: bool) -> Result<Report> {
     // A draft's attention layers (EAGLE/MTP heads, a draft model) share the KV cache.
     let with_draft;
     let s = match s.knobs.speculative.filter(|x| x.draft_layers > 0) {
@@ -472,11 +462,12 @@ pub fn report(s: &Scenario) -> Result<Report> {
         } else {
             0
         },
+        quiet,
     };
 
     let max_model_len = r.max_model_len;
     if s.model.max_position > 0 && max_model_len > s.model.max_position {
-        out.refuse(RefusalKind::MaxModelLen, "ValueError", format!(
+        out.refuse(RefusalKind::MaxModelLen, "ValueError", || format!(
             "User-specified max_model_len ({max_model_len}) is greater than the derived max_model_len \
              (max_position_embeddings={} or model_max_length=None in model's config.json). To allow overriding \
              this maximum, set the env var VLLM_ALLOW_LONG_MAX_MODEL_LEN=1.",
@@ -485,7 +476,7 @@ pub fn report(s: &Scenario) -> Result<Report> {
         return Ok(out);
     }
     if let Some((exception, message)) = tp_refusal(&s.model, s.tp) {
-        out.refuse(RefusalKind::InvalidTp, exception, message);
+        out.refuse(RefusalKind::InvalidTp, exception, || message);
         return Ok(out);
     }
     // Decode context parallelism splits a TP group (`ParallelConfig`, config/parallel.py 0.16+;
@@ -497,11 +488,9 @@ pub fn report(s: &Scenario) -> Result<Report> {
         } else {
             "by"
         };
-        out.refuse(
-            RefusalKind::InvalidTp,
-            "ValueError",
-            format!("tp_size={} must be divisible {by}dcp_size={dcp}.", s.tp),
-        );
+        out.refuse(RefusalKind::InvalidTp, "ValueError", || {
+            format!("tp_size={} must be divisible {by}dcp_size={dcp}.", s.tp)
+        });
         return Ok(out);
     }
     if let (KvMemory::Budget { gpu_total, .. }, Some(b)) = (s.memory, budget) {
@@ -509,7 +498,7 @@ pub fn report(s: &Scenario) -> Result<Report> {
             out.refuse(
                 RefusalKind::WeightsDoNotFit,
                 "torch.OutOfMemoryError",
-                format!(
+                || format!(
                     "CUDA out of memory while loading the weights ({} GiB per GPU on a GPU of {} GiB).",
                     fixed2(b.weights_per_gpu.as_gib()),
                     fixed2(gpu_total.as_gib())
@@ -532,21 +521,21 @@ fn v0_report(out: &mut Report, num_blocks: u64) {
     let tokens = num_blocks.saturating_mul(block_size);
     let cpu_blocks = (4 * GIB as u128 / out.block_bytes.max(1) as u128) as u64; // --swap-space 4 GiB
     let conc = tokens as f64 / max_model_len as f64;
-    out.lines.push(format!(
-        "# GPU blocks: {num_blocks}, # CPU blocks: {cpu_blocks}"
-    ));
-    out.lines.push(format!(
-        "Maximum concurrency for {max_model_len} tokens per request: {}x",
-        fixed2(conc)
-    ));
+    out.line(|| format!("# GPU blocks: {num_blocks}, # CPU blocks: {cpu_blocks}"));
+    out.line(|| {
+        format!(
+            "Maximum concurrency for {max_model_len} tokens per request: {}x",
+            fixed2(conc)
+        )
+    });
     out.num_gpu_blocks = Some(num_blocks);
     out.gpu_kv_cache_tokens = Some(tokens);
     out.max_concurrency = Some(conc);
     out.max_seqs_capped = Some((tokens / max_model_len).min(out.max_num_seqs));
     if num_blocks == 0 {
-        out.refuse(RefusalKind::NoKvMemory, "ValueError", NO_MEMORY.into());
+        out.refuse(RefusalKind::NoKvMemory, "ValueError", || NO_MEMORY.into());
     } else if tokens < max_model_len {
-        out.refuse(RefusalKind::MaxModelLen, "ValueError", format!(
+        out.refuse(RefusalKind::MaxModelLen, "ValueError", || format!(
             "The model's max seq len ({max_model_len}) is larger than the maximum number of tokens that can be \
              stored in KV cache ({tokens}). Try increasing `gpu_memory_utilization` or decreasing `max_model_len` \
              when initializing the engine."
@@ -560,23 +549,22 @@ fn v1_report(out: &mut Report, s: &Scenario, r: &Resolved, layout: &Layout, num_
     let (block_size, max_model_len) = (r.block_size, r.max_model_len);
     if let Some(m) = r.mamba {
         if let Some(b) = m.raised_to {
-            out.lines.push(format!(
+            out.line(|| format!(
                 "Setting attention block size to {b} tokens to ensure that attention page size is >= mamba page size."
             ));
         }
         if let Some(p) = m.padding_pct {
-            out.lines.push(format!(
+            out.line(|| format!(
                 "Padding mamba page size by {}% to ensure that mamba page size and attention page size are exactly equal.",
                 fixed2(p)
             ));
         }
     }
     if let Some(a) = out.available_kv_bytes {
-        out.lines
-            .push(format!("Available KV cache memory: {} GiB", gib_text(a, v)));
+        out.line(|| format!("Available KV cache memory: {} GiB", gib_text(a, v)));
     }
     if matches!(out.available_kv_bytes, Some(a) if a <= 0) {
-        out.refuse(RefusalKind::NoKvMemory, "ValueError", NO_MEMORY.into());
+        out.refuse(RefusalKind::NoKvMemory, "ValueError", || NO_MEMORY.into());
         return;
     }
     let avail_bytes: u128 = match s.memory {
@@ -594,16 +582,22 @@ fn v1_report(out: &mut Report, s: &Scenario, r: &Resolved, layout: &Layout, num_
     };
     let fits = |len: u64| layout.needed_by(len, block_size, v) + null_block <= avail_bytes;
     if !fits(max_model_len) {
-        let message = too_long_error(out, v, layout, avail_bytes, fits);
-        out.refuse(RefusalKind::MaxModelLen, "ValueError", message);
+        let message = if out.quiet {
+            String::new()
+        } else {
+            too_long_error(out, v, layout, avail_bytes, fits)
+        };
+        out.refuse(RefusalKind::MaxModelLen, "ValueError", || message);
         return;
     }
     if let Some(g) = layout.groups.filter(|g| g.padding_layers > 0) {
-        out.lines.push(format!(
-            "Add {} padding layers, may waste at most {}% KV cache memory",
-            g.padding_layers,
-            fixed2(g.padding_waste_pct)
-        ));
+        out.line(|| {
+            format!(
+                "Add {} padding layers, may waste at most {}% KV cache memory",
+                g.padding_layers,
+                fixed2(g.padding_waste_pct)
+            )
+        });
     }
     let (tokens, conc) = printed_tokens(
         r.family,
@@ -619,17 +613,19 @@ fn v1_report(out: &mut Report, s: &Scenario, r: &Resolved, layout: &Layout, num_
     } else {
         tokens
     };
-    let size = format!("GPU KV cache size: {} tokens", thousands(tokens));
-    let concurrency = format!(
-        "Maximum concurrency for {} tokens per request: {}x",
-        thousands(max_model_len),
-        fixed2(conc)
-    );
-    if r.family == Family::V1OneLine {
-        out.lines.push(format!("{size}, {concurrency}"));
-    } else {
-        out.lines.push(size);
-        out.lines.push(concurrency);
+    if !out.quiet {
+        let size = format!("GPU KV cache size: {} tokens", thousands(tokens));
+        let concurrency = format!(
+            "Maximum concurrency for {} tokens per request: {}x",
+            thousands(max_model_len),
+            fixed2(conc)
+        );
+        if r.family == Family::V1OneLine {
+            out.lines.push(format!("{size}, {concurrency}"));
+        } else {
+            out.lines.push(size);
+            out.lines.push(concurrency);
+        }
     }
     out.num_gpu_blocks = Some(num_blocks);
     out.gpu_kv_cache_tokens = Some(tokens);
