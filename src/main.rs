@@ -10,3 +10,9 @@ fn main() {
 fn main() {
     std::process::exit(kvbudget::cli::run());
 }
+
+// The page's allocator: talc, smaller than the standard dlmalloc on wasm32 and faster (measured
+// in README § Performance).
+#[cfg(target_arch = "wasm32")]
+#[global_allocator]
+static TALC: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_allocator();
