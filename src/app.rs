@@ -33,6 +33,7 @@ pub fn start() {
         if zh {
             kvbudget_core::i18n::set_lang(Lang::ZhCn);
         }
+        browser::keep_boot_chart_width();
         browser::remove_element("boot");
         leptos::mount::mount_to_body(App);
     };

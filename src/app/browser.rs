@@ -321,6 +321,40 @@ pub fn focus_when_drawn(id: &'static str) {
     set_timeout(move || attempt(find, old, 20), Duration::from_millis(0));
 }
 
+thread_local! {
+    static BOOT_CHART_WIDTH: std::cell::Cell<Option<u32>> = const { std::cell::Cell::new(None) };
+}
+
+/// Reads the width of the loading state's stand-in chart (`#boot-chart` in `index.html`, laid
+/// out like a chart's drawing box) while it is still on the page: the loading state is laid out
+/// already, so this costs no layout, and the first charts can be drawn at their width without
+/// forcing one. (Not in an embed, whose charts are laid out otherwise.)
+pub fn keep_boot_chart_width() {
+    let doc = window().document();
+    let embed = doc
+        .as_ref()
+        .and_then(|d| d.get_element_by_id("boot"))
+        .is_some_and(|b| b.class_name().contains("boot--embed"));
+    let w = doc
+        .filter(|_| !embed)
+        .and_then(|d| d.get_element_by_id("boot-chart"))
+        .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok())
+        .map(|e| width_of(&e))
+        .filter(|&w| w > 0);
+    BOOT_CHART_WIDTH.with(|c| c.set(w));
+}
+
+/// The width [`keep_boot_chart_width`] read, once (the page's first charts take it; charts drawn
+/// later measure their own).
+pub fn boot_chart_width() -> Option<u32> {
+    BOOT_CHART_WIDTH.with(|c| c.get())
+}
+
+/// Forgets the loading state's chart width (after the first charts were drawn).
+pub fn forget_boot_chart_width() {
+    BOOT_CHART_WIDTH.with(|c| c.set(None));
+}
+
 /// Removes the element with this id, if there is one.
 pub fn remove_element(id: &str) {
     if let Some(el) = window().document().and_then(|d| d.get_element_by_id(id)) {

@@ -12,8 +12,11 @@ use leptos::prelude::*;
 /// One chart's figure; its SVG is a memo, redrawn when its data or its width changes.
 fn figure(state: State, chart: &'static Chart) -> impl IntoView {
     let node = NodeRef::<Div>::new();
-    // None until measured: the chart is drawn once, at the width it is shown at.
-    let width = RwSignal::new(None::<u32>);
+    // None until known: the chart is drawn once, at the width it is shown at. The page's first
+    // charts start from the loading state's stand-in (no layout forced to measure them) and check
+    // it after the first frame is painted, when measuring costs nothing; later ones measure.
+    let first = browser::boot_chart_width();
+    let width = RwSignal::new(first);
     let measure = move || {
         if let Some(el) = node.try_get_untracked().flatten() {
             let w = Some(browser::width_of(&el));
@@ -24,12 +27,15 @@ fn figure(state: State, chart: &'static Chart) -> impl IntoView {
     };
     Effect::new(move |_| {
         if node.get().is_some() {
-            measure();
+            if first.is_some() {
+                request_animation_frame(move || {
+                    set_timeout(measure, std::time::Duration::ZERO);
+                });
+            } else {
+                measure();
+            }
         }
     });
-    // Removed with the figure (a change of language draws the page anew).
-    let resize = window_event_listener(leptos::ev::resize, move |_| measure());
-    on_cleanup(move || resize.remove());
     let svg = Memo::new(move |_| {
         let w = match width.get() {
             None => return String::new(),
@@ -79,13 +85,16 @@ fn figure(state: State, chart: &'static Chart) -> impl IntoView {
 /// The charts the view `embed` shows.
 #[component]
 pub fn Figures(state: State, embed: Embed) -> impl IntoView {
+    let figures = CHARTS
+        .iter()
+        .filter(|c| page::chart_shown(c, embed))
+        .map(|c| figure(state, c))
+        .collect_view();
+    // Only the page's first charts start from the loading state's width.
+    browser::forget_boot_chart_width();
     view! {
         <section class="charts" aria-label=t!(CH_CHARTS)>
-            {CHARTS
-                .iter()
-                .filter(|c| page::chart_shown(c, embed))
-                .map(|c| figure(state, c))
-                .collect_view()}
+            {figures}
         </section>
     }
 }
