@@ -144,9 +144,9 @@ fn memory(s: &PageScenario, o: &Outcome, total: Bytes) -> Vec<Bar> {
             let mut segments = vec![Segment {
                 // Past the GPU's total the band is cut: its label says the whole size.
                 label: if overflow {
-                    t!(ch_seg_weights_over(&format!(
-                        "{:.1}",
-                        o.weights_per_gpu.as_gib()
+                    t!(ch_seg_weights_over(&crate::floatfmt::fixed(
+                        o.weights_per_gpu.as_gib(),
+                        1
                     )))
                 } else {
                     t!(CH_SEG_WEIGHTS).into()

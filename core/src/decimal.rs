@@ -10,6 +10,7 @@
 //! anything else is computed exactly with a small big integer. `tests/decimal.rs` checks it against
 //! the standard parser, exact halfway points included.
 
+use crate::big::Big;
 use std::cmp::Ordering;
 
 /// Significant digits kept: any halfway point between two `f64`s has at most 767, so 800 with a
@@ -168,89 +169,4 @@ fn round(x: &Big, t: i64, sticky: bool) -> f64 {
         f64::from_bits(1u64 << (u + 1074))
     };
     m as f64 * p2
-}
-
-/// A non-negative big integer, 32-bit limbs, least significant first.
-struct Big(Vec<u32>);
-
-impl Big {
-    fn mul_add(&mut self, m: u32, add: u32) {
-        let mut carry = u64::from(add);
-        for limb in &mut self.0 {
-            let v = u64::from(*limb) * u64::from(m) + carry;
-            *limb = v as u32;
-            carry = v >> 32;
-        }
-        if carry > 0 {
-            self.0.push(carry as u32);
-        }
-    }
-
-    fn bits(&self) -> usize {
-        self.0
-            .iter()
-            .rposition(|&l| l != 0)
-            .map_or(0, |i| i * 32 + 32 - self.0[i].leading_zeros() as usize)
-    }
-
-    fn bit(&self, i: usize) -> bool {
-        self.0.get(i / 32).is_some_and(|l| l >> (i % 32) & 1 == 1)
-    }
-
-    fn set_bit(&mut self, i: usize) {
-        if self.0.len() <= i / 32 {
-            self.0.resize(i / 32 + 1, 0);
-        }
-        self.0[i / 32] |= 1 << (i % 32);
-    }
-
-    /// Whether any of the bits below `i` is set.
-    fn any_below(&self, i: usize) -> bool {
-        (0..i).any(|k| self.bit(k))
-    }
-
-    /// The bits from `i` up (at most 64 of them are asked for).
-    fn bits_from(&self, i: usize) -> u64 {
-        (0..64).fold(0, |a, k| a | (u64::from(self.bit(i + k)) << k))
-    }
-
-    fn shl(&self, k: usize) -> Big {
-        let mut out = Big(vec![0; k / 32]);
-        let r = k % 32;
-        let mut carry = 0u32;
-        for &l in &self.0 {
-            out.0.push(if r == 0 { l } else { (l << r) | carry });
-            carry = if r == 0 { 0 } else { l >> (32 - r) };
-        }
-        out.0.push(carry);
-        out
-    }
-
-    fn cmp(&self, other: &Big) -> Ordering {
-        let n = self.0.len().max(other.0.len());
-        for i in (0..n).rev() {
-            let (a, b) = (
-                self.0.get(i).copied().unwrap_or(0),
-                other.0.get(i).copied().unwrap_or(0),
-            );
-            if a != b {
-                return a.cmp(&b);
-            }
-        }
-        Ordering::Equal
-    }
-
-    /// self − other, for other ≤ self.
-    fn sub(&mut self, other: &Big) {
-        let mut borrow = 0i64;
-        for i in 0..self.0.len() {
-            let v = i64::from(self.0[i]) - i64::from(other.0.get(i).copied().unwrap_or(0)) - borrow;
-            self.0[i] = v.rem_euclid(1 << 32) as u32;
-            borrow = i64::from(v < 0);
-        }
-    }
-
-    fn is_zero(&self) -> bool {
-        self.0.iter().all(|&l| l == 0)
-    }
 }

@@ -60,7 +60,7 @@ impl Change {
             Change::Ctx(c) => format!("--max-model-len {c}"),
             Change::Tp(t) => format!("--tensor-parallel-size {t}"),
             Change::Gpu(g) => crate::tf!(FX_GPU, g.name),
-            Change::Util(u) => format!("--gpu-memory-utilization {u}"),
+            Change::Util(u) => format!("--gpu-memory-utilization {}", crate::floatfmt::display(*u)),
         }
     }
 }

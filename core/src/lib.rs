@@ -8,6 +8,7 @@
 
 #![warn(missing_docs)]
 
+mod big;
 pub mod calc;
 pub mod capacity;
 pub mod chart_data;
@@ -18,6 +19,7 @@ pub mod error;
 pub mod explain;
 pub mod fields;
 pub mod fixes;
+pub mod floatfmt;
 pub mod gpus;
 pub mod handoff;
 pub mod i18n;

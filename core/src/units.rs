@@ -3,6 +3,7 @@
 //! vLLM prints its numbers with Python's formatting rules; these helpers reproduce them
 //! character for character so that a predicted log line can be compared with a real one.
 
+use crate::floatfmt::fixed;
 use std::fmt;
 
 /// 2³⁰ bytes.
@@ -69,15 +70,14 @@ impl fmt::Display for Bytes {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let n = self.0;
         if n >= GIB {
-            write!(f, "{:.2} GiB", self.as_gib())
+            write!(f, "{} GiB", fixed(self.as_gib(), 2))
         } else if n >= MIB {
-            write!(f, "{:.1} MiB", self.as_mib())
+            write!(f, "{} MiB", fixed(self.as_mib(), 1))
         } else if n >= KIB {
-            let k = self.as_kib();
             if n % KIB == 0 {
                 write!(f, "{} KiB", thousands(n / KIB))
             } else {
-                write!(f, "{k:.1} KiB")
+                write!(f, "{} KiB", fixed(self.as_kib(), 1))
             }
         } else {
             write!(f, "{n} B")
@@ -101,7 +101,7 @@ pub fn thousands(n: u64) -> String {
 /// Python's `"%.2f" % x`: the exact binary value rounded to two decimals, exact ties to even
 /// (`1.125` → `1.12`, `2.625` → `2.62`, `0.375` → `0.38`). Rust's formatter does the same.
 pub fn fixed2(x: f64) -> String {
-    format!("{x:.2}")
+    fixed(x, 2)
 }
 
 /// Python's `round(x, ndigits)` for floats: correctly rounded from the exact binary value.
@@ -109,7 +109,7 @@ pub fn py_round(x: f64, ndigits: usize) -> f64 {
     if !x.is_finite() {
         return x;
     }
-    crate::decimal::parse_f64(&format!("{x:.ndigits$}")).unwrap_or(x)
+    crate::decimal::parse_f64(&fixed(x, ndigits)).unwrap_or(x)
 }
 
 /// Python's `repr(float)` (also what `json.dumps` and `str` print): the shortest string that
@@ -132,15 +132,9 @@ pub fn py_float_repr(x: f64) -> String {
             "0.0".into()
         };
     }
-    // `{:e}` gives the shortest round-trip digits: "1.6384e5", "-2.5e-7".
-    let sci = format!("{x:e}");
-    let (mantissa, exp) = sci.split_once('e').unwrap_or((&sci, "0"));
-    let exp: i32 = exp.parse().unwrap_or(0);
-    let (sign, mantissa) = match mantissa.strip_prefix('-') {
-        Some(m) => ("-", m),
-        None => ("", mantissa),
-    };
-    let digits: String = mantissa.chars().filter(|c| *c != '.').collect();
+    // The shortest round-trip digits: 1.6384e5 is ("16384", 5).
+    let (digits, exp) = crate::floatfmt::sci_digits(x);
+    let sign = if x < 0.0 { "-" } else { "" };
     if (-4..16).contains(&exp) {
         let n = digits.len() as i32;
         if exp < 0 {

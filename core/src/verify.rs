@@ -99,8 +99,8 @@ pub fn mismatches(s: &PageScenario, log: &ParsedLog) -> Vec<Mismatch> {
     if let Some(u) = log_util(log) {
         push(
             "gpu_memory_utilization",
-            s.util().to_string(),
-            u.to_string(),
+            crate::floatfmt::display(s.util()),
+            crate::floatfmt::display(u),
         );
     }
     if let Some(l) = log.max_model_len {
@@ -435,8 +435,8 @@ fn changes(before: &PageScenario, after: &PageScenario) -> Vec<String> {
     diff("PP", before.pp.to_string(), after.pp.to_string());
     diff(
         en::VF_UTILIZATION,
-        before.util().to_string(),
-        after.util().to_string(),
+        crate::floatfmt::display(before.util()),
+        crate::floatfmt::display(after.util()),
     );
     let gib_of = |b: Bytes| format!("{} GiB", fixed2(b.as_gib()));
     diff(

@@ -3,6 +3,7 @@
 
 use super::svg::{self, area};
 use kvbudget_core::chart_data::ChartData;
+use kvbudget_core::floatfmt::fixed;
 use kvbudget_core::t;
 use kvbudget_core::units::thousands;
 use kvbudget_core::vllm::RefusalKind;
@@ -190,7 +191,7 @@ pub(super) fn tick_label(v: f64, thousands_as_k: bool) -> String {
     if thousands_as_k && v >= 1000.0 {
         format!("{}k", thousands((v / 1000.0).round() as u64))
     } else if v < 10.0 && v.fract() != 0.0 {
-        format!("{v:.1}")
+        fixed(v, 1)
     } else {
         thousands(v.round() as u64)
     }
@@ -202,7 +203,7 @@ pub fn tokens_label(x: f64) -> String {
     if x >= 1024 && x % 1024 == 0 {
         format!("{}K", x / 1024)
     } else if x >= 1000 {
-        format!("{:.0}K", x as f64 / 1024.0)
+        format!("{}K", fixed(x as f64 / 1024.0, 0))
     } else {
         x.to_string()
     }

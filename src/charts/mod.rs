@@ -13,6 +13,7 @@ pub use frame::{tokens_label, ChartError, DEFAULT_WIDTH};
 
 use frame::*;
 use kvbudget_core::chart_data::{ChartData, SegmentKind};
+use kvbudget_core::floatfmt::fixed;
 use kvbudget_core::t;
 use kvbudget_core::units::{thousands, GIB};
 use plot::{linear_ticks, log_log_frame, Axis, Plot};
@@ -70,7 +71,7 @@ pub fn memory(d: &ChartData, width: u32) -> Result<String, ChartError> {
             (t!(CH_GIB_AXIS), ""),
         )?;
         let count = ((width as f64 / 90.0) as usize).clamp(3, 10);
-        chart.x_ticks(&linear_ticks(xmax, count), |x| format!("{x:.0}"))?;
+        chart.x_ticks(&linear_ticks(xmax, count), |x| fixed(x, 0))?;
         let px_per_gib = (chart.at((1.0, 0.0)).0 - chart.at((0.0, 0.0)).0) as f64;
         for (i, bar) in d.memory.iter().enumerate() {
             let y1 = bars as f64 - i as f64 - 0.22;
@@ -111,7 +112,7 @@ pub fn memory(d: &ChartData, width: u32) -> Result<String, ChartError> {
                 let label = if s.label.ends_with("GiB") {
                     s.label.clone()
                 } else {
-                    format!("{} {:.1} GiB", s.label, w)
+                    format!("{} {} GiB", s.label, fixed(w, 1))
                 };
                 let ink = if matches!(s.kind, SegmentKind::Overflow | SegmentKind::State) {
                     WHITE
@@ -140,7 +141,7 @@ pub fn memory(d: &ChartData, width: u32) -> Result<String, ChartError> {
             )?;
             let (px, py) = chart.at((total_gib, bars as f64));
             root.draw(&Text::new(
-                t!(ch_gpu_total(&format!("{total_gib:.2}"))),
+                t!(ch_gpu_total(&fixed(total_gib, 2))),
                 (px - 4, py + 2),
                 font(FONT).pos(Pos::new(HPos::Right, VPos::Top)),
             ))

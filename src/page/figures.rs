@@ -4,6 +4,7 @@ use super::embed::html_escape;
 use crate::charts;
 use kvbudget_core::calc::Outcome;
 use kvbudget_core::chart_data::ChartData;
+use kvbudget_core::floatfmt::fixed;
 use kvbudget_core::scenario::Embed;
 use kvbudget_core::t;
 use kvbudget_core::units::{thousands, Bytes};
@@ -120,7 +121,7 @@ pub const CHARTS: [Chart; 3] = [
             let mut out =
                 String::from("context_tokens,one_sequence_tokens_per_s,all_together_tokens_per_s,compute_roof_tokens_per_s\n");
             for (i, x) in d.contexts.iter().enumerate() {
-                let at = |v: &[f64]| v.get(i).map(|y| format!("{y:.1}")).unwrap_or_default();
+                let at = |v: &[f64]| v.get(i).map(|&y| fixed(y, 1)).unwrap_or_default();
                 out.push_str(&format!(
                     "{x},{},{},{}\n",
                     at(&d.roofline_single),
@@ -160,7 +161,7 @@ pub fn rate(x: f64) -> String {
     if x >= 100.0 {
         thousands(x.round() as u64)
     } else {
-        format!("{x:.1}")
+        fixed(x, 1)
     }
 }
 

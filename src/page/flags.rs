@@ -59,7 +59,7 @@ pub const FLAGS: [Input; 8] = [
         inputmode: "decimal",
         show: |s, _| {
             if s.knobs.cpu_offload_gb > 0.0 {
-                s.knobs.cpu_offload_gb.to_string()
+                kvbudget_core::floatfmt::display(s.knobs.cpu_offload_gb)
             } else {
                 String::new()
             }

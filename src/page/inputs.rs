@@ -4,6 +4,7 @@
 use kvbudget_core::calc::Outcome;
 use kvbudget_core::error::KvError;
 use kvbudget_core::fields;
+use kvbudget_core::floatfmt::{display, fixed};
 use kvbudget_core::handoff::sglang::SglangView;
 use kvbudget_core::model::{Attention, ModelSpec};
 use kvbudget_core::presets::{self, GpuPreset, ModelPreset};
@@ -174,7 +175,7 @@ pub const WEIGHTS: Input = Input {
     hint: || "",
     inputmode: "decimal",
     show: |s, u| match custom(s) {
-        Some(c) if u.weights_in_gb => format!("{:.2}", c.weights.as_gb()),
+        Some(c) if u.weights_in_gb => fixed(c.weights.as_gb(), 2),
         Some(c) => fixed2(c.weights.as_gib()),
         None => String::new(),
     },
@@ -212,7 +213,7 @@ pub const CUSTOM_GPU: [Input; 3] = [
         label: || t!(IN_BW),
         hint: || "GB/s",
         inputmode: "decimal",
-        show: |s, _| format!("{}", s.gpu.bandwidth_gbs()),
+        show: |s, _| display(s.gpu.bandwidth_gbs()),
         apply: |s, t, _| {
             let b = fields::parse_bw(t)?;
             if let GpuChoice::Custom { bw_gbs, .. } = &mut s.gpu {
@@ -226,7 +227,7 @@ pub const CUSTOM_GPU: [Input; 3] = [
         label: || t!(IN_TFLOPS),
         hint: || t!(IN_TFLOPS_HINT),
         inputmode: "decimal",
-        show: |s, _| format!("{}", s.gpu.bf16_tflops().unwrap_or(0.0)),
+        show: |s, _| display(s.gpu.bf16_tflops().unwrap_or(0.0)),
         apply: |s, t, _| {
             let v = fields::parse_tflops(t)?;
             if let GpuChoice::Custom { tflops, .. } = &mut s.gpu {
@@ -270,7 +271,7 @@ pub const VLLM: [Input; 4] = [
         label: || "gpu_memory_utilization",
         hint: || t!(IN_UTIL_HINT),
         inputmode: "decimal",
-        show: |s, _| s.util.map(|u| u.to_string()).unwrap_or_default(),
+        show: |s, _| s.util.map(display).unwrap_or_default(),
         apply: |s, t, _| {
             s.util = optional(t, fields::parse_util)?;
             Ok(())
@@ -321,7 +322,7 @@ pub const SGLANG: [Input; 3] = [
         show: |s, _| {
             s.sglang
                 .mem_fraction_static
-                .map(|u| u.to_string())
+                .map(display)
                 .unwrap_or_default()
         },
         apply: |s, t, _| {
@@ -399,7 +400,7 @@ pub fn placeholder(
 ) -> String {
     match id {
         "util" => t!(in_util_placeholder(
-            &s.version.default_util().to_string(),
+            &display(s.version.default_util()),
             &s.version.to_string()
         )),
         "seqs" => t!(in_seqs_placeholder(s.seqs())),
@@ -543,9 +544,9 @@ pub fn gpu_seen(s: &PageScenario) -> String {
             &fixed2(g.total.as_gib()),
             &thousands(g.total.0),
             &thousands(g.bandwidth_gbs),
-            &g.bf16_tflops.to_string(),
+            &display(g.bf16_tflops),
             &if g.fp8_tflops > 0.0 {
-                g.fp8_tflops.to_string()
+                display(g.fp8_tflops)
             } else {
                 String::new()
             }
@@ -557,9 +558,9 @@ pub fn gpu_seen(s: &PageScenario) -> String {
         } => t!(in_gpu_seen_custom(
             &fixed2(total.as_gib()),
             &thousands(total.0),
-            &bw_gbs.to_string(),
+            &display(*bw_gbs),
             &if *tflops > 0.0 {
-                tflops.to_string()
+                display(*tflops)
             } else {
                 String::new()
             }

@@ -135,10 +135,10 @@ pub fn plan_html(s: &PageScenario, o: &Outcome) -> Option<String> {
                 r#"<li>{lowest}<strong data-testid="plan-util" data-value="{point}">{point}</strong>{range}<button type="button" class="linkish" data-testid="plan-apply-util" data-plan-apply="util">{safe}</button></li>"#,
                 lowest = esc(t!(PL_LOWEST_UTIL)),
                 range = esc(&t!(pl_util_range(
-                    &u.optimistic.to_string(),
-                    &u.safe.to_string()
+                    &kvbudget_core::floatfmt::display(u.optimistic),
+                    &kvbudget_core::floatfmt::display(u.safe)
                 ))),
-                point = u.point,
+                point = kvbudget_core::floatfmt::display(u.point),
                 safe = esc(t!(PL_SAFE_END))
             );
         }

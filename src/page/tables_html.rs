@@ -3,6 +3,7 @@
 //! every edit, need no view of their own.
 
 use super::{html_escape as esc, rate, refusal_short};
+use kvbudget_core::floatfmt::fixed;
 use kvbudget_core::gpus::GpuRow;
 use kvbudget_core::repertoire::Row;
 use kvbudget_core::t;
@@ -54,12 +55,12 @@ pub fn gpu_rows_html(rows: &[GpuRow]) -> String {
         };
         let _ = write!(
             out,
-            r#"<tr data-row="{}"><th scope="row"><button type="button" class="linkish" aria-label="{}" data-load="{i}">{}</button></th><td class="num" data-label="{}">{:.2} GiB</td><td class="num key" data-label="{}" data-value="{}">{}</td><td class="num" data-label="{}">{}</td></tr>"#,
+            r#"<tr data-row="{}"><th scope="row"><button type="button" class="linkish" aria-label="{}" data-load="{i}">{}</button></th><td class="num" data-label="{}">{} GiB</td><td class="num key" data-label="{}" data-value="{}">{}</td><td class="num" data-label="{}">{}</td></tr>"#,
             esc(g.slug),
             esc(&t!(gp_load(g.name))),
             esc(g.name),
             esc(t!(GP_MEMORY)),
-            g.total.as_gib(),
+            fixed(g.total.as_gib(), 2),
             esc(t!(RS_STAT_SEQS)),
             row.capped,
             esc(&fits),

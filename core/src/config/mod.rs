@@ -346,7 +346,12 @@ fn default_max_model_len(m: &Map<String, Value>, model_type: &str, notes: &mut V
                     max_pos
                 };
                 default_len = (base as f64 * factor) as u64;
-                notes.push(crate::tf!(CF_ROPE, kind, factor, thousands(default_len)));
+                notes.push(crate::tf!(
+                    CF_ROPE,
+                    kind,
+                    crate::floatfmt::display(factor),
+                    thousands(default_len)
+                ));
             }
         }
     }

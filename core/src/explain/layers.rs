@@ -194,7 +194,7 @@ pub(super) fn vllm_blocks(s: &PageScenario, o: &Outcome) -> Vec<(&'static str, S
                     thousands(r.page_bytes),
                     thousands(a.state_page),
                     a.padding_pct
-                        .map(|p| tf!(EX_BLOCK_PADDED, format!("{p:.2}")))
+                        .map(|p| tf!(EX_BLOCK_PADDED, crate::floatfmt::fixed(p, 2)))
                         .unwrap_or_default()
                 ),
                 None => tf!(
@@ -324,7 +324,7 @@ pub(super) fn vllm_blocks(s: &PageScenario, o: &Outcome) -> Vec<(&'static str, S
                 ),
                 _ => tf!(
                     EX_TOKEN_FORMULA,
-                    format!("{:.4}", r.max_concurrency.unwrap_or(0.0)),
+                    crate::floatfmt::fixed(r.max_concurrency.unwrap_or(0.0), 4),
                     thousands(r.max_model_len)
                 ),
             };

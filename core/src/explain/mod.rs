@@ -4,6 +4,7 @@
 use crate::calc::{decode_terms, Outcome};
 
 mod layers;
+use crate::floatfmt::{display, fixed};
 use crate::i18n::en;
 use crate::model::{Attention, KvDtype};
 use crate::scenario::PageScenario;
@@ -129,7 +130,7 @@ fn pool_and_sequences(s: &PageScenario, o: &Outcome) -> Vec<(&'static str, Strin
                 EX_POOL,
                 open,
                 thousands(s.gpu.total().0),
-                s.util(),
+                display(s.util()),
                 close,
                 thousands(o.requested),
                 thousands(o.weights_per_gpu.0),
@@ -212,17 +213,17 @@ fn pool_and_sequences(s: &PageScenario, o: &Outcome) -> Vec<(&'static str, Strin
         en::EX_TERM_DECODE,
         tf!(
             EX_DECODE,
-            s.gpu.bandwidth_gbs(),
+            display(s.gpu.bandwidth_gbs()),
             thousands(decode_weights.0),
             thousands(o.context),
             thousands(decode_bpt.0),
             state,
-            format!("{:.1}", o.decode.per_sequence),
+            fixed(o.decode.per_sequence, 1),
             sequences(chosen.capped.max(1)),
-            format!("{:.1}", o.decode.aggregate),
+            fixed(o.decode.aggregate, 1),
             match o.compute_roof {
                 Some(roof) if roof <= o.decode.aggregate * 1.000_001 => {
-                    tf!(EX_DECODE_ROOF, s.gpu.bf16_tflops().unwrap_or(0.0))
+                    tf!(EX_DECODE_ROOF, display(s.gpu.bf16_tflops().unwrap_or(0.0)))
                 }
                 _ => String::new(),
             }
@@ -334,7 +335,7 @@ pub fn serve_command(s: &PageScenario) -> String {
         "vllm serve {} --max-model-len {} --gpu-memory-utilization {}",
         shell_word(s.model.name()),
         s.ctx,
-        s.util()
+        display(s.util())
     );
     if s.kv != KvDtype::Auto {
         cmd.push_str(&format!(" --kv-cache-dtype {}", s.kv.name()));
@@ -354,7 +355,7 @@ pub fn serve_command(s: &PageScenario) -> String {
         cmd.push_str(" --enforce-eager");
     }
     if k.cpu_offload_gb > 0.0 {
-        cmd.push_str(&format!(" --cpu-offload-gb {}", k.cpu_offload_gb));
+        cmd.push_str(&format!(" --cpu-offload-gb {}", display(k.cpu_offload_gb)));
     }
     if let Some(l) = k.lora {
         cmd.push_str(&format!(

@@ -92,8 +92,8 @@ fn log_error_text(p: &ParsedLog) -> String {
         }) => tf!(
             LG_TOO_LONG,
             thousands(*max_model_len),
-            needed_gib,
-            available_gib,
+            crate::floatfmt::display(*needed_gib),
+            crate::floatfmt::display(*available_gib),
             estimated_max_len
                 .map(|e| tf!(LG_ESTIMATED_MAX, thousands(e)))
                 .unwrap_or_default()
@@ -134,8 +134,8 @@ pub fn sglang_compare(s: &PageScenario, p: &SgLog) -> Vec<(&'static str, String,
         ),
         (
             "mem_fraction_static",
-            or_dash(r.map(|r| r.mem_fraction_static.to_string())),
-            or_dash(p.mem_fraction_static.map(|f| f.to_string())),
+            or_dash(r.map(|r| crate::floatfmt::display(r.mem_fraction_static))),
+            or_dash(p.mem_fraction_static.map(crate::floatfmt::display)),
         ),
         (
             "context_len",
@@ -202,7 +202,10 @@ pub fn log_view(s: &PageScenario, log: &Loaded) -> LogView {
                         what: tr(r.what).into(),
                         predicted: r.predicted,
                         printed: r.printed,
-                        difference: r.difference.map(|d| d.to_string()).unwrap_or_default(),
+                        difference: r
+                            .difference
+                            .map(crate::floatfmt::display)
+                            .unwrap_or_default(),
                         difference_text: r.difference_text,
                         why: r.why,
                     })

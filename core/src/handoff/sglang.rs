@@ -145,7 +145,7 @@ pub fn sglang_view(s: &PageScenario) -> SglangView {
     let mut v = SglangView {
         query: query::encode(s),
         command: sglang_command(s),
-        default_mfs: crate::engines::default_mfs(s).to_string(),
+        default_mfs: crate::floatfmt::display(crate::engines::default_mfs(s)),
         ..SglangView::default()
     };
     match sglang_outcome(s) {

@@ -162,12 +162,41 @@ pub fn fill(template: &str, args: &[&dyn Display]) -> String {
     out
 }
 
+/// What a template may be filled with: text and integers. Not floats: they are written with
+/// [`crate::floatfmt`] first, so the page carries no float formatting of the standard library's
+/// (a float given to `tf!` does not compile).
+pub trait Arg: Display {}
+
+impl Arg for str {}
+impl Arg for String {}
+impl Arg for char {}
+impl Arg for u8 {}
+impl Arg for u16 {}
+impl Arg for u32 {}
+impl Arg for u64 {}
+impl Arg for u128 {}
+impl Arg for usize {}
+impl Arg for i32 {}
+impl Arg for i64 {}
+impl Arg for i128 {}
+impl Arg for std::borrow::Cow<'_, str> {}
+impl Arg for crate::units::Bytes {}
+impl Arg for crate::vllm::Version {}
+impl Arg for crate::sglang::version::Version {}
+impl Arg for crate::error::KvError {}
+impl<T: Arg + ?Sized> Arg for &T {}
+
+/// `x` as a template's argument (see [`Arg`]).
+pub fn arg<T: Arg>(x: &T) -> &dyn Display {
+    x
+}
+
 /// A template text filled in: `tf!(NAME, a, b, …)` is [`fill`] of `t!(NAME)` with `a`, `b`, …
 /// as `{0}`, `{1}`, ….
 #[macro_export]
 macro_rules! tf {
     ($k:ident $(, $a:expr)* $(,)?) => {
-        $crate::i18n::fill($crate::t!($k), &[$(&$a),*])
+        $crate::i18n::fill($crate::t!($k), &[$($crate::i18n::arg(&$a)),*])
     };
 }
 

@@ -7,6 +7,7 @@
 
 use crate::error::{truncate, KvError, Result};
 use crate::fields::*;
+use crate::floatfmt::display;
 use crate::model::{Attention, KvDtype, ModelDtype, ModelSpec};
 use crate::presets;
 use crate::scenario::{
@@ -454,7 +455,7 @@ pub const PARAMS: &[Param] = &[
             s.util = Some(parse_util(v)?);
             Ok(())
         }),
-        default: |s| tf!(D_UTIL, s.version.default_util(), s.version),
+        default: |s| tf!(D_UTIL, display(s.version.default_util()), s.version),
     },
     Param {
         key: "ctx",

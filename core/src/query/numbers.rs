@@ -17,7 +17,7 @@ pub(crate) fn num(x: f64) -> String {
 pub(super) fn gib(b: Bytes) -> String {
     // Shortest decimal that parses back to a float whose ⌊× 2³⁰⌋ is the same byte count.
     for digits in 0..=12 {
-        let t = format!("{:.*}", digits, b.as_gib());
+        let t = crate::floatfmt::fixed(b.as_gib(), digits);
         if parse_f64(&t).and_then(Bytes::from_gib_f64) == Some(b) {
             return num(parse_f64(&t).unwrap_or(0.0));
         }

@@ -215,11 +215,11 @@ pub fn no_rest(mfs: f64, pre_gib: f64, after_gib: f64) -> String {
     let suggested = (minimum * 1000.0).ceil() / 1000.0;
     format!(
         "Loaded weights leave no GPU memory for the KV cache under --mem-fraction-static={}. \
-         Raise --mem-fraction-static above {:.3} (minimum viable = 1 - available/pre = {:.4}). \
+         Raise --mem-fraction-static above {} (minimum viable = 1 - available/pre = {}). \
          If using speculative decoding, draft weights are now counted.",
         py_float_repr(mfs),
-        suggested,
-        minimum
+        crate::floatfmt::fixed(suggested, 3),
+        crate::floatfmt::fixed(minimum, 4)
     )
 }
 

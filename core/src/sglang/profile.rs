@@ -57,7 +57,7 @@ fn check_fraction(field: &'static str, x: f64) -> Result<f64> {
         Err(KvError::OutOfRange {
             field,
             range: "a number greater than 0 and at most 1",
-            got: format!("{x}"),
+            got: crate::floatfmt::display(x),
         })
     }
 }
@@ -67,7 +67,7 @@ fn check_gib(field: &'static str, x: Option<f64>) -> Result<Option<f64>> {
         Some(g) if !(g.is_finite() && (0.0..=1e7).contains(&g)) => Err(KvError::OutOfRange {
             field,
             range: "a number of GiB from 0 to 10,000,000",
-            got: format!("{g}"),
+            got: crate::floatfmt::display(g),
         }),
         other => Ok(other),
     }

@@ -198,7 +198,7 @@ pub fn requested_bytes(total: Bytes, util: f64, rounding: Rounding) -> Result<u6
         return Err(KvError::OutOfRange {
             field: "gpu_memory_utilization",
             range: "a number greater than 0 and at most 1",
-            got: format!("{util}"),
+            got: crate::floatfmt::display(util),
         });
     }
     let x = total.0 as f64 * util;
