@@ -86,6 +86,13 @@ pub fn App() -> impl IntoView {
         l
     });
     let embed = move || scenario.with(|s| s.embed);
+    // The language switch (in the header's HTML text): the page is drawn anew in the language,
+    // and the switch keeps the keyboard focus.
+    let switch_lang = move |ev: leptos::ev::Event| {
+        let v = event_target_value(&ev);
+        scenario.update(|s| s.lang = Lang::parse(&v));
+        browser::focus_when_drawn("lang");
+    };
     // A change of language draws the page anew in it (the scenario, in its signal, stays).
     move || {
         let _ = lang.get();
@@ -94,12 +101,7 @@ pub fn App() -> impl IntoView {
                 when=move || embed() == Embed::Full
                 fallback=move || view! { <embed::EmbedView state/> }
             >
-                <a class="skip" href="#results-title">{t!(SKIP_TO_RESULTS)}</a>
-                <header class="top">
-                    <h1>"kvbudget"</h1>
-                    <p class="lede">{t!(LEDE)}</p>
-                    <frame::LangSwitch state/>
-                </header>
+                <div class="part" inner_html=crate::page::header_html(lang.get_untracked()) on:change=switch_lang></div>
                 <results::Notices notices state/>
                 <results::AnswerBar state/>
                 <main class="layout">
@@ -117,9 +119,7 @@ pub fn App() -> impl IntoView {
                         </frame::Later>
                     </div>
                 </main>
-                <footer class="foot">
-                    <p>{t!(FOOTER)}</p>
-                </footer>
+                <div class="part" inner_html=crate::page::footer_html()></div>
             </Show>
         }
     }

@@ -383,3 +383,39 @@ fn a_plan_button_applies_the_plan_shown_even_after_a_refused_edit() {
     assert_eq!(edited.kv_memory, Some(Bytes(2_418_278_400)));
     assert_eq!(edited.ctx, 65_536);
 }
+
+#[test]
+fn the_frame_the_tables_and_the_drop_panels_as_html_text() {
+    use kvbudget::core::i18n::Lang;
+    // The switch shows the page's language; each language is named in itself.
+    let h = page::header_html(Lang::ZhCn);
+    assert!(
+        h.contains(r#"<option value="zh-CN" lang="zh-CN" selected>简体中文</option>"#),
+        "{h}"
+    );
+    assert!(
+        h.contains(r#"<option value="en" lang="en">English</option>"#),
+        "{h}"
+    );
+    assert!(h.contains(r##"<a class="skip" href="#results-title">"##));
+    // A table: its caption escaped, a header cell per column, the rows as given.
+    let t = page::table_html(r#" data-testid="x""#, "a<b", &["one", "two"], "<tr></tr>");
+    assert_eq!(
+        t,
+        r#"<table class="rep" data-testid="x"><caption>a&lt;b</caption><thead><tr><th scope="col">one</th><th scope="col">two</th></tr></thead><tbody><tr></tr></tbody></table>"#
+    );
+    // A drop panel's inputs: labels escaped, the button names the text area it takes.
+    let f = page::drop_fields_html(("t", "Paste <it>", "tt"), ("Take", "bt"), ("f", ".json"));
+    assert!(
+        f.contains(r#"<label for="t">Paste &lt;it&gt;</label>"#),
+        "{f}"
+    );
+    assert!(
+        f.contains(r#"<button type="button" data-testid="bt" data-take="t">Take</button>"#),
+        "{f}"
+    );
+    assert!(
+        f.contains(r#"<input id="f" type="file" accept=".json">"#),
+        "{f}"
+    );
+}

@@ -34,6 +34,14 @@ pub fn set_control_value(id: &str, value: &str) {
     }
 }
 
+/// The text in a `<textarea>` (empty when there is none).
+pub fn textarea_value(id: &str) -> String {
+    by_id(id)
+        .and_then(|e| e.dyn_into::<web_sys::HtmlTextAreaElement>().ok())
+        .map(|t| t.value())
+        .unwrap_or_default()
+}
+
 /// Ticks or clears a checkbox.
 pub fn set_checked(id: &str, on: bool) {
     if let Some(i) = by_id(id).and_then(|e| e.dyn_into::<web_sys::HtmlInputElement>().ok()) {

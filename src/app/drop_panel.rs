@@ -1,7 +1,8 @@
 //! A collapsible panel that takes text pasted, a file chosen, or a file dropped anywhere on it:
 //! the config import and the log check both start from one.
 
-use super::browser;
+use super::{browser, dom};
+use crate::page;
 use leptos::prelude::*;
 
 /// Paste, choose or drop; `on_text` gets the text (or why a file could not be read).
@@ -32,7 +33,6 @@ pub fn DropPanel(
     /// What follows the two inputs.
     children: Children,
 ) -> impl IntoView {
-    let pasted = RwSignal::new(String::new());
     let read = move |file: web_sys::File| {
         on_reading.run(file.name());
         // The panel may be gone (a change of language) by the time a long file is read.
@@ -40,9 +40,18 @@ pub fn DropPanel(
             let _ = on_text.try_run(text);
         });
     };
-    let on_file = move |ev: leptos::ev::Event| {
-        if let Some(file) = browser::chosen_file(&ev) {
-            read(file);
+    // The inputs are HTML text (`page::drop_fields_html`); the panel handles their events.
+    let on_change = move |ev: leptos::ev::Event| {
+        if dom::target_id(&ev).as_deref() == Some(file_id) {
+            if let Some(file) = browser::chosen_file(&ev) {
+                read(file);
+            }
+        }
+    };
+    let on_click = move |ev: leptos::ev::MouseEvent| {
+        if browser::clicked_data(&ev, "button[data-take]", "data-take").as_deref() == Some(text_id)
+        {
+            on_text.run(Ok(dom::textarea_value(text_id)));
         }
     };
     let on_drop = move |ev: leptos::ev::DragEvent| {
@@ -50,24 +59,16 @@ pub fn DropPanel(
             read(file);
         }
     };
-    let (button_label, button_testid) = button;
+    let fields = page::drop_fields_html(
+        (text_id, text_label, text_testid),
+        button,
+        (file_id, accept),
+    );
     view! {
-        <details class=class on:dragover=|ev: leptos::ev::DragEvent| ev.prevent_default() on:drop=on_drop>
+        <details class=class on:dragover=|ev: leptos::ev::DragEvent| ev.prevent_default() on:drop=on_drop
+            on:change=on_change on:click=on_click>
             <summary>{summary}</summary>
-            <div class="field">
-                <label for=text_id>{text_label}</label>
-                <textarea id=text_id rows="4" spellcheck="false" data-testid=text_testid
-                    prop:value=move || pasted.get()
-                    on:input=move |ev| pasted.set(event_target_value(&ev))></textarea>
-                <button type="button" data-testid=button_testid
-                    on:click=move |_| on_text.run(Ok(pasted.get_untracked()))>
-                    {button_label}
-                </button>
-            </div>
-            <div class="field">
-                <label for=file_id>{kvbudget_core::t!(DP_CHOOSE_FILE)}</label>
-                <input id=file_id type="file" accept=accept on:change=on_file/>
-            </div>
+            <div class="part" inner_html=fields></div>
             {children()}
         </details>
     }

@@ -22,12 +22,25 @@ pub fn Gpus(state: State) -> impl IntoView {
             .shown
             .with(|x| x.as_ref().map(|x| compare(&x.s)).unwrap_or_default())
     });
-    let caption = move || {
-        state.shown.with(|x| {
-            x.as_ref()
-                .map(|x| t!(gp_caption(&x.s.model.name(), &thousands(x.o.context))))
+    // The table as HTML text, set again only when it changed.
+    let html = Memo::new(move |_| {
+        let caption = state
+            .shown
+            .with(|x| {
+                x.as_ref()
+                    .map(|x| t!(gp_caption(&x.s.model.name(), &thousands(x.o.context))))
+            })
+            .unwrap_or_default();
+        let heads = [t!(IN_GPU), t!(GP_MEMORY), t!(RS_STAT_SEQS), t!(GP_DECODE)];
+        rows.with(|r| {
+            page::table_html(
+                r#" data-testid="gpu-table""#,
+                &caption,
+                &heads,
+                &page::gpu_rows_html(r),
+            )
         })
-    };
+    });
     // A row's button loads its GPU (the rows are HTML text: `page::gpu_rows_html`).
     let on_click = move |ev: leptos::ev::MouseEvent| {
         let i = browser::clicked_data(&ev, "button[data-load]", "data-load")
@@ -39,20 +52,7 @@ pub fn Gpus(state: State) -> impl IntoView {
     view! {
         <details class="repertoire gpus" on:toggle=move |ev| open.set(browser::details_open(&ev)) on:click=on_click>
             <summary><h2 id="gpus-title">{t!(GP_TITLE)}</h2></summary>
-            <div class="table-wrap">
-                <table class="rep" data-testid="gpu-table">
-                    <caption>{caption}</caption>
-                    <thead>
-                        <tr>
-                            <th scope="col">{t!(IN_GPU)}</th>
-                            <th scope="col">{t!(GP_MEMORY)}</th>
-                            <th scope="col">{t!(RS_STAT_SEQS)}</th>
-                            <th scope="col">{t!(GP_DECODE)}</th>
-                        </tr>
-                    </thead>
-                    <tbody inner_html=move || rows.with(|r| page::gpu_rows_html(r))></tbody>
-                </table>
-            </div>
+            <div class="table-wrap" inner_html=move || html.get()></div>
         </details>
     }
 }

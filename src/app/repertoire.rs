@@ -6,7 +6,8 @@ use kvbudget_core::repertoire::rows;
 use kvbudget_core::t;
 use leptos::prelude::*;
 
-/// The table, recomputed only when the evaluated scenario changes.
+/// The table, recomputed only when the evaluated scenario changes; its markup is HTML text
+/// (`page::table_html`).
 #[component]
 pub fn Repertoire(state: State) -> impl IntoView {
     let scenario = state.scenario;
@@ -15,11 +16,21 @@ pub fn Repertoire(state: State) -> impl IntoView {
             .shown
             .with(|x| x.as_ref().map(|x| rows(&x.s)).unwrap_or_default())
     });
-    let caption = move || {
-        state
+    // The table as HTML text, set again only when it changed.
+    let html = Memo::new(move |_| {
+        let caption = state
             .shown
             .with(|x| x.as_ref().map(|x| page::repertoire_caption(&x.s)))
-    };
+            .unwrap_or_default();
+        let heads = [
+            t!(IN_MODEL),
+            t!(IN_KV_DTYPE),
+            t!(RP_BPT),
+            t!(RP_PER_SEQ),
+            t!(RS_STAT_SEQS),
+        ];
+        rows.with(|r| page::table_html("", &caption, &heads, &page::repertoire_rows_html(r)))
+    });
     // A row's button loads its model and dtype (the rows are HTML text: `page::repertoire_rows_html`).
     let on_click = move |ev: leptos::ev::MouseEvent| {
         let i = browser::clicked_data(&ev, "button[data-load]", "data-load")
@@ -31,21 +42,7 @@ pub fn Repertoire(state: State) -> impl IntoView {
     view! {
         <section class="repertoire" aria-labelledby="rep-title" on:click=on_click>
             <h2 id="rep-title">{t!(RP_TITLE)}</h2>
-            <div class="table-wrap">
-                <table class="rep">
-                    <caption>{caption}</caption>
-                    <thead>
-                        <tr>
-                            <th scope="col">{t!(IN_MODEL)}</th>
-                            <th scope="col">{t!(IN_KV_DTYPE)}</th>
-                            <th scope="col">{t!(RP_BPT)}</th>
-                            <th scope="col">{t!(RP_PER_SEQ)}</th>
-                            <th scope="col">{t!(RS_STAT_SEQS)}</th>
-                        </tr>
-                    </thead>
-                    <tbody inner_html=move || rows.with(|r| page::repertoire_rows_html(r))></tbody>
-                </table>
-            </div>
+            <div class="table-wrap" inner_html=move || html.get()></div>
         </section>
     }
 }

@@ -27,3 +27,20 @@ pub fn adopt_import(s: &mut PageScenario, m: &ImportAnswer) {
         s.ctx = default_len;
     }
 }
+
+/// A drop panel's two inputs as HTML text: the text area (`id`, label, `data-testid`) with the
+/// button that takes its text (label, `data-testid`; `data-take` names the text area), and the
+/// file input (`id`, what it accepts).
+pub fn drop_fields_html(
+    (text_id, text_label, text_testid): (&str, &str, &str),
+    (button_label, button_testid): (&str, &str),
+    (file_id, accept): (&str, &str),
+) -> String {
+    let esc = super::html_escape;
+    format!(
+        r#"<div class="field"><label for="{text_id}">{}</label><textarea id="{text_id}" rows="4" spellcheck="false" data-testid="{text_testid}"></textarea><button type="button" data-testid="{button_testid}" data-take="{text_id}">{}</button></div><div class="field"><label for="{file_id}">{}</label><input id="{file_id}" type="file" accept="{accept}"></div>"#,
+        esc(text_label),
+        esc(button_label),
+        esc(kvbudget_core::t!(DP_CHOOSE_FILE))
+    )
+}

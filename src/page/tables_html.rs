@@ -10,6 +10,19 @@ use kvbudget_core::t;
 use kvbudget_core::units::{fixed2, thousands, GIB};
 use std::fmt::Write;
 
+/// A table of figures: `<table class="rep" {attrs}>` with its caption, a header cell per column
+/// and the rows' HTML.
+pub fn table_html(attrs: &str, caption: &str, heads: &[&str], rows: &str) -> String {
+    let mut out = format!(
+        r#"<table class="rep"{attrs}><caption>{}</caption><thead><tr>"#,
+        esc(caption)
+    );
+    for h in heads {
+        let _ = write!(out, r#"<th scope="col">{}</th>"#, esc(h));
+    }
+    out + "</tr></thead><tbody>" + rows + "</tbody></table>"
+}
+
 /// The repertoire's rows: a button that loads the row, its KV dtype, bytes per token, GiB per
 /// sequence and sequences that fit.
 pub fn repertoire_rows_html(rows: &[Row]) -> String {
