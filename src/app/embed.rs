@@ -2,7 +2,7 @@
 //! height to the embedding page, and the embed builder (mode, theme, live preview, snippet).
 
 use super::figures::Figures;
-use super::{browser, Scn, State};
+use super::{browser, dom, Scn, State};
 use crate::page;
 use kvbudget_core::query::encode;
 use kvbudget_core::scenario::{Embed, Theme};
@@ -82,39 +82,19 @@ pub fn EmbedBox(scenario: Scn, copied: RwSignal<String>) -> impl IntoView {
         browser::url_for(&scenario.with(|s| encode(&page::embedded(s, mode.get(), theme.get()))))
     };
     let snippet = move || page::embed_snippet(&url(), mode.get());
-    let modes = [
-        (Embed::Compact, t!(EM_MODE_CARD)),
-        (Embed::Memory, t!(EM_MODE_MEMORY)),
-        (Embed::Concurrency, t!(EM_MODE_CONCURRENCY)),
-        (Embed::Roofline, t!(EM_MODE_ROOFLINE)),
-    ];
-    let themes = [
-        (Theme::Light, t!(EM_LIGHT)),
-        (Theme::Dark, t!(EM_DARK)),
-        (Theme::Auto, t!(EM_AUTO)),
-    ];
+    // The pickers are HTML text (`page::embed_pickers_html`); the box handles their events.
+    let on_change = move |ev: leptos::ev::Event| match dom::target_id(&ev).as_deref() {
+        Some("embed-mode") => {
+            mode.set(Embed::parse(&event_target_value(&ev)).unwrap_or(Embed::Compact));
+        }
+        Some("embed-theme") => {
+            theme.set(Theme::parse(&event_target_value(&ev)).unwrap_or(Theme::Light));
+        }
+        _ => {}
+    };
     view! {
-        <div class="embed-box">
-            <div class="field-row">
-                <div class="field">
-                    <label for="embed-mode">{t!(EM_SHOW)}</label>
-                    <select id="embed-mode" data-testid="embed-mode" on:change=move |ev| {
-                        let v = event_target_value(&ev);
-                        mode.set(Embed::parse(&v).unwrap_or(Embed::Compact));
-                    }>
-                        {modes.into_iter().map(|(m, l)| view! { <option value=m.key().unwrap_or("1") selected=move || mode.get() == m>{l}</option> }).collect_view()}
-                    </select>
-                </div>
-                <div class="field">
-                    <label for="embed-theme">{t!(EM_THEME)}</label>
-                    <select id="embed-theme" data-testid="embed-theme" on:change=move |ev| {
-                        theme.set(Theme::parse(&event_target_value(&ev)).unwrap_or(Theme::Light));
-                    }>
-                        {themes.into_iter().map(|(t, l)| view! { <option value=t.key().unwrap_or("auto") selected=move || theme.get() == t>{l}</option> }).collect_view()}
-                    </select>
-                </div>
-            </div>
-            <label for="embed-code">{t!(EM_PASTE)}</label>
+        <div class="embed-box" on:change=on_change>
+            <div class="part" inner_html=page::embed_pickers_html()></div>
             <textarea id="embed-code" readonly rows="5" data-testid="embed-snippet" prop:value=snippet></textarea>
             <button type="button" on:click=move |_| browser::copy_reporting(t!(RS_SNIPPET), snippet(), copied)>{t!(EM_COPY_SNIPPET)}</button>
             <p class="hint">{t!(EM_PREVIEW)}</p>

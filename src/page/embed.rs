@@ -62,3 +62,48 @@ pub fn full_page(s: &PageScenario) -> PageScenario {
         ..s.clone()
     }
 }
+
+/// The embed builder's pickers (what to show: the card, first; the theme: light, first) and the
+/// snippet's label, as HTML text.
+pub fn embed_pickers_html() -> String {
+    use kvbudget_core::t;
+    use std::fmt::Write;
+    let picker = |out: &mut String, id: &str, label: &str, options: &[(&str, &str)]| {
+        let _ = write!(
+            out,
+            r#"<div class="field"><label for="{id}">{}</label><select id="{id}" data-testid="{id}">"#,
+            html_escape(label)
+        );
+        for (i, (value, text)) in options.iter().enumerate() {
+            let selected = if i == 0 { " selected" } else { "" };
+            let _ = write!(
+                out,
+                r#"<option value="{value}"{selected}>{}</option>"#,
+                html_escape(text)
+            );
+        }
+        out.push_str("</select></div>");
+    };
+    let mut out = String::from(r#"<div class="field-row">"#);
+    let modes = [
+        (Embed::Compact, t!(EM_MODE_CARD)),
+        (Embed::Memory, t!(EM_MODE_MEMORY)),
+        (Embed::Concurrency, t!(EM_MODE_CONCURRENCY)),
+        (Embed::Roofline, t!(EM_MODE_ROOFLINE)),
+    ]
+    .map(|(m, l)| (m.key().unwrap_or("1"), l));
+    picker(&mut out, "embed-mode", t!(EM_SHOW), &modes);
+    let themes = [
+        (Theme::Light, t!(EM_LIGHT)),
+        (Theme::Dark, t!(EM_DARK)),
+        (Theme::Auto, t!(EM_AUTO)),
+    ]
+    .map(|(m, l)| (m.key().unwrap_or("auto"), l));
+    picker(&mut out, "embed-theme", t!(EM_THEME), &themes);
+    let _ = write!(
+        out,
+        r#"</div><label for="embed-code">{}</label>"#,
+        html_escape(t!(EM_PASTE))
+    );
+    out
+}
