@@ -60,6 +60,13 @@ pub fn set_block_shown(key: &str, shown: bool) {
     }
 }
 
+/// Sets an attribute of the first element matching `selector`.
+pub fn set_attr(selector: &str, attr: &str, value: &str) {
+    if let Some(e) = query(selector) {
+        let _ = e.set_attribute(attr, value);
+    }
+}
+
 /// Sets the text of `[data-testid="id"]`.
 pub fn set_testid_text(id: &str, text: &str) {
     if let Some(e) = query(&format!(r#"[data-testid="{id}"]"#)) {

@@ -1,7 +1,7 @@
 //! The answer: notices about the URL, the one-line answer bar, and the results panel with its
 //! figures, vLLM's lines, the derivations and the serve command.
 
-use super::{browser, embed::EmbedBox, State};
+use super::{browser, dom, embed::EmbedBox, State};
 use crate::page;
 use kvbudget_core::fixes::fixes;
 use kvbudget_core::query::{encode, Notice};
@@ -145,26 +145,35 @@ pub fn Results(state: State) -> impl IntoView {
         }
     };
     let nothing = move || state.shown.with(Option::is_none);
+    // The action buttons are HTML text (`page::actions_html`), handled here by their `data-action`.
+    let on_action = move |ev: leptos::ev::MouseEvent| {
+        match browser::clicked_data(&ev, "button[data-action]", "data-action").as_deref() {
+            // (Under SGLang the command is the worker's; while it computes there is none yet.)
+            Some("copy-command") => match shown_command(state) {
+                c if c.is_empty() => copied.set(t!(RS_SGLANG_PENDING).into()),
+                c => browser::copy_reporting(t!(RS_COMMAND), c, copied),
+            },
+            Some("copy-link") => browser::copy_reporting(t!(RS_LINK), link(), copied),
+            Some("embed") => {
+                embed_open.update(|v| *v = !*v);
+                let open = embed_open.get_untracked().to_string();
+                dom::set_attr(r#"[data-action="embed"]"#, "aria-expanded", &open);
+            }
+            Some("use-budget") => scenario.update(|s| s.kv_memory = None),
+            _ => {}
+        }
+    };
+    Effect::new(move |_| {
+        let fixed_memory = scenario.with(|s| s.kv_memory.is_some());
+        dom::set_block_shown("use-budget", fixed_memory);
+    });
     view! {
         <section class="results" aria-labelledby="results-title" on:click=on_click>
             <div class="part" inner_html=move || top.get()></div>
             <div class="part" hidden=nothing inner_html=page::primer_html()></div>
             <div class="part" inner_html=move || bottom.get()></div>
-            <div class="actions" hidden=nothing>
-                <button type="button" on:click=move |_| {
-                    // (Under SGLang the command is the worker's; while it computes there is none yet.)
-                    match shown_command(state) {
-                        c if c.is_empty() => copied.set(t!(RS_SGLANG_PENDING).into()),
-                        c => browser::copy_reporting(t!(RS_COMMAND), c, copied),
-                    }
-                }>{t!(RS_COPY_COMMAND)}</button>
-                <button type="button" data-testid="copy-link" on:click=move |_| browser::copy_reporting(t!(RS_LINK), link(), copied)>{t!(RS_COPY_LINK)}</button>
-                <button type="button" aria-expanded=move || embed_open.get().to_string() on:click=move |_| embed_open.update(|v| *v = !*v)>{t!(RS_EMBED)}</button>
-                <Show when=move || scenario.with(|s| s.kv_memory.is_some())>
-                    <button type="button" data-testid="use-budget" on:click=move |_| scenario.update(|s| s.kv_memory = None)>
-                        {t!(RS_USE_BUDGET)}
-                    </button>
-                </Show>
+            <div class="actions" hidden=nothing on:click=on_action>
+                <div class="part" inner_html=page::actions_html()></div>
                 <span class="copied" role="status" data-testid="copy-status">{move || copied.get()}</span>
             </div>
             <Show when=move || embed_open.get()>
