@@ -34,6 +34,14 @@ pub fn set_control_value(id: &str, value: &str) {
     }
 }
 
+/// The value of an `<input>` (empty when there is none).
+pub fn control_value(id: &str) -> String {
+    by_id(id)
+        .and_then(|e| e.dyn_into::<web_sys::HtmlInputElement>().ok())
+        .map(|i| i.value())
+        .unwrap_or_default()
+}
+
 /// The text in a `<textarea>` (empty when there is none).
 pub fn textarea_value(id: &str) -> String {
     by_id(id)

@@ -61,23 +61,35 @@ fn figure(state: State, chart: &'static Chart) -> impl IntoView {
             })
         })
     };
+    // The caption and the export buttons are HTML text (`page::figure_caption_html`,
+    // `page::figure_export_html`); the figure handles the buttons' clicks.
+    let on_click = move |ev: leptos::ev::MouseEvent| match browser::clicked_data(
+        &ev,
+        "button[data-export]",
+        "data-export",
+    )
+    .as_deref()
+    {
+        Some("svg") => {
+            browser::download(
+                &format!("{}.svg", chart.file),
+                &svg.get_untracked(),
+                "image/svg+xml",
+            );
+        }
+        Some("csv") => {
+            if let Some(text) = state.charts.with_untracked(|d| d.as_ref().map(chart.csv)) {
+                browser::download(&format!("{}.csv", chart.file), &text, "text/csv");
+            }
+        }
+        _ => {}
+    };
     view! {
-        <figure class="chart" data-testid=chart.testid data-value=value>
-            <figcaption><strong>{(chart.title)()}</strong>{(chart.subtitle)()}</figcaption>
+        <figure class="chart" data-testid=chart.testid data-value=value on:click=on_click>
+            <figcaption inner_html=page::figure_caption_html(chart)></figcaption>
             <div class="chart__svg" node_ref=node inner_html=move || svg.get()></div>
             <p class="sr-summary">{summary}</p>
-            <p class="chart__export">
-                {t!(FG_DOWNLOAD)}
-                <button type="button" class="linkish" data-testid=format!("export-{}-svg", chart.testid) on:click=move |_| {
-                    browser::download(&format!("{}.svg", chart.file), &svg.get_untracked(), "image/svg+xml");
-                }>"SVG"</button>
-                " · "
-                <button type="button" class="linkish" data-testid=format!("export-{}-csv", chart.testid) on:click=move |_| {
-                    if let Some(text) = state.charts.with_untracked(|d| d.as_ref().map(chart.csv)) {
-                        browser::download(&format!("{}.csv", chart.file), &text, "text/csv");
-                    }
-                }>"CSV"</button>
-            </p>
+            <p class="chart__export" inner_html=page::figure_export_html(chart)></p>
         </figure>
     }
 }

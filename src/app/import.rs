@@ -2,6 +2,7 @@
 //! Hub becomes the scenario's custom model (its geometry goes into the URL, not the JSON).
 
 use super::browser::{self, FetchFailure};
+use super::dom;
 use super::drop_panel::DropPanel;
 use super::Scn;
 use crate::page;
@@ -77,7 +78,6 @@ async fn fetch_config(id: String, scenario: Scn, status: RwSignal<Status>) {
 #[component]
 pub fn ImportConfig(scenario: Scn) -> impl IntoView {
     let status = RwSignal::new(Status::Idle);
-    let hf_id = RwSignal::new(String::new());
     let on_reading =
         Callback::new(move |name: String| status.set(Status::Busy(t!(lc_reading(&name)))));
     let on_text = Callback::new(move |text: Result<String, String>| match text {
@@ -87,8 +87,8 @@ pub fn ImportConfig(scenario: Scn) -> impl IntoView {
         }
         Err(e) => status.set(Status::Failed(t!(im_too_big(&e)))),
     });
-    let on_fetch = move |_| {
-        let id = hf_id.get_untracked().trim().to_string();
+    let on_fetch = move || {
+        let id = dom::control_value("hf-id").trim().to_string();
         if !page::valid_hf_id(&id) {
             status.set(Status::Failed(t!(IM_BAD_ID).into()));
             return;
@@ -106,18 +106,19 @@ pub fn ImportConfig(scenario: Scn) -> impl IntoView {
             }
         }
     };
+    // The Hub id's field is HTML text (`page::hf_field_html`); its button is handled here.
+    let on_field_click = move |ev: leptos::ev::MouseEvent| {
+        if browser::clicked_data(&ev, "button[data-fetch]", "data-fetch").is_some() {
+            on_fetch();
+        }
+    };
     view! {
         <DropPanel class="import" summary=t!(IM_SUMMARY)
             text_id="config-text" text_label=t!(IM_TEXT_LABEL) text_testid="config-text"
             button=(t!(IM_IMPORT), "config-import")
             file_id="config-file" accept=".json,application/json" max_bytes=MAX_CONFIG_BYTES as f64
             on_reading on_text>
-            <div class="field">
-                <label for="hf-id">{t!(IM_OR_ID)}</label>
-                <input id="hf-id" type="text" placeholder="Qwen/Qwen3-8B" autocomplete="off" spellcheck="false"
-                    prop:value=move || hf_id.get() on:input=move |ev| hf_id.set(event_target_value(&ev))/>
-                <button type="button" data-testid="config-fetch" on:click=on_fetch>{t!(IM_FETCH)}</button>
-            </div>
+            <div class="field" inner_html=page::hf_field_html() on:click=on_field_click></div>
             <div role="status" data-testid="import-status" inner_html=message on:click=on_click></div>
         </DropPanel>
     }

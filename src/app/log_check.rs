@@ -230,7 +230,7 @@ pub fn LogCheck(state: State) -> impl IntoView {
                     _ => {}
                 }
             }></div>
-            <ul class="hint" data-testid="log-adopted">{move || adopted.get().into_iter().map(|n| view! { <li>{n}</li> }).collect_view()}</ul>
+            <ul class="hint" data-testid="log-adopted" inner_html=move || adopted.with(|a| crate::page::list_items_html(a))></ul>
         </DropPanel>
     }
 }

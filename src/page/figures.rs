@@ -174,3 +174,21 @@ pub fn chart_shown(chart: &Chart, embed: Embed) -> bool {
 pub fn chart_svg(chart: &Chart, d: &ChartData, width: u32) -> String {
     (chart.draw)(d, width).unwrap_or_else(|e| format!("<p>chart error: {}</p>", html_escape(&e)))
 }
+
+/// A chart's caption as HTML text: its title, then its subtitle.
+pub fn figure_caption_html(chart: &Chart) -> String {
+    format!(
+        "<strong>{}</strong>{}",
+        html_escape((chart.title)()),
+        html_escape((chart.subtitle)())
+    )
+}
+
+/// A chart's download buttons as HTML text (`data-export`: `svg` or `csv`).
+pub fn figure_export_html(chart: &Chart) -> String {
+    format!(
+        r#"{}<button type="button" class="linkish" data-testid="export-{1}-svg" data-export="svg">SVG</button> · <button type="button" class="linkish" data-testid="export-{1}-csv" data-export="csv">CSV</button>"#,
+        html_escape(kvbudget_core::t!(FG_DOWNLOAD)),
+        chart.testid
+    )
+}

@@ -44,3 +44,13 @@ pub fn drop_fields_html(
         esc(kvbudget_core::t!(DP_CHOOSE_FILE))
     )
 }
+
+/// The config import's Hugging Face id field and its fetch button, as HTML text.
+pub fn hf_field_html() -> String {
+    let esc = super::html_escape;
+    format!(
+        r#"<label for="hf-id">{}</label><input id="hf-id" type="text" placeholder="Qwen/Qwen3-8B" autocomplete="off" spellcheck="false"><button type="button" data-testid="config-fetch" data-fetch="1">{}</button>"#,
+        esc(kvbudget_core::t!(IM_OR_ID)),
+        esc(kvbudget_core::t!(IM_FETCH))
+    )
+}

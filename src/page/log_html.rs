@@ -194,3 +194,11 @@ pub fn apply_plan(target: &mut PageScenario, s: &PageScenario, o: &Outcome, whic
         _ => {}
     }
 }
+
+/// Items of a list as HTML text, each escaped.
+pub fn list_items_html(items: &[String]) -> String {
+    items
+        .iter()
+        .map(|n| format!("<li>{}</li>", esc(n)))
+        .collect()
+}
