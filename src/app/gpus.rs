@@ -22,8 +22,11 @@ pub fn Gpus(state: State) -> impl IntoView {
             .shown
             .with(|x| x.as_ref().map(|x| compare(&x.s)).unwrap_or_default())
     });
-    // The table as HTML text, set again only when it changed.
+    // The table as HTML text, only while it is open, set again only when it changed.
     let html = Memo::new(move |_| {
+        if !open.get() {
+            return String::new();
+        }
         let caption = state
             .shown
             .with(|x| {

@@ -16,12 +16,14 @@ pub fn Repertoire(state: State) -> impl IntoView {
             .shown
             .with(|x| x.as_ref().map(|x| rows(&x.s)).unwrap_or_default())
     });
-    // The table as HTML text, set again only when it changed.
-    let html = Memo::new(move |_| {
-        let caption = state
+    // The table as HTML text, built again only when its rows or its caption changed.
+    let caption = Memo::new(move |_| {
+        state
             .shown
             .with(|x| x.as_ref().map(|x| page::repertoire_caption(&x.s)))
-            .unwrap_or_default();
+            .unwrap_or_default()
+    });
+    let html = Memo::new(move |_| {
         let heads = [
             t!(IN_MODEL),
             t!(IN_KV_DTYPE),
@@ -29,7 +31,8 @@ pub fn Repertoire(state: State) -> impl IntoView {
             t!(RP_PER_SEQ),
             t!(RS_STAT_SEQS),
         ];
-        rows.with(|r| page::table_html("", &caption, &heads, &page::repertoire_rows_html(r)))
+        let rows = rows.with(|r| page::repertoire_rows_html(r));
+        caption.with(|c| page::table_html("", c, &heads, &rows))
     });
     // A row's button loads its model and dtype (the rows are HTML text: `page::repertoire_rows_html`).
     let on_click = move |ev: leptos::ev::MouseEvent| {

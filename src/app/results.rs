@@ -163,9 +163,12 @@ pub fn Results(state: State) -> impl IntoView {
             _ => {}
         }
     };
-    Effect::new(move |_| {
+    Effect::new(move |prev: Option<bool>| {
         let fixed_memory = scenario.with(|s| s.kv_memory.is_some());
-        dom::set_block_shown("use-budget", fixed_memory);
+        if prev != Some(fixed_memory) {
+            dom::set_block_shown("use-budget", fixed_memory);
+        }
+        fixed_memory
     });
     view! {
         <section class="results" aria-labelledby="results-title" on:click=on_click>
