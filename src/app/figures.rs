@@ -36,6 +36,10 @@ fn figure(state: State, chart: &'static Chart) -> impl IntoView {
             }
         }
     });
+    // Drawn again at a new width when the window is resized. (Removed with the figure: a change
+    // of language draws the page anew.)
+    let resize = window_event_listener(leptos::ev::resize, move |_| measure());
+    on_cleanup(move || resize.remove());
     let svg = Memo::new(move |_| {
         let w = match width.get() {
             None => return String::new(),

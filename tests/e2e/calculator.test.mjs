@@ -86,6 +86,30 @@ test('the primer a reader opened stays open through edits', async () => {
   assert.equal(await value(page, 'max-seqs'), '8');
   assert.equal(await page.getAttribute('details.primer', 'open'), '');
   assert.equal(await count(page, 'details.primer'), 1);
+  // Its wrapper is `display: contents`; hidden (while nothing has evaluated) it must still hide.
+  const hiddenDisplay = await page.evaluate(() => {
+    const d = document.createElement('div');
+    d.className = 'part';
+    d.hidden = true;
+    document.querySelector('section.results').append(d);
+    const display = getComputedStyle(d).display;
+    d.remove();
+    return display;
+  });
+  assert.equal(hiddenDisplay, 'none');
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('the charts are drawn again at their new width when the window is resized', async () => {
+  const { context, page, problems } = await openReady(env, SEED_URL, { viewport: { width: 1280, height: 900 } });
+  const drawn = () => page.getAttribute(`${chartBox('chart-memory')} svg`, 'width');
+  // Drawn at the box's width, rounded down to 10 px: wider than a phone at 1280 px.
+  assert.ok(Number(await drawn()) > 600, await drawn());
+  await page.setViewportSize({ width: 400, height: 900 });
+  await page.waitForFunction((s) => Number(document.querySelector(s)?.getAttribute('width')) <= 400,
+    `${chartBox('chart-memory')} svg`);
+  assert.ok(Number(await drawn()) <= 400, await drawn());
   assert.deepEqual(problems, []);
   await context.close();
 });

@@ -175,7 +175,7 @@ pub(super) fn validate(s: &Scenario) -> Result<()> {
             return Err(KvError::OutOfRange {
                 field: "mamba_full_memory_ratio",
                 range: "a number greater than 0 and at most 100",
-                got: format!("{}", m.ratio),
+                got: crate::floatfmt::display(m.ratio),
             });
         }
     }
