@@ -227,3 +227,16 @@ proptest! {
         prop_assert_eq!(back, x);
     }
 }
+
+#[test]
+fn an_extreme_custom_mixture_of_experts_does_not_overflow() {
+    // Found by `url_query_round_trips`: 400,000 query heads (hidden 400,000 × 128) and 90,000,000
+    // experts per token make the MoE workspace saturate at 2⁶⁴ − 1 bytes, and the activation sum
+    // overflowed (a panic in a debug build, a wrapped and wrong estimate in a release build).
+    let (s, _) = query::decode("?heads=400000&experts_per_tok=90000000&model=custom");
+    let o = kvbudget::core::calc::evaluate(&s).expect("evaluates");
+    let e = o.chosen.report.overhead.expect("an estimate");
+    assert_eq!(e.activation.0, u64::MAX);
+    // Nothing fits next to an activation peak that large: vLLM would not start.
+    assert!(o.chosen.report.refusal.is_some());
+}

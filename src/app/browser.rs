@@ -355,6 +355,52 @@ pub fn forget_boot_chart_width() {
     BOOT_CHART_WIDTH.with(|c| c.set(None));
 }
 
+/// The page's collapsible panels.
+const PANELS: [&str; 5] = [
+    "details.more-flags",
+    "details.primer",
+    "details.import",
+    "details.verify",
+    "details.gpus",
+];
+
+thread_local! {
+    /// The panels to open again once the page is drawn anew, one bit each (`PANELS`).
+    static REOPEN: std::cell::Cell<u8> = const { std::cell::Cell::new(0) };
+}
+
+fn panel(i: usize) -> Option<web_sys::Element> {
+    window().document()?.query_selector(PANELS[i]).ok()?
+}
+
+/// Notes which panels are open now, before a change of language draws the page anew.
+pub fn keep_panels_open() {
+    let open = (0..PANELS.len())
+        .filter(|&i| panel(i).is_some_and(|e| e.has_attribute("open")))
+        .fold(0u8, |bits, i| bits | 1 << i);
+    REOPEN.with(|r| r.set(open));
+}
+
+/// Opens again the panels [`keep_panels_open`] noted, once the page drawn anew has them (the
+/// panels below the answer come a frame later); gives up after `tries` tenths of a second.
+pub fn reopen_panels(tries: u32) {
+    let mut left = REOPEN.with(|r| r.get());
+    for i in 0..PANELS.len() {
+        if left & 1 << i == 0 {
+            continue;
+        }
+        if let Some(e) = panel(i) {
+            let _ = e.set_attribute("open", "");
+            left &= !(1 << i);
+        }
+    }
+    // (Forgotten when given up, so a later redraw does not open them.)
+    REOPEN.with(|r| r.set(if tries > 0 { left } else { 0 }));
+    if left != 0 && tries > 0 {
+        set_timeout(move || reopen_panels(tries - 1), Duration::from_millis(100));
+    }
+}
+
 /// Removes the element with this id, if there is one.
 pub fn remove_element(id: &str) {
     if let Some(el) = window().document().and_then(|d| d.get_element_by_id(id)) {

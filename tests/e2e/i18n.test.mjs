@@ -98,6 +98,9 @@ test('switching language keeps the scenario, and comes back', async () => {
   // Text typed but refused survives the switch, its message written anew in the new language.
   await page.fill('#tp', '65');
   assert.match(await page.textContent(sel('error-tp')), /tensor-parallel size must be a whole number from 1 to 64/);
+  await page.click('details.more-flags > summary');
+  await page.click('details.gpus > summary');
+  await page.waitForSelector(`${sel('gpu-table')} tbody tr`);
   await page.selectOption(sel('lang'), 'zh-CN');
   await page.waitForFunction(() => document.documentElement.lang === 'zh-CN');
   assert.equal(await urlParam(page, 'lang', 'zh-CN'), 'zh-CN');
@@ -108,6 +111,12 @@ test('switching language keeps the scenario, and comes back', async () => {
   assert.match(await page.textContent('.stats'), /可容纳的序列数/);
   assert.equal(await page.inputValue('#tp'), '65');
   assert.equal(await page.getAttribute('#tp', 'aria-invalid'), 'true');
+  // The panels the reader had open are open again in the new language (the GPU table with its
+  // rows, drawn a frame after the rest).
+  await page.waitForSelector(`${sel('gpu-table')} tbody tr`);
+  for (const panel of ['details.more-flags', 'details.gpus']) {
+    assert.equal(await page.getAttribute(panel, 'open'), '', panel);
+  }
   assert.match(await page.textContent(sel('error-tp')), /张量并行/);
   // The switch keeps the keyboard focus, and the redrawn page survives a resize.
   await page.waitForFunction(() => document.activeElement && document.activeElement.id === 'lang');

@@ -121,7 +121,12 @@ impl Estimate {
         } else {
             0
         };
-        Bytes(self.activation.0 + self.non_torch.0 + graphs)
+        Bytes(
+            self.activation
+                .0
+                .saturating_add(self.non_torch.0)
+                .saturating_add(graphs),
+        )
     }
     /// The lowest plausible overhead.
     pub fn low(&self) -> Bytes {
@@ -214,7 +219,10 @@ pub fn estimate_with(model: &ModelSpec, s: &Settings, f: &Fitted) -> Estimate {
         .lora
         .map(|(_, rank)| batch.saturating_mul(rank).saturating_mul(3 * 4))
         .unwrap_or(0);
-    let activation = base + sampler.max(dense) + moe + encoder + lora;
+    // (Saturating: a custom model's extreme geometry must not overflow; its weights refuse first.)
+    let activation = [sampler.max(dense), moe, encoder, lora]
+        .into_iter()
+        .fold(base, u64::saturating_add);
     let nvswitch = s.arch == Arch::Hopper && s.version >= Version::new(0, 10);
     let non_torch = match (tp, pp) {
         _ if absolute => {
@@ -235,7 +243,8 @@ pub fn estimate_with(model: &ModelSpec, s: &Settings, f: &Fitted) -> Estimate {
     let cuda_graphs = if s.enforce_eager {
         0
     } else {
-        gib_f(f.graphs_gib) + (layers_here as f64 * f.graphs_mib_per_layer * MIB as f64) as u64
+        gib_f(f.graphs_gib)
+            .saturating_add((layers_here as f64 * f.graphs_mib_per_layer * MIB as f64) as u64)
     };
     let graphs_counted = !v0 && s.version >= Version::new(0, 20) && !s.enforce_eager;
 
