@@ -89,16 +89,19 @@ pub fn App() -> impl IntoView {
     // The language switch (in the header's HTML text): the page is drawn anew in the language;
     // the switch keeps the keyboard focus and the open panels stay open.
     let switch_lang = move |ev: leptos::ev::Event| {
-        let v = event_target_value(&ev);
-        browser::keep_panels_open();
-        scenario.update(|s| s.lang = Lang::parse(&v));
+        let to = Lang::parse(&event_target_value(&ev));
+        browser::keep_panels_open(to.unwrap_or_else(browser::browser_lang));
+        scenario.update(|s| s.lang = to);
         browser::focus_when_drawn("lang");
     };
     // A change of language draws the page anew in it (the scenario, in its signal, stays).
     move || {
-        let _ = lang.get();
+        let drawn = lang.get();
         // (Once this view replaces the old one.)
-        set_timeout(|| browser::reopen_panels(20), std::time::Duration::ZERO);
+        set_timeout(
+            move || browser::reopen_panels(drawn, 20),
+            std::time::Duration::ZERO,
+        );
         view! {
             <Show
                 when=move || embed() == Embed::Full

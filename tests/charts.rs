@@ -149,3 +149,27 @@ fn many_sequences_and_the_dashed_roof_stay_a_few_elements() {
     assert_eq!(roof.matches("stroke-dasharray=\"8 5\"").count(), 1);
     assert!(roof.contains("stroke=\"#8E44AD\" stroke-dasharray") && !roof.contains("#8E44AE"));
 }
+
+#[test]
+fn extreme_custom_models_are_charted_without_overflow() {
+    // A custom MoE whose activation peak saturates at 2⁶⁴ − 1 bytes (400,000 heads, 90,000,000
+    // experts per token), and LoRA buffers that saturate the weights (1,024 adapters of rank
+    // 1,024 on 1,048,576 layers of hidden size 2³²): both evaluate, vLLM refuses, and the memory
+    // chart's bar lengths add up without overflowing (a debug build used to panic here).
+    for q in [
+        "?heads=400000&experts_per_tok=90000000&model=custom",
+        "?loras=1024&lora_rank=1024&layers=1048576&hidden=4294967296&model=custom",
+    ] {
+        let (s, _) = decode(q);
+        let o = evaluate(&s).unwrap();
+        assert!(o.chosen.report.refusal.is_some(), "{q}");
+        let d = chart_data::build(&s, &o).unwrap();
+        for svg in [
+            charts::memory(&d, 720).unwrap(),
+            charts::concurrency(&d, 720).unwrap(),
+            charts::roofline(&d, 720).unwrap(),
+        ] {
+            assert!(svg.starts_with("<svg") && svg.ends_with("</svg>"), "{q}");
+        }
+    }
+}

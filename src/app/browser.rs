@@ -3,6 +3,7 @@
 //! with a fallback, or reported), never unwrapped: a browser that refuses (Safari's replaceState
 //! limit, a clipboard without permission, a blocked request) must not break the page.
 
+use kvbudget_core::i18n::Lang;
 use leptos::prelude::*;
 use std::time::Duration;
 use wasm_bindgen::JsCast;
@@ -365,26 +366,33 @@ const PANELS: [&str; 5] = [
 ];
 
 thread_local! {
-    /// The panels to open again once the page is drawn anew, one bit each (`PANELS`).
-    static REOPEN: std::cell::Cell<u8> = const { std::cell::Cell::new(0) };
+    /// The panels to open again once the page is drawn anew, one bit each (`PANELS`), and the
+    /// language it is to be drawn in.
+    static REOPEN: std::cell::Cell<(u8, Option<Lang>)> = const { std::cell::Cell::new((0, None)) };
 }
 
 fn panel(i: usize) -> Option<web_sys::Element> {
     window().document()?.query_selector(PANELS[i]).ok()?
 }
 
-/// Notes which panels are open now, before a change of language draws the page anew.
-pub fn keep_panels_open() {
+/// Notes which panels are open now, before a change of language to `to` draws the page anew.
+pub fn keep_panels_open(to: Lang) {
     let open = (0..PANELS.len())
         .filter(|&i| panel(i).is_some_and(|e| e.has_attribute("open")))
         .fold(0u8, |bits, i| bits | 1 << i);
-    REOPEN.with(|r| r.set(open));
+    REOPEN.with(|r| r.set((open, Some(to))));
 }
 
-/// Opens again the panels [`keep_panels_open`] noted, once the page drawn anew has them (the
-/// panels below the answer come a frame later); gives up after `tries` tenths of a second.
-pub fn reopen_panels(tries: u32) {
-    let mut left = REOPEN.with(|r| r.get());
+/// Opens again the panels [`keep_panels_open`] noted, once the page drawn anew in `drawn` has
+/// them (the panels below the answer come a frame later); gives up after `tries` tenths of a
+/// second. Noted for another language (a switch that never drew, texts that never came), they
+/// are forgotten.
+pub fn reopen_panels(drawn: Lang, tries: u32) {
+    let (mut left, to) = REOPEN.with(|r| r.get());
+    if to != Some(drawn) {
+        REOPEN.with(|r| r.set((0, None)));
+        return;
+    }
     for i in 0..PANELS.len() {
         if left & 1 << i == 0 {
             continue;
@@ -395,9 +403,18 @@ pub fn reopen_panels(tries: u32) {
         }
     }
     // (Forgotten when given up, so a later redraw does not open them.)
-    REOPEN.with(|r| r.set(if tries > 0 { left } else { 0 }));
+    REOPEN.with(|r| {
+        r.set(if tries > 0 && left != 0 {
+            (left, to)
+        } else {
+            (0, None)
+        })
+    });
     if left != 0 && tries > 0 {
-        set_timeout(move || reopen_panels(tries - 1), Duration::from_millis(100));
+        set_timeout(
+            move || reopen_panels(drawn, tries - 1),
+            Duration::from_millis(100),
+        );
     }
 }
 

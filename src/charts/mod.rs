@@ -58,7 +58,11 @@ pub fn memory(d: &ChartData, width: u32) -> Result<String, ChartError> {
         let longest = d
             .memory
             .iter()
-            .map(|b| b.segments.iter().map(|s| s.bytes).sum::<u64>())
+            .map(|b| {
+                b.segments
+                    .iter()
+                    .fold(0u64, |a, s| a.saturating_add(s.bytes))
+            })
             .max()
             .unwrap_or(0) as f64
             / GIB as f64;

@@ -109,7 +109,7 @@ impl Knobs {
             .unwrap_or(0);
         // The draft runs on the last pipeline stage; the stage that sets the cache is
         // approximated as holding it too when pp = 1.
-        lora + if pp <= 1 { draft } else { 0 }
+        lora.saturating_add(if pp <= 1 { draft } else { 0 })
     }
 }
 
