@@ -90,16 +90,15 @@ pub fn App() -> impl IntoView {
     // the switch keeps the keyboard focus and the open panels stay open.
     let switch_lang = move |ev: leptos::ev::Event| {
         let to = Lang::parse(&event_target_value(&ev));
-        browser::keep_panels_open(to.unwrap_or_else(browser::browser_lang));
+        browser::keep_through_redraw(to.unwrap_or_else(browser::browser_lang));
         scenario.update(|s| s.lang = to);
-        browser::focus_when_drawn("lang");
     };
     // A change of language draws the page anew in it (the scenario, in its signal, stays).
     move || {
         let drawn = lang.get();
         // (Once this view replaces the old one.)
         set_timeout(
-            move || browser::reopen_panels(drawn, 20),
+            move || browser::restore_after_redraw(drawn, 20),
             std::time::Duration::ZERO,
         );
         view! {

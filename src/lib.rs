@@ -7,5 +7,14 @@ pub mod page;
 
 #[cfg(target_arch = "wasm32")]
 pub mod app;
+
+/// Text made safe to place inside HTML or SVG text or a double-quoted attribute (the page's
+/// markup and the charts' labels).
+pub fn html_escape(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('"', "&quot;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+}
 #[cfg(not(target_arch = "wasm32"))]
 pub mod cli;

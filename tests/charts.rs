@@ -14,6 +14,15 @@ fn data(q: &str) -> (kvbudget::core::calc::Outcome, ChartData) {
     (o, d)
 }
 
+/// The three charts of `d` at `width`.
+fn all_three(d: &ChartData, width: u32) -> [String; 3] {
+    [
+        charts::memory(d, width).unwrap(),
+        charts::concurrency(d, width).unwrap(),
+        charts::roofline(d, width).unwrap(),
+    ]
+}
+
 /// The texts of an SVG, trimmed.
 fn texts(svg: &str) -> Vec<String> {
     svg.split("<text")
@@ -108,11 +117,7 @@ fn text_is_never_below_11_px_at_phone_width() {
         "?model=Qwen/Qwen3-14B&gpu=rtx-4090",
     ] {
         let (_, d) = data(q);
-        for svg in [
-            charts::memory(&d, 320).unwrap(),
-            charts::concurrency(&d, 320).unwrap(),
-            charts::roofline(&d, 320).unwrap(),
-        ] {
+        for svg in all_three(&d, 320) {
             let sizes = font_sizes(&svg);
             assert!(!sizes.is_empty());
             assert!(sizes.iter().all(|&f| f >= 11.0), "{q}: {sizes:?}");
@@ -164,11 +169,7 @@ fn extreme_custom_models_are_charted_without_overflow() {
         let o = evaluate(&s).unwrap();
         assert!(o.chosen.report.refusal.is_some(), "{q}");
         let d = chart_data::build(&s, &o).unwrap();
-        for svg in [
-            charts::memory(&d, 720).unwrap(),
-            charts::concurrency(&d, 720).unwrap(),
-            charts::roofline(&d, 720).unwrap(),
-        ] {
+        for svg in all_three(&d, 720) {
             assert!(svg.starts_with("<svg") && svg.ends_with("</svg>"), "{q}");
         }
     }

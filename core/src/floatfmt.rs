@@ -113,37 +113,18 @@ pub fn fixed(x: f64, decimals: usize) -> String {
     if let Some(s) = special(x) {
         return s.into();
     }
-    let mut out = String::from(sign(x));
-    // value × 10^decimals, rounded to an integer: its digits, `n` of them before the point.
-    let (digits, n) = if x == 0.0 {
-        (Vec::new(), 0)
+    // |x| × 10^decimals rounded to an integer (its digits; none for 0), then the point put back.
+    let digits = if x == 0.0 {
+        String::new()
     } else {
         let (d, point) = exact(x);
         let keep = point + decimals as i32;
-        let (kept, p) = cut(&d, point, keep, rounds_up(&d, keep, false));
-        (kept, p)
+        text(&cut(&d, point, keep, rounds_up(&d, keep, false)).0)
     };
-    // The integer part: digits before the point, or 0.
-    let int_len = n.clamp(0, digits.len() as i32) as usize;
-    if int_len == 0 {
-        out.push('0');
-    }
-    out.extend(digits[..int_len].iter().map(|&d| char::from(b'0' + d)));
-    if decimals > 0 {
-        out.push('.');
-        // Leading zeros of the fraction when the value is below 0.1 × 10^-…
-        let lead = (-n).clamp(0, decimals as i32) as usize;
-        out.extend(std::iter::repeat_n('0', lead));
-        let frac = &digits[int_len..];
-        out.extend(
-            frac.iter()
-                .take(decimals - lead)
-                .map(|&d| char::from(b'0' + d)),
-        );
-        let written = lead + frac.len().min(decimals - lead);
-        out.extend(std::iter::repeat_n('0', decimals - written));
-    }
-    out
+    let padded = format!("{digits:0>width$}", width = decimals + 1);
+    let (int, frac) = padded.split_at(padded.len() - decimals);
+    let dot = if decimals > 0 { "." } else { "" };
+    format!("{}{int}{dot}{frac}", sign(x))
 }
 
 /// The shortest digits of a finite, nonzero |x| that read back as x, with the point:
@@ -151,13 +132,8 @@ pub fn fixed(x: f64, decimals: usize) -> String {
 fn shortest(x: f64) -> (Vec<u8>, i32) {
     let x = x.abs();
     let (d, point) = exact(x);
-    let reads_back = |digits: &[u8], point: i32| {
-        let mut text = String::from("0.");
-        text.extend(digits.iter().map(|&d| char::from(b'0' + d)));
-        text.push('e');
-        text.push_str(&point.to_string());
-        parse_f64(&text) == Some(x)
-    };
+    let reads_back =
+        |digits: &[u8], point: i32| parse_f64(&format!("0.{}e{point}", text(digits))) == Some(x);
     for p in 1..d.len() as i32 {
         let up = rounds_up(&d, p, true);
         let (near, np) = cut(&d, point, p, up);
@@ -180,6 +156,33 @@ fn trimmed(mut d: Vec<u8>, point: i32) -> (Vec<u8>, i32) {
     (d, point)
 }
 
+/// Digit values as text.
+fn text(d: &[u8]) -> String {
+    d.iter().map(|&d| char::from(b'0' + d)).collect()
+}
+
+/// Shortest digits and decimal exponent of a finite, nonzero |x|: |x| = d₁.d₂… × 10^exponent.
+pub fn sci_digits(x: f64) -> (String, i32) {
+    let (d, point) = shortest(x);
+    (text(&d), point - 1)
+}
+
+/// Digits d₁d₂… × 10^exponent (as [`sci_digits`] gives them) without an exponent:
+/// `0.000ddd`, `ddd000` or `dd.dd`. (`{}` writes floats so; so does Python's `repr` from 10⁻⁴
+/// to 10¹⁶, with `.0` after an integral value.)
+pub fn positional(digits: &str, exponent: i32) -> String {
+    let point = exponent + 1;
+    let n = digits.len() as i32;
+    if point <= 0 {
+        format!("0.{}{digits}", "0".repeat((-point) as usize))
+    } else if point >= n {
+        format!("{digits}{}", "0".repeat((point - n) as usize))
+    } else {
+        let (a, b) = digits.split_at(point as usize);
+        format!("{a}.{b}")
+    }
+}
+
 /// `format!("{x}")`: the shortest digits, never in scientific notation.
 pub fn display(x: f64) -> String {
     if let Some(s) = special(x) {
@@ -188,22 +191,8 @@ pub fn display(x: f64) -> String {
     if x == 0.0 {
         return format!("{}0", sign(x));
     }
-    let (d, point) = shortest(x);
-    let mut out = String::from(sign(x));
-    let digit = |d: &u8| char::from(b'0' + d);
-    if point <= 0 {
-        out.push_str("0.");
-        out.extend(std::iter::repeat_n('0', (-point) as usize));
-        out.extend(d.iter().map(digit));
-    } else if point as usize >= d.len() {
-        out.extend(d.iter().map(digit));
-        out.extend(std::iter::repeat_n('0', point as usize - d.len()));
-    } else {
-        out.extend(d[..point as usize].iter().map(digit));
-        out.push('.');
-        out.extend(d[point as usize..].iter().map(digit));
-    }
-    out
+    let (digits, exponent) = sci_digits(x);
+    format!("{}{}", sign(x), positional(&digits, exponent))
 }
 
 /// `format!("{x:e}")`: the shortest digits as `d.ddde±x` (`1.6384e5`, `-2.5e-7`, `0e0`).
@@ -214,20 +203,8 @@ pub fn exp(x: f64) -> String {
     if x == 0.0 {
         return format!("{}0e0", sign(x));
     }
-    let (d, point) = shortest(x);
-    let mut out = String::from(sign(x));
-    out.push(char::from(b'0' + d[0]));
-    if d.len() > 1 {
-        out.push('.');
-        out.extend(d[1..].iter().map(|&d| char::from(b'0' + d)));
-    }
-    out.push('e');
-    out.push_str(&(point - 1).to_string());
-    out
-}
-
-/// Shortest digits and decimal exponent of a finite, nonzero |x|: |x| = d₁.d₂… × 10^exponent.
-pub fn sci_digits(x: f64) -> (String, i32) {
-    let (d, point) = shortest(x);
-    (d.iter().map(|&d| char::from(b'0' + d)).collect(), point - 1)
+    let (digits, exponent) = sci_digits(x);
+    let (first, rest) = digits.split_at(1);
+    let dot = if rest.is_empty() { "" } else { "." };
+    format!("{}{first}{dot}{rest}e{exponent}", sign(x))
 }

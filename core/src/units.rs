@@ -136,17 +136,9 @@ pub fn py_float_repr(x: f64) -> String {
     let (digits, exp) = crate::floatfmt::sci_digits(x);
     let sign = if x < 0.0 { "-" } else { "" };
     if (-4..16).contains(&exp) {
-        let n = digits.len() as i32;
-        if exp < 0 {
-            let zeros = "0".repeat((-exp - 1) as usize);
-            format!("{sign}0.{zeros}{digits}")
-        } else if exp + 1 >= n {
-            let zeros = "0".repeat((exp + 1 - n) as usize);
-            format!("{sign}{digits}{zeros}.0")
-        } else {
-            let (a, b) = digits.split_at((exp + 1) as usize);
-            format!("{sign}{a}.{b}")
-        }
+        let p = crate::floatfmt::positional(&digits, exp);
+        let integral = if p.contains('.') { "" } else { ".0" };
+        format!("{sign}{p}{integral}")
     } else {
         let (a, b) = digits.split_at(1);
         let frac = if b.is_empty() {

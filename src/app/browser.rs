@@ -296,32 +296,6 @@ pub fn post_to_parent(message: &str) {
     }
 }
 
-/// Focuses the element with this id once the page has drawn it anew (a change of language
-/// redraws, after its texts are in); gives up after two seconds.
-pub fn focus_when_drawn(id: &'static str) {
-    let find = move || window().document().and_then(|d| d.get_element_by_id(id));
-    let old = find();
-    fn attempt(
-        find: impl Fn() -> Option<web_sys::Element> + 'static,
-        old: Option<web_sys::Element>,
-        tries: u32,
-    ) {
-        match find() {
-            Some(e) if Some(&e) != old.as_ref() => {
-                if let Ok(e) = e.dyn_into::<web_sys::HtmlElement>() {
-                    let _ = e.focus();
-                }
-            }
-            _ if tries > 0 => set_timeout(
-                move || attempt(find, old, tries - 1),
-                Duration::from_millis(100),
-            ),
-            _ => {}
-        }
-    }
-    set_timeout(move || attempt(find, old, 20), Duration::from_millis(0));
-}
-
 thread_local! {
     static BOOT_CHART_WIDTH: std::cell::Cell<Option<u32>> = const { std::cell::Cell::new(None) };
 }
@@ -345,15 +319,10 @@ pub fn keep_boot_chart_width() {
     BOOT_CHART_WIDTH.with(|c| c.set(w));
 }
 
-/// The width [`keep_boot_chart_width`] read, once (the page's first charts take it; charts drawn
-/// later measure their own).
-pub fn boot_chart_width() -> Option<u32> {
-    BOOT_CHART_WIDTH.with(|c| c.get())
-}
-
-/// Forgets the loading state's chart width (after the first charts were drawn).
-pub fn forget_boot_chart_width() {
-    BOOT_CHART_WIDTH.with(|c| c.set(None));
+/// The width [`keep_boot_chart_width`] read, once: the page's first charts take it, charts drawn
+/// later measure their own.
+pub fn take_boot_chart_width() -> Option<u32> {
+    BOOT_CHART_WIDTH.with(|c| c.take())
 }
 
 /// The page's collapsible panels.
@@ -365,33 +334,47 @@ const PANELS: [&str; 5] = [
     "details.gpus",
 ];
 
+/// What a change of language keeps in the page it draws anew: bit `i` for `PANELS[i]` open, and
+/// `FOCUS_SWITCH` for the keyboard focus on the language switch.
+const FOCUS_SWITCH: u8 = 1 << 7;
+
 thread_local! {
-    /// The panels to open again once the page is drawn anew, one bit each (`PANELS`), and the
-    /// language it is to be drawn in.
-    static REOPEN: std::cell::Cell<(u8, Option<Lang>)> = const { std::cell::Cell::new((0, None)) };
+    /// What to restore once the page is drawn anew, and the language it is to be drawn in.
+    static KEPT: std::cell::Cell<(u8, Option<Lang>)> = const { std::cell::Cell::new((0, None)) };
 }
 
 fn panel(i: usize) -> Option<web_sys::Element> {
     window().document()?.query_selector(PANELS[i]).ok()?
 }
 
-/// Notes which panels are open now, before a change of language to `to` draws the page anew.
-pub fn keep_panels_open(to: Lang) {
+/// Notes the open panels, and that the switch has the focus, before a change of language to
+/// `to` draws the page anew.
+pub fn keep_through_redraw(to: Lang) {
     let open = (0..PANELS.len())
         .filter(|&i| panel(i).is_some_and(|e| e.has_attribute("open")))
-        .fold(0u8, |bits, i| bits | 1 << i);
-    REOPEN.with(|r| r.set((open, Some(to))));
+        .fold(FOCUS_SWITCH, |bits, i| bits | 1 << i);
+    KEPT.with(|k| k.set((open, Some(to))));
 }
 
-/// Opens again the panels [`keep_panels_open`] noted, once the page drawn anew in `drawn` has
-/// them (the panels below the answer come a frame later); gives up after `tries` tenths of a
-/// second. Noted for another language (a switch that never drew, texts that never came), they
-/// are forgotten.
-pub fn reopen_panels(drawn: Lang, tries: u32) {
-    let (mut left, to) = REOPEN.with(|r| r.get());
+/// Restores what [`keep_through_redraw`] noted, once the page drawn anew in `drawn` has it (the
+/// panels below the answer come a frame later): the switch focused, the panels opened again.
+/// Gives up after `tries` tenths of a second; noted for another language (a switch that never
+/// drew, texts that never came), it is forgotten.
+pub fn restore_after_redraw(drawn: Lang, tries: u32) {
+    let (mut left, to) = KEPT.with(|k| k.get());
     if to != Some(drawn) {
-        REOPEN.with(|r| r.set((0, None)));
+        KEPT.with(|k| k.set((0, None)));
         return;
+    }
+    if left & FOCUS_SWITCH != 0 {
+        if let Some(e) = window()
+            .document()
+            .and_then(|d| d.get_element_by_id("lang"))
+            .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok())
+        {
+            let _ = e.focus();
+            left &= !FOCUS_SWITCH;
+        }
     }
     for i in 0..PANELS.len() {
         if left & 1 << i == 0 {
@@ -402,17 +385,12 @@ pub fn reopen_panels(drawn: Lang, tries: u32) {
             left &= !(1 << i);
         }
     }
-    // (Forgotten when given up, so a later redraw does not open them.)
-    REOPEN.with(|r| {
-        r.set(if tries > 0 && left != 0 {
-            (left, to)
-        } else {
-            (0, None)
-        })
-    });
-    if left != 0 && tries > 0 {
+    // (Forgotten when given up, so a later redraw does not restore it.)
+    let again = tries > 0 && left != 0;
+    KEPT.with(|k| k.set(if again { (left, to) } else { (0, None) }));
+    if again {
         set_timeout(
-            move || reopen_panels(drawn, tries - 1),
+            move || restore_after_redraw(drawn, tries - 1),
             Duration::from_millis(100),
         );
     }

@@ -34,20 +34,18 @@ pub fn set_control_value(id: &str, value: &str) {
     }
 }
 
-/// The value of an `<input>` (empty when there is none).
+/// The text in an `<input>` or a `<textarea>` (empty when there is none).
 pub fn control_value(id: &str) -> String {
-    by_id(id)
-        .and_then(|e| e.dyn_into::<web_sys::HtmlInputElement>().ok())
-        .map(|i| i.value())
-        .unwrap_or_default()
-}
-
-/// The text in a `<textarea>` (empty when there is none).
-pub fn textarea_value(id: &str) -> String {
-    by_id(id)
-        .and_then(|e| e.dyn_into::<web_sys::HtmlTextAreaElement>().ok())
-        .map(|t| t.value())
-        .unwrap_or_default()
+    let Some(el) = by_id(id) else {
+        return String::new();
+    };
+    match el.dyn_ref::<web_sys::HtmlInputElement>() {
+        Some(i) => i.value(),
+        None => el
+            .dyn_ref::<web_sys::HtmlTextAreaElement>()
+            .map(|t| t.value())
+            .unwrap_or_default(),
+    }
 }
 
 /// Ticks or clears a checkbox.

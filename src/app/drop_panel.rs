@@ -51,7 +51,7 @@ pub fn DropPanel(
     let on_click = move |ev: leptos::ev::MouseEvent| {
         if browser::clicked_data(&ev, "button[data-take]", "data-take").as_deref() == Some(text_id)
         {
-            on_text.run(Ok(dom::textarea_value(text_id)));
+            on_text.run(Ok(dom::control_value(text_id)));
         }
     };
     let on_drop = move |ev: leptos::ev::DragEvent| {

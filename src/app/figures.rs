@@ -10,12 +10,12 @@ use leptos::html::Div;
 use leptos::prelude::*;
 
 /// One chart's figure; its SVG is a memo, redrawn when its data or its width changes.
-fn figure(state: State, chart: &'static Chart) -> impl IntoView {
+fn figure(state: State, chart: &'static Chart, first: Option<u32>) -> impl IntoView {
     let node = NodeRef::<Div>::new();
     // None until known: the chart is drawn once, at the width it is shown at. The page's first
-    // charts start from the loading state's stand-in (no layout forced to measure them) and check
-    // it after the first frame is painted, when measuring costs nothing; later ones measure.
-    let first = browser::boot_chart_width();
+    // charts start from the loading state's stand-in (`first`: no layout forced to measure them)
+    // and check it after the first frame is painted, when measuring costs nothing; later ones
+    // measure.
     let width = RwSignal::new(first);
     let measure = move || {
         if let Some(el) = node.try_get_untracked().flatten() {
@@ -101,13 +101,13 @@ fn figure(state: State, chart: &'static Chart) -> impl IntoView {
 /// The charts the view `embed` shows.
 #[component]
 pub fn Figures(state: State, embed: Embed) -> impl IntoView {
+    // Only the page's first charts start from the loading state's width.
+    let first = browser::take_boot_chart_width();
     let figures = CHARTS
         .iter()
         .filter(|c| page::chart_shown(c, embed))
-        .map(|c| figure(state, c))
+        .map(|c| figure(state, c, first))
         .collect_view();
-    // Only the page's first charts start from the loading state's width.
-    browser::forget_boot_chart_width();
     view! {
         <section class="charts" aria-label=t!(CH_CHARTS)>
             {figures}

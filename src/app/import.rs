@@ -38,11 +38,7 @@ fn status_html(status: &Status) -> String {
                     esc(t!(IM_USE_PRESET))
                 );
             }
-            out += r#"<ul class="hint">"#;
-            for n in notes {
-                out += &format!("<li>{}</li>", esc(n));
-            }
-            out + "</ul></div>"
+            out + r#"<ul class="hint">"# + &page::list_items_html(notes) + "</ul></div>"
         }
     }
 }

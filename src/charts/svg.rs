@@ -122,20 +122,6 @@ fn points(out: &mut String, pts: impl IntoIterator<Item = BackendCoord>) {
     }
 }
 
-/// Text with `&`, `<`, `>` and quotes escaped.
-fn escaped(out: &mut String, text: &str) {
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&apos;"),
-            c => out.push(c),
-        }
-    }
-}
-
 impl DrawingBackend for Svg<'_> {
     type ErrorType = Never;
 
@@ -304,7 +290,7 @@ impl DrawingBackend for Svg<'_> {
             let _ = write!(out, " transform=\"rotate({turn}, {x}, {y})\"");
         }
         out.push('>');
-        escaped(out, text);
+        out.push_str(&crate::html_escape(text));
         out.push_str("</text>");
         Ok(())
     }

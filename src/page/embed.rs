@@ -4,13 +4,7 @@
 
 use kvbudget_core::scenario::{Embed, PageScenario, Theme};
 
-/// Text made safe to place inside HTML text or a quoted attribute.
-pub fn html_escape(s: &str) -> String {
-    s.replace('&', "&amp;")
-        .replace('"', "&quot;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-}
+pub use crate::html_escape;
 
 /// The message type the embedded page posts to its parent with its height in CSS px.
 pub const HEIGHT_MESSAGE: &str = "kvbudget:height";

@@ -44,9 +44,7 @@ pub fn log_compare_html(kind: &str, view: Option<&LogView>, busy: bool) -> Strin
                     r#"<div class="mismatch" data-testid="log-mismatch"><p>{}</p><ul>"#,
                     esc(t!(LC_DIFFER_IN))
                 );
-                for m in &v.mismatches {
-                    let _ = write!(out, "<li>{}</li>", esc(m));
-                }
+                out.push_str(&list_items_html(&v.mismatches));
                 out.push_str("</ul>");
                 button(&mut out, "log-align", "log_align", t!(LC_ALIGN));
                 out.push_str("</div>");

@@ -3,7 +3,9 @@
 //! Every text that comes from the scenario or a user is escaped; the only interactive elements
 //! are the fix buttons, which carry their index (`data-fix-index`) for the panel's click handler.
 
-use super::{compare_caption, results_title, stats, tokens_cell, vllm_stats_heading, Stat};
+use super::{
+    compare_caption, list_items_html, results_title, stats, tokens_cell, vllm_stats_heading, Stat,
+};
 use super::{
     definition, engine_answer, html_escape as esc, lines_heading, primer, refusal_summary,
 };
@@ -98,9 +100,7 @@ pub fn results_top(
         );
     }
     out.push_str(r#"<ul class="warnings">"#);
-    for w in &words.warnings {
-        let _ = write!(out, "<li>{}</li>", esc(w));
-    }
+    out.push_str(&list_items_html(&words.warnings));
     let _ = write!(
         out,
         r#"</ul><h3 data-testid="lines-heading">{}</h3><pre class="log{}" data-testid="vllm-lines" data-value="{}">{}</pre>"#,
@@ -218,9 +218,7 @@ pub fn sglang_panel_html(s: &PageScenario, sg: &SglangView, busy: bool) -> Strin
         r#"</tbody></table></div><p class="hint" data-testid="compare-why">{}</p><ul class="warnings">"#,
         esc(&sg.why)
     );
-    for n in &sg.notes {
-        let _ = write!(out, "<li>{}</li>", esc(n));
-    }
+    out.push_str(&list_items_html(&sg.notes));
     out.push_str("</ul></div>");
     out
 }

@@ -181,7 +181,7 @@ pub struct Report {
     pub state_blocks: u64,
     /// Built for its counts only ([`whole_sequences`]): no lines, empty error texts and no
     /// `estimated_max_len`.
-    pub quiet: bool,
+    quiet: bool,
 }
 
 /// The budget's terms on the GPU that sets the cache size: `requested − weights − overhead`.
