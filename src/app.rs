@@ -1,17 +1,19 @@
 //! The page (wasm32 only): a thin Leptos shell over the core. State is one `PageScenario`; the
-//! numbers, words and chart data are memos over the core's pure functions; effects only write the
-//! URL. Each panel is a component in `app/`; what they decide is in `crate::page`.
+//! numbers, words and chart data are memos over the core's pure functions. The markup is HTML
+//! text drawn once per language (`page::page_html`); each panel in `app/` keeps its parts of it
+//! up to date (`app::parts`) and takes its events (`app::events`); what they decide is in
+//! `crate::page`.
 
 mod browser;
 mod dom;
-mod drop_panel;
 mod embed;
+mod events;
 mod figures;
-mod frame;
 mod gpus;
 mod import;
 mod inputs;
 mod log_check;
+mod parts;
 mod plan;
 mod repertoire;
 mod results;
@@ -73,7 +75,6 @@ pub fn App() -> impl IntoView {
         scenario.set(s);
         notices.set(n);
     });
-    let commit_point = move |_| fresh_entry.set_value(true);
     Effect::new(move |_| browser::set_theme(scenario.with(|s| s.theme.key())));
     let lang = state.lang;
     Effect::new(move |_| browser::set_document_lang(lang.get().key(), t!(DOCUMENT_TITLE)));
@@ -85,47 +86,43 @@ pub fn App() -> impl IntoView {
         }
         l
     });
-    let embed = move || scenario.with(|s| s.embed);
-    // The language switch (in the header's HTML text): the page is drawn anew in the language;
-    // the switch keeps the keyboard focus and the open panels stay open.
-    let switch_lang = move |ev: leptos::ev::Event| {
-        let to = Lang::parse(&event_target_value(&ev));
-        browser::keep_through_redraw(to.unwrap_or_else(browser::browser_lang));
-        scenario.update(|s| s.lang = to);
-    };
-    // A change of language draws the page anew in it (the scenario, in its signal, stays).
+    let embed = Memo::new(move |_| scenario.with(|s| s.embed));
+    // A change of language draws the page anew in it (the scenario, in its signal, stays); so
+    // does a change between the full page and an embedded view (back and forward).
     move || {
         let drawn = lang.get();
-        // (Once this view replaces the old one.)
+        let embed = embed.get();
+        // (Once this markup replaces the old one.)
         set_timeout(
             move || browser::restore_after_redraw(drawn, 20),
             std::time::Duration::ZERO,
         );
+        let ui = parts::Ui::new(notices, fresh_entry);
+        let html = if embed == Embed::Full {
+            results::parts(state, ui);
+            inputs::parts(state);
+            import::parts(ui);
+            embed::builder_parts(state, ui);
+            plan::parts(state);
+            log_check::parts(state);
+            figures::parts(state, ui, embed);
+            repertoire::parts(state, ui);
+            gpus::parts(state, ui);
+            events::follow_toggles(ui);
+            crate::page::page_html(drawn)
+        } else {
+            embed::view_parts(state);
+            figures::parts(state, ui, embed);
+            crate::page::embed_html(embed)
+        };
         view! {
-            <Show
-                when=move || embed() == Embed::Full
-                fallback=move || view! { <embed::EmbedView state/> }
-            >
-                <div class="part" inner_html=crate::page::header_html(lang.get_untracked()) on:change=switch_lang></div>
-                <results::Notices notices state/>
-                <results::AnswerBar state/>
-                <main class="layout">
-                    <form class="inputs" on:change=commit_point on:submit=|ev| ev.prevent_default() aria-label=t!(SCENARIO)>
-                        <inputs::Inputs state/>
-                    </form>
-                    <div class="outputs">
-                        <results::Results state/>
-                        <plan::PlanPanel state/>
-                        <frame::Later><log_check::LogCheck state/></frame::Later>
-                        <figures::Figures state embed=Embed::Full/>
-                        <frame::Later>
-                            <repertoire::Repertoire state/>
-                            <gpus::Gpus state/>
-                        </frame::Later>
-                    </div>
-                </main>
-                <div class="part" inner_html=crate::page::footer_html()></div>
-            </Show>
+            <div class="part" inner_html=html
+                on:input=move |ev| events::input(state, ev)
+                on:change=move |ev| events::change(state, ui, ev)
+                on:click=move |ev| events::click(state, ui, ev)
+                on:submit=|ev| ev.prevent_default()
+                on:dragover=|ev| ev.prevent_default()
+                on:drop=move |ev| events::drop(state, ui, ev)></div>
         }
     }
 }

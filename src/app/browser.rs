@@ -414,11 +414,12 @@ pub fn clicked_data(ev: &leptos::ev::MouseEvent, selector: &str, attr: &str) -> 
         .get_attribute(attr)
 }
 
-/// Whether the `<details>` a toggle event comes from is open.
-pub fn details_open(ev: &leptos::ev::Event) -> bool {
+/// Whether the element an event comes from is inside (or is) one matching `selector`.
+pub fn target_closest(ev: &web_sys::Event, selector: &str) -> bool {
     ev.target()
-        .and_then(|t| t.dyn_into::<web_sys::HtmlDetailsElement>().ok())
-        .is_some_and(|d| d.open())
+        .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+        .and_then(|e| e.closest(selector).ok().flatten())
+        .is_some()
 }
 
 /// The page's second module: a Web Worker built by Trunk from `worker/`, started on first use.

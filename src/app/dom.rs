@@ -19,7 +19,7 @@ pub fn target_id(ev: &leptos::ev::Event) -> Option<String> {
     Some(ev.target()?.dyn_into::<web_sys::Element>().ok()?.id())
 }
 
-/// Sets the value of an `<input>` or `<select>`, unless it already has it (so the caret of a
+/// Sets the value of an `<input>`, `<select>` or `<textarea>`, unless it already has it (so the caret of a
 /// field being typed into never moves).
 pub fn set_control_value(id: &str, value: &str) {
     let Some(el) = by_id(id) else { return };
@@ -31,6 +31,28 @@ pub fn set_control_value(id: &str, value: &str) {
         if s.value() != value {
             s.set_value(value);
         }
+    } else if let Some(t) = el.dyn_ref::<web_sys::HtmlTextAreaElement>() {
+        if t.value() != value {
+            t.set_value(value);
+        }
+    }
+}
+
+/// Sets the markup inside the element with this id.
+pub fn set_html(id: &str, html: &str) {
+    if let Some(el) = by_id(id) {
+        el.set_inner_html(html);
+    }
+}
+
+/// Shows the element with this id when `shown` is `"1"`, else hides it.
+pub fn show_if(id: &str, shown: &str) {
+    if let Some(el) = by_id(id) {
+        let _ = if shown == "1" {
+            el.remove_attribute("hidden")
+        } else {
+            el.set_attribute("hidden", "")
+        };
     }
 }
 

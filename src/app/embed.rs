@@ -1,9 +1,10 @@
 //! Embedding in a course page: the embedded views (a compact card, or one chart), which post their
-//! height to the embedding page, and the embed builder (mode, theme, live preview, snippet).
+//! height to the embedding page, and the embed builder (mode, theme, live preview, snippet). Their
+//! markup is the page's (`page::embed_html`, `page::page_html`).
 
-use super::figures::Figures;
-use super::{browser, dom, Scn, State};
-use crate::page;
+use super::parts::{part, shown_while, Ui};
+use super::{browser, dom, State};
+use crate::page::{self, html_escape as esc};
 use kvbudget_core::query::encode;
 use kvbudget_core::scenario::{Embed, Theme};
 use kvbudget_core::t;
@@ -34,71 +35,82 @@ fn post_height(state: State) {
     on_cleanup(move || handle.remove());
 }
 
-/// The compact card: vLLM's lines (or its refusal) and the four figures (`page::card_html`).
-#[component]
-fn Card(state: State) -> impl IntoView {
-    let html = move || {
-        state.shown.with(|x| {
-            x.as_ref()
-                .map(|x| page::card_html(&x.s, &x.o))
-                .unwrap_or_default()
-        })
-    };
-    view! { <div class="part" inner_html=html></div> }
-}
-
-/// The embedded view: a headline with a link to the full page, then the card and the charts
-/// (`embed=1`), or one chart.
-#[component]
-pub fn EmbedView(state: State) -> impl IntoView {
+/// The embedded view's parts: a headline with a link to the full page, then the card
+/// (`embed=1`); the charts are `figures::parts`.
+pub fn view_parts(state: State) {
     let scenario = state.scenario;
-    let full = move || browser::url_for(&scenario.with(|s| encode(&page::full_page(s))));
-    let embed = scenario.with_untracked(|s| s.embed);
-    let headline = move || {
-        state
-            .shown
-            .with(|x| x.as_ref().map(|x| page::embed_headline(&x.s, &x.o)))
-    };
-    post_height(state);
-    view! {
-        <main class="embed">
-            <h1 class="embed__head">
-                <span data-testid="embed-headline">{headline}</span>
-                " "
-                <a href=full target="_blank" rel="noopener">{t!(EM_OPEN)}</a>
-            </h1>
-            {(embed == Embed::Compact).then(|| view! { <Card state/> })}
-            <Figures state embed/>
-        </main>
+    part(
+        "p-embed-head",
+        Box::new(move || {
+            let full = browser::url_for(&scenario.with(|s| encode(&page::full_page(s))));
+            let headline = state
+                .shown
+                .with(|x| x.as_ref().map(|x| page::embed_headline(&x.s, &x.o)))
+                .unwrap_or_default();
+            format!(
+                r#"<span data-testid="embed-headline">{}</span> <a href="{}" target="_blank" rel="noopener">{}</a>"#,
+                esc(&headline),
+                esc(&full),
+                esc(t!(EM_OPEN))
+            )
+        }),
+    );
+    if scenario.with_untracked(|s| s.embed) == Embed::Compact {
+        part(
+            "p-card",
+            Box::new(move || {
+                state.shown.with(|x| {
+                    x.as_ref()
+                        .map(|x| page::card_html(&x.s, &x.o))
+                        .unwrap_or_default()
+                })
+            }),
+        );
     }
+    post_height(state);
 }
 
-/// The embed builder: mode and theme, a live preview, and the snippet with a copy button.
-#[component]
-pub fn EmbedBox(scenario: Scn, copied: RwSignal<String>) -> impl IntoView {
-    let mode = RwSignal::new(Embed::Compact);
-    let theme = RwSignal::new(Theme::Light);
-    let url = move || {
-        browser::url_for(&scenario.with(|s| encode(&page::embedded(s, mode.get(), theme.get()))))
-    };
-    let snippet = move || page::embed_snippet(&url(), mode.get());
-    // The pickers are HTML text (`page::embed_pickers_html`); the box handles their events.
-    let on_change = move |ev: leptos::ev::Event| match dom::target_id(&ev).as_deref() {
-        Some("embed-mode") => {
-            mode.set(Embed::parse(&event_target_value(&ev)).unwrap_or(Embed::Compact));
+/// The embed builder: shown while open; its snippet and preview follow the scenario, the view
+/// and the theme (the preview is loaded only while the builder is open).
+pub fn builder_parts(state: State, ui: Ui) {
+    shown_while("embed-box", Box::new(move || ui.embed_open.get()));
+    let scenario = state.scenario;
+    Effect::new(move |prev: Option<String>| {
+        if !ui.embed_open.get() {
+            return prev.unwrap_or_default();
         }
-        Some("embed-theme") => {
-            theme.set(Theme::parse(&event_target_value(&ev)).unwrap_or(Theme::Light));
+        let (mode, theme) = ui.embed.get();
+        let url = browser::url_for(&scenario.with(|s| encode(&page::embedded(s, mode, theme))));
+        if prev.as_deref() != Some(url.as_str()) {
+            dom::set_control_value("embed-code", &page::embed_snippet(&url, mode));
+            dom::set_attr(".embed-preview", "src", &url);
         }
-        _ => {}
-    };
-    view! {
-        <div class="embed-box" on:change=on_change>
-            <div class="part" inner_html=page::embed_pickers_html()></div>
-            <textarea id="embed-code" readonly rows="5" data-testid="embed-snippet" prop:value=snippet></textarea>
-            <button type="button" on:click=move |_| browser::copy_reporting(t!(RS_SNIPPET), snippet(), copied)>{t!(EM_COPY_SNIPPET)}</button>
-            <p class="hint">{t!(EM_PREVIEW)}</p>
-            <iframe class="embed-preview" title=t!(EM_PREVIEW_TITLE) src=url></iframe>
-        </div>
+        url
+    });
+}
+
+/// The builder's pickers. Returns whether the control was theirs.
+pub fn change(ui: Ui, id: &str, value: &str) -> bool {
+    match id {
+        "embed-mode" => ui
+            .embed
+            .update(|e| e.0 = Embed::parse(value).unwrap_or(Embed::Compact)),
+        "embed-theme" => ui
+            .embed
+            .update(|e| e.1 = Theme::parse(value).unwrap_or(Theme::Light)),
+        _ => return false,
     }
+    true
+}
+
+/// The builder's copy button. Returns whether the click was its.
+pub fn click(ui: Ui, ev: &leptos::ev::MouseEvent) -> bool {
+    if browser::clicked_data(ev, "button[data-action]", "data-action").as_deref()
+        != Some("copy-snippet")
+    {
+        return false;
+    }
+    let snippet = dom::control_value("embed-code");
+    browser::copy_reporting(t!(RS_SNIPPET), snippet, ui.copied);
+    true
 }

@@ -1,116 +1,103 @@
 //! The three charts, from one table (`page::CHARTS`): each a figure with its SVG drawn at the
 //! width it is shown at, its exact value for automation and a summary for screen readers.
 
-use super::{browser, State};
+use super::browser;
+use super::parts::{part, Ui};
+use super::State;
 use crate::charts::DEFAULT_WIDTH;
-use crate::page::{self, Chart, CHARTS};
+use crate::page::{self, html_escape as esc, Chart, CHARTS};
 use kvbudget_core::scenario::Embed;
-use kvbudget_core::t;
-use leptos::html::Div;
 use leptos::prelude::*;
+use wasm_bindgen::JsCast;
 
-/// One chart's figure; its SVG is a memo, redrawn when its data or its width changes.
-fn figure(state: State, chart: &'static Chart, first: Option<u32>) -> impl IntoView {
-    let node = NodeRef::<Div>::new();
-    // None until known: the chart is drawn once, at the width it is shown at. The page's first
-    // charts start from the loading state's stand-in (`first`: no layout forced to measure them)
-    // and check it after the first frame is painted, when measuring costs nothing; later ones
-    // measure.
-    let width = RwSignal::new(first);
-    let measure = move || {
-        if let Some(el) = node.try_get_untracked().flatten() {
-            let w = Some(browser::width_of(&el));
-            if Some(w) != width.try_get_untracked() {
-                width.set(w);
-            }
-        }
+/// Measures the charts' box (they all have the width of the column) and, when it changed, has
+/// them drawn again at the new width.
+fn measure(ui: Ui) {
+    let Some(el) = window()
+        .document()
+        .and_then(|d| d.query_selector(".chart__svg").ok().flatten())
+        .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok())
+    else {
+        return;
     };
-    Effect::new(move |_| {
-        if node.get().is_some() {
-            if first.is_some() {
-                request_animation_frame(move || {
-                    set_timeout(measure, std::time::Duration::ZERO);
-                });
-            } else {
-                measure();
-            }
-        }
-    });
-    // Drawn again at a new width when the window is resized. (Removed with the figure: a change
-    // of language draws the page anew.)
-    let resize = window_event_listener(leptos::ev::resize, move |_| measure());
-    on_cleanup(move || resize.remove());
-    let svg = Memo::new(move |_| {
-        let w = match width.get() {
-            None => return String::new(),
-            Some(0) => DEFAULT_WIDTH,
-            Some(w) => w,
-        };
-        state.charts.with(|d| {
-            d.as_ref()
-                .map(|d| page::chart_svg(chart, d, w))
-                .unwrap_or_default()
-        })
-    });
-    let value = move || {
-        state
-            .shown
-            .with(|x| x.as_ref().map(|x| (chart.value)(&x.o)).unwrap_or_default())
-    };
-    let summary = move || {
-        state.shown.with(|x| {
-            state.charts.with(|d| match (x, d) {
-                (Some(x), Some(d)) => (chart.summary)(&x.o, d),
-                _ => String::new(),
-            })
-        })
-    };
-    // The caption and the export buttons are HTML text (`page::figure_caption_html`,
-    // `page::figure_export_html`); the figure handles the buttons' clicks.
-    let on_click = move |ev: leptos::ev::MouseEvent| match browser::clicked_data(
-        &ev,
-        "button[data-export]",
-        "data-export",
-    )
-    .as_deref()
-    {
-        Some("svg") => {
-            browser::download(
-                &format!("{}.svg", chart.file),
-                &svg.get_untracked(),
-                "image/svg+xml",
-            );
-        }
-        Some("csv") => {
-            if let Some(text) = state.charts.with_untracked(|d| d.as_ref().map(chart.csv)) {
-                browser::download(&format!("{}.csv", chart.file), &text, "text/csv");
-            }
-        }
-        _ => {}
-    };
-    view! {
-        <figure class="chart" data-testid=chart.testid data-value=value on:click=on_click>
-            <figcaption inner_html=page::figure_caption_html(chart)></figcaption>
-            <div class="chart__svg" node_ref=node inner_html=move || svg.get()></div>
-            <p class="sr-summary">{summary}</p>
-            <p class="chart__export" inner_html=page::figure_export_html(chart)></p>
-        </figure>
+    let w = Some(browser::width_of(&el));
+    if Some(w) != ui.chart_width.try_get_untracked() {
+        ui.chart_width.set(w);
     }
 }
 
-/// The charts the view `embed` shows.
-#[component]
-pub fn Figures(state: State, embed: Embed) -> impl IntoView {
-    // Only the page's first charts start from the loading state's width.
-    let first = browser::take_boot_chart_width();
-    let figures = CHARTS
-        .iter()
-        .filter(|c| page::chart_shown(c, embed))
-        .map(|c| figure(state, c, first))
-        .collect_view();
-    view! {
-        <section class="charts" aria-label=t!(CH_CHARTS)>
-            {figures}
-        </section>
+/// One chart's figure as HTML text: empty SVG box until the width is known.
+fn figure_html(state: State, ui: Ui, chart: &'static Chart) -> String {
+    let svg = match ui.chart_width.get() {
+        None => String::new(),
+        Some(w) => state.charts.with(|d| {
+            d.as_ref()
+                .map(|d| page::chart_svg(chart, d, if w == 0 { DEFAULT_WIDTH } else { w }))
+                .unwrap_or_default()
+        }),
+    };
+    let (value, summary) = state.shown.with(|x| {
+        state.charts.with(|d| match (x, d) {
+            (Some(x), Some(d)) => ((chart.value)(&x.o), (chart.summary)(&x.o, d)),
+            (Some(x), None) => ((chart.value)(&x.o), String::new()),
+            _ => (String::new(), String::new()),
+        })
+    });
+    format!(
+        r#"<figure class="chart" data-testid="{}" data-value="{}"><figcaption>{}</figcaption><div class="chart__svg">{svg}</div><p class="sr-summary">{}</p><p class="chart__export">{}</p></figure>"#,
+        chart.testid,
+        esc(&value),
+        page::figure_caption_html(chart),
+        esc(&summary),
+        page::figure_export_html(chart)
+    )
+}
+
+/// The charts the view `embed` shows. The page's first charts are drawn at the loading state's
+/// stand-in width (no layout forced to measure them) and checked after the first frame is
+/// painted, when measuring costs nothing; they are drawn again when the window is resized.
+pub fn parts(state: State, ui: Ui, embed: Embed) {
+    for c in CHARTS.iter().filter(|c| page::chart_shown(c, embed)) {
+        part(&page::chart_box_id(c), Box::new(move || figure_html(state, ui, c)));
     }
+    if ui.chart_width.get_untracked().is_some() {
+        request_animation_frame(move || {
+            set_timeout(move || measure(ui), std::time::Duration::ZERO);
+        });
+    }
+    // (Measured once the figures are written: this effect runs after theirs.)
+    Effect::new(move |_| {
+        if ui.chart_width.get().is_none() {
+            measure(ui);
+        }
+    });
+    // (Removed with the figures: a change of language draws the page anew.)
+    let resize = window_event_listener(leptos::ev::resize, move |_| measure(ui));
+    on_cleanup(move || resize.remove());
+}
+
+/// A figure's download buttons (`data-export`: svg or csv). Returns whether the click was theirs.
+pub fn click(state: State, ui: Ui, ev: &leptos::ev::MouseEvent) -> bool {
+    let Some(kind) = browser::clicked_data(ev, "button[data-export]", "data-export") else {
+        return false;
+    };
+    let testid = browser::clicked_data(ev, "figure[data-testid]", "data-testid");
+    let Some(chart) = CHARTS.iter().find(|c| Some(c.testid) == testid.as_deref()) else {
+        return true;
+    };
+    let w = match ui.chart_width.get_untracked() {
+        Some(w) if w > 0 => w,
+        _ => DEFAULT_WIDTH,
+    };
+    state.charts.with_untracked(|d| {
+        let Some(d) = d else { return };
+        if kind == "svg" {
+            let svg = page::chart_svg(chart, d, w);
+            browser::download(&format!("{}.svg", chart.file), &svg, "image/svg+xml");
+        } else if kind == "csv" {
+            let text = (chart.csv)(d);
+            browser::download(&format!("{}.csv", chart.file), &text, "text/csv");
+        }
+    });
+    true
 }

@@ -1,12 +1,12 @@
 //! Bring your own model: a config.json pasted, dropped, chosen or fetched from the Hugging Face
-//! Hub becomes the scenario's custom model (its geometry goes into the URL, not the JSON).
+//! Hub becomes the scenario's custom model (its geometry goes into the URL, not the JSON). The
+//! panel's markup is in the page's (`page::page_html`); its events come here.
 
 use super::browser::{self, FetchFailure};
-use super::dom;
-use super::drop_panel::DropPanel;
-use super::Scn;
+use super::parts::{part, Ui};
+use super::{dom, Scn};
 use crate::page;
-use kvbudget_core::config::{matching_preset, unnamed, MAX_CONFIG_BYTES};
+use kvbudget_core::config::{matching_preset, unnamed};
 use kvbudget_core::handoff;
 use kvbudget_core::presets::ModelPreset;
 use kvbudget_core::scenario::ModelChoice;
@@ -15,7 +15,7 @@ use leptos::prelude::*;
 
 /// What the last import attempt said.
 #[derive(Clone, Debug, PartialEq)]
-enum Status {
+pub enum Status {
     Idle,
     Busy(String),
     Done(String, Vec<String>, Option<&'static ModelPreset>),
@@ -70,52 +70,45 @@ async fn fetch_config(id: String, scenario: Scn, status: RwSignal<Status>) {
     }
 }
 
-/// Paste, drop, choose or fetch a config.json.
-#[component]
-pub fn ImportConfig(scenario: Scn) -> impl IntoView {
-    let status = RwSignal::new(Status::Idle);
-    let on_reading =
-        Callback::new(move |name: String| status.set(Status::Busy(t!(lc_reading(&name)))));
-    let on_text = Callback::new(move |text: Result<String, String>| match text {
+/// The status line.
+pub fn parts(ui: Ui) {
+    part("import-status", Box::new(move || ui.import.with(status_html)));
+}
+
+/// Reading the file `name` started.
+pub fn reading(ui: Ui, name: &str) {
+    ui.import.set(Status::Busy(t!(lc_reading(name))));
+}
+
+/// The pasted or read text, or why a file could not be read: imported in the worker.
+pub fn take(scenario: Scn, ui: Ui, text: Result<String, String>) {
+    match text {
         Ok(text) => {
-            status.set(Status::Busy(t!(IM_READING_CONFIG).into()));
-            leptos::task::spawn_local(apply(scenario, status, text, unnamed().to_string()));
+            ui.import.set(Status::Busy(t!(IM_READING_CONFIG).into()));
+            leptos::task::spawn_local(apply(scenario, ui.import, text, unnamed().to_string()));
         }
-        Err(e) => status.set(Status::Failed(t!(im_too_big(&e)))),
-    });
-    let on_fetch = move || {
+        Err(e) => ui.import.set(Status::Failed(t!(im_too_big(&e)))),
+    }
+}
+
+/// The panel's buttons: fetch by Hugging Face id, and use the preset of the same geometry.
+/// Returns whether the click was theirs.
+pub fn click(scenario: Scn, ui: Ui, ev: &leptos::ev::MouseEvent) -> bool {
+    let status = ui.import;
+    if browser::clicked_data(ev, "button[data-use-preset]", "data-use-preset").is_some() {
+        if let Status::Done(_, _, Some(p)) = status.get_untracked() {
+            scenario.update(|s| s.set_model(ModelChoice::Preset(p)));
+        }
+    } else if browser::clicked_data(ev, "button[data-fetch]", "data-fetch").is_some() {
         let id = dom::control_value("hf-id").trim().to_string();
         if !page::valid_hf_id(&id) {
             status.set(Status::Failed(t!(IM_BAD_ID).into()));
-            return;
+        } else {
+            status.set(Status::Busy(t!(im_fetching(&id))));
+            leptos::task::spawn_local(fetch_config(id, scenario, status));
         }
-        status.set(Status::Busy(t!(im_fetching(&id))));
-        leptos::task::spawn_local(fetch_config(id, scenario, status));
-    };
-    // The status as HTML text; its one button (the preset with the same geometry) is handled by
-    // the click handler below.
-    let message = move || status.with(status_html);
-    let on_click = move |ev: leptos::ev::MouseEvent| {
-        if browser::clicked_data(&ev, "button[data-use-preset]", "data-use-preset").is_some() {
-            if let Status::Done(_, _, Some(p)) = status.get_untracked() {
-                scenario.update(|s| s.set_model(ModelChoice::Preset(p)));
-            }
-        }
-    };
-    // The Hub id's field is HTML text (`page::hf_field_html`); its button is handled here.
-    let on_field_click = move |ev: leptos::ev::MouseEvent| {
-        if browser::clicked_data(&ev, "button[data-fetch]", "data-fetch").is_some() {
-            on_fetch();
-        }
-    };
-    view! {
-        <DropPanel class="import" summary=t!(IM_SUMMARY)
-            text_id="config-text" text_label=t!(IM_TEXT_LABEL) text_testid="config-text"
-            button=(t!(IM_IMPORT), "config-import")
-            file_id="config-file" accept=".json,application/json" max_bytes=MAX_CONFIG_BYTES as f64
-            on_reading on_text>
-            <div class="field" inner_html=page::hf_field_html() on:click=on_field_click></div>
-            <div role="status" data-testid="import-status" inner_html=message on:click=on_click></div>
-        </DropPanel>
+    } else {
+        return false;
     }
+    true
 }

@@ -1,11 +1,10 @@
-//! The scenario's inputs: the form's markup is HTML text (`page::form_*_html`, built once per
-//! language), one handler per event type finds the control by its id, and one effect writes what
-//! each control shows (`page::fields_now`), touching only what changed.
+//! The scenario's inputs: the form's markup is HTML text (`page::form_*_html`, in the page's
+//! markup), the page's handlers pass its events here (the control found by its id), and one effect
+//! writes what each control shows (`page::fields_now`), touching only what changed.
 
-use super::{browser, dom, import::ImportConfig, State};
+use super::{browser, dom, State};
 use crate::page::{self, FieldNow, Typed};
 use kvbudget_core::scenario::PageScenario;
-use kvbudget_core::t;
 use kvbudget_core::units::Bytes;
 use leptos::prelude::*;
 
@@ -52,62 +51,10 @@ fn write_form(now: &Written, prev: Option<&Written>) {
     }
 }
 
-/// Every input, in five fieldsets.
-#[component]
-pub fn Inputs(state: State) -> impl IntoView {
+/// The effect that writes the form's controls from the scenario and what was typed.
+pub fn parts(state: State) {
     let scenario = state.scenario;
     let typed = state.typed;
-    let units = move || typed.with_untracked(|t| t.units);
-    let on_input = move |ev: leptos::ev::Event| {
-        let Some(i) = dom::target_id(&ev).and_then(|id| page::text_input(&id)) else {
-            return;
-        };
-        let text = event_target_value(&ev);
-        let next = scenario.with_untracked(|s| i.commit(s, &text, units()));
-        typed.update(|t| t.set(i.id, text));
-        if let Ok(next) = next {
-            scenario.set(next);
-        }
-    };
-    let on_change = move |ev: leptos::ev::Event| {
-        let Some(id) = dom::target_id(&ev) else {
-            return;
-        };
-        let text = event_target_value(&ev);
-        if let Some(i) = page::text_input(&id) {
-            // A committed edit shows the committed value again (a refused one stays as typed).
-            if scenario.with_untracked(|s| i.commit(s, &text, units()).is_ok()) {
-                typed.update(|t| t.clear(i.id));
-            }
-        } else if let Some(p) = page::pick(&id) {
-            scenario.update(|s| (p.select)(s, &text));
-        } else if let Some(c) = page::check(&id) {
-            let on = event_target_checked(&ev);
-            scenario.update(|s| (c.set)(s, on));
-        } else if id == page::UNIT_PICK {
-            typed.update(|t| t.units.weights_in_gb = text == "GB");
-        }
-    };
-    let on_click = move |ev: leptos::ev::MouseEvent| match browser::clicked_data(
-        &ev,
-        "button[data-action]",
-        "data-action",
-    )
-    .as_deref()
-    {
-        Some("seed-overhead") => scenario.update(|s| s.overhead = Some(Bytes::gib(1))),
-        Some("estimate-overhead") => scenario.update(|s| s.overhead = None),
-        Some("reset") => {
-            typed.set(Typed::default());
-            scenario.update(|s| {
-                *s = PageScenario {
-                    lang: s.lang,
-                    ..PageScenario::default()
-                }
-            });
-        }
-        _ => {}
-    };
     Effect::new(move |prev: Option<Written>| {
         let _ = state.lang.get();
         let now = typed.with(|t| {
@@ -130,15 +77,64 @@ pub fn Inputs(state: State) -> impl IntoView {
         write_form(&now, prev.as_ref());
         now
     });
-    view! {
-        <div class="part" on:input=on_input on:change=on_change on:click=on_click>
-            <fieldset>
-                <legend>{t!(IN_MODEL)}</legend>
-                <div class="part" inner_html=page::form_head_html()></div>
-                <ImportConfig scenario/>
-                <div class="part" inner_html=page::form_model_rest_html()></div>
-            </fieldset>
-            <div class="part" inner_html=page::form_rest_html()></div>
-        </div>
+}
+
+/// A keystroke in a text field: committed when it reads, kept as typed either way.
+pub fn input(state: State, ev: &leptos::ev::Event) {
+    let Some(i) = dom::target_id(ev).and_then(|id| page::text_input(&id)) else {
+        return;
+    };
+    let (scenario, typed) = (state.scenario, state.typed);
+    let text = event_target_value(ev);
+    let units = typed.with_untracked(|t| t.units);
+    let next = scenario.with_untracked(|s| i.commit(s, &text, units));
+    typed.update(|t| t.set(i.id, text));
+    if let Ok(next) = next {
+        scenario.set(next);
     }
+}
+
+/// A change of a form control (`id`): a field left, a pick, a box ticked, the weights' unit.
+/// Returns whether the control was the form's.
+pub fn change(state: State, id: &str, ev: &leptos::ev::Event) -> bool {
+    let (scenario, typed) = (state.scenario, state.typed);
+    let text = event_target_value(ev);
+    if let Some(i) = page::text_input(id) {
+        // A committed edit shows the committed value again (a refused one stays as typed).
+        let units = typed.with_untracked(|t| t.units);
+        if scenario.with_untracked(|s| i.commit(s, &text, units).is_ok()) {
+            typed.update(|t| t.clear(i.id));
+        }
+    } else if let Some(p) = page::pick(id) {
+        scenario.update(|s| (p.select)(s, &text));
+    } else if let Some(c) = page::check(id) {
+        let on = event_target_checked(ev);
+        scenario.update(|s| (c.set)(s, on));
+    } else if id == page::UNIT_PICK {
+        typed.update(|t| t.units.weights_in_gb = text == "GB");
+    } else {
+        return false;
+    }
+    true
+}
+
+/// The form's buttons: the overhead's two shortcuts and the reset. Returns whether the click was
+/// theirs.
+pub fn click(state: State, ev: &leptos::ev::MouseEvent) -> bool {
+    let (scenario, typed) = (state.scenario, state.typed);
+    match browser::clicked_data(ev, "button[data-action]", "data-action").as_deref() {
+        Some("seed-overhead") => scenario.update(|s| s.overhead = Some(Bytes::gib(1))),
+        Some("estimate-overhead") => scenario.update(|s| s.overhead = None),
+        Some("reset") => {
+            typed.set(Typed::default());
+            scenario.update(|s| {
+                *s = PageScenario {
+                    lang: s.lang,
+                    ..PageScenario::default()
+                }
+            });
+        }
+        _ => return false,
+    }
+    true
 }

@@ -1,7 +1,8 @@
 //! Check the scenario against a vLLM startup log: side by side, "use these numbers", and the
-//! course lab's kv_report.json to download.
+//! course lab's kv_report.json to download. The panel's markup is in the page's
+//! (`page::page_html`); its events come here.
 
-use super::drop_panel::DropPanel;
+use super::parts::part;
 use super::{browser, Shown, State};
 use kvbudget_core::handoff::log::{read_status, read_view, LogView};
 use kvbudget_core::handoff::{self, log_question, log_request, read_scenario, read_text};
@@ -9,9 +10,6 @@ use kvbudget_core::i18n::Lang;
 use kvbudget_core::query::{self, encode};
 use kvbudget_core::t;
 use leptos::prelude::*;
-
-/// The largest log read (real startup logs are well under a megabyte).
-const MAX_LOG_BYTES: f64 = 64.0 * 1024.0 * 1024.0;
 
 /// What the log panel keeps, made once with the page's state so that it outlives the panel
 /// (which a change of language draws anew): the log the worker holds, the verdict and the
@@ -118,7 +116,7 @@ impl LogState {
     }
 
     /// Has the worker read `text` and keep it.
-    fn read(self, text: String) {
+    pub fn read(self, text: String) {
         self.message.set(t!(LC_READING_LOG).into());
         self.log_text.set(Some(text.clone()));
         let lang = kvbudget_core::i18n::lang();
@@ -142,14 +140,10 @@ impl LogState {
     }
 }
 
-/// The log panel. The worker reads the log (off the main thread, outside the first load) and
-/// keeps it; the page asks it for the comparison whenever the shown scenario changes.
-#[component]
-pub fn LogCheck(state: State) -> impl IntoView {
-    let State {
-        scenario, shown, ..
-    } = state;
-    let log = state.log;
+/// The panel's status line, the comparison and what adopting changed. The worker reads the log
+/// (off the main thread, outside the first load) and keeps it; the page asks it for the
+/// comparison whenever the shown scenario changes.
+pub fn parts(state: State) {
     let LogState {
         kind,
         verdict,
@@ -158,79 +152,101 @@ pub fn LogCheck(state: State) -> impl IntoView {
         got,
         query,
         ..
-    } = log;
-    let on_reading = Callback::new(move |name: String| message.set(t!(lc_reading(&name))));
-    let on_text = Callback::new(move |text: Result<String, String>| match text {
-        Ok(text) => log.read(text),
-        Err(e) => message.set(t!(lc_too_big(&e))),
-    });
+    } = state.log;
+    part(
+        "p-log-status",
+        Box::new(move || {
+            let esc = crate::page::html_escape;
+            format!(
+                r#"<p role="status" data-testid="log-status" data-value="{}">{}</p>"#,
+                verdict.with(|v| esc(v)),
+                message.with(|m| esc(m))
+            )
+        }),
+    );
     // The latest comparison. While the worker computes the one for a newer scenario it stays,
     // dimmed and marked busy, rather than the table vanishing and coming back on every edit.
-    let view_now = Memo::new(move |_| got.get());
-    let busy = move || {
-        let q = query.get();
-        got.with(|v| v.as_ref().map(|v| Some(&v.query) != q.as_ref()))
-            .unwrap_or(false)
-    };
-    // Asks the worker for the scenario with the log's numbers (`log_adopt`) or settings
-    // (`log_align`), and applies it.
-    let change = move |job: &'static str| {
-        let q = scenario.with_untracked(encode);
-        leptos::task::spawn_local(async move {
-            match browser::ask_worker(log_question(job, &q))
-                .await
-                .and_then(|a| read_scenario(&a))
-            {
-                // Dropped if the scenario changed while the worker worked.
-                Ok(_) if scenario.with_untracked(encode) != q => {}
-                Ok((s, notes)) => {
-                    scenario.set(s);
-                    adopted.set(if job == "log_align" {
-                        vec![t!(LC_ALIGNED).into()]
-                    } else {
-                        notes
-                    });
-                }
-                Err(e) => message.set(e),
-            }
-        });
-    };
-    let compare = move || {
-        let busy = busy();
-        kind.with(|k| view_now.with(|v| crate::page::log_compare_html(k, v.as_ref(), busy)))
-    };
-    let download = move || {
-        let Some(x) = shown.get_untracked() else {
-            return;
-        };
-        // The JSON is written in the page's worker, from the log it keeps (and the JSON code).
-        let request = log_question("log_report", &query::encode(&x.s));
-        leptos::task::spawn_local(async move {
-            match browser::ask_worker(request)
-                .await
-                .and_then(|a| handoff::read_text(&a))
-            {
-                Ok(text) => browser::download("kv_report.json", &text, "application/json"),
-                Err(e) => message.set(e),
-            }
-        });
-    };
-    view! {
-        <DropPanel class="verify" summary=t!(LC_SUMMARY)
-            text_id="log-text" text_label=t!(LC_TEXT_LABEL) text_testid="log-text"
-            button=(t!(LC_COMPARE), "log-read")
-            file_id="log-file" accept=".log,.txt,text/plain" max_bytes=MAX_LOG_BYTES
-            on_reading on_text>
-            <p role="status" data-testid="log-status" data-value=move || verdict.get()>{move || message.get()}</p>
-            <div class="part" inner_html=compare on:click=move |ev| {
-                match browser::clicked_data(&ev, "button[data-log-job]", "data-log-job").as_deref() {
-                    Some("log_report") => download(),
-                    Some("log_align") => change("log_align"),
-                    Some("log_adopt") => change("log_adopt"),
-                    _ => {}
-                }
-            }></div>
-            <ul class="hint" data-testid="log-adopted" inner_html=move || adopted.with(|a| crate::page::list_items_html(a))></ul>
-        </DropPanel>
+    part(
+        "p-log-compare",
+        Box::new(move || {
+            let q = query.get();
+            let busy = got
+                .with(|v| v.as_ref().map(|v| Some(&v.query) != q.as_ref()))
+                .unwrap_or(false);
+            kind.with(|k| got.with(|v| crate::page::log_compare_html(k, v.as_ref(), busy)))
+        }),
+    );
+    part(
+        "log-adopted",
+        Box::new(move || adopted.with(|a| crate::page::list_items_html(a))),
+    );
+}
+
+/// Reading the file `name` started.
+pub fn reading(state: State, name: &str) {
+    state.log.message.set(t!(lc_reading(name)));
+}
+
+/// The pasted or read log, or why a file could not be read.
+pub fn take(state: State, text: Result<String, String>) {
+    match text {
+        Ok(text) => state.log.read(text),
+        Err(e) => state.log.message.set(t!(lc_too_big(&e))),
     }
+}
+
+/// Asks the worker for the scenario with the log's numbers (`log_adopt`) or settings
+/// (`log_align`), and applies it.
+fn change(state: State, job: &'static str) {
+    let scenario = state.scenario;
+    let log = state.log;
+    let q = scenario.with_untracked(encode);
+    leptos::task::spawn_local(async move {
+        match browser::ask_worker(log_question(job, &q))
+            .await
+            .and_then(|a| read_scenario(&a))
+        {
+            // Dropped if the scenario changed while the worker worked.
+            Ok(_) if scenario.with_untracked(encode) != q => {}
+            Ok((s, notes)) => {
+                scenario.set(s);
+                log.adopted.set(if job == "log_align" {
+                    vec![t!(LC_ALIGNED).into()]
+                } else {
+                    notes
+                });
+            }
+            Err(e) => log.message.set(e),
+        }
+    });
+}
+
+/// The course lab's kv_report.json, written in the worker from the log it keeps (and the JSON
+/// code), offered as a download.
+fn download(state: State) {
+    let Some(x) = state.shown.get_untracked() else {
+        return;
+    };
+    let message = state.log.message;
+    let request = log_question("log_report", &query::encode(&x.s));
+    leptos::task::spawn_local(async move {
+        match browser::ask_worker(request)
+            .await
+            .and_then(|a| handoff::read_text(&a))
+        {
+            Ok(text) => browser::download("kv_report.json", &text, "application/json"),
+            Err(e) => message.set(e),
+        }
+    });
+}
+
+/// The comparison's buttons. Returns whether the click was theirs.
+pub fn click(state: State, ev: &leptos::ev::MouseEvent) -> bool {
+    match browser::clicked_data(ev, "button[data-log-job]", "data-log-job").as_deref() {
+        Some("log_report") => download(state),
+        Some("log_align") => change(state, "log_align"),
+        Some("log_adopt") => change(state, "log_adopt"),
+        _ => return false,
+    }
+    true
 }

@@ -1,66 +1,14 @@
 //! The answer: notices about the URL, the one-line answer bar, and the results panel with its
-//! figures, vLLM's lines, the derivations and the serve command.
+//! figures, vLLM's lines, the derivations and the serve command (all HTML text: `page::results_*`).
 
-use super::{browser, dom, embed::EmbedBox, State};
-use crate::page;
+use super::parts::{part, shown_while, Ui};
+use super::{browser, dom, State};
+use crate::page::{self, html_escape as esc};
 use kvbudget_core::fixes::fixes;
-use kvbudget_core::query::{encode, Notice};
+use kvbudget_core::query::encode;
 use kvbudget_core::scenario::Engine;
 use kvbudget_core::t;
 use leptos::prelude::*;
-
-/// URL parameters that were refused, and a scenario that does not evaluate.
-#[component]
-pub fn Notices(notices: RwSignal<Vec<Notice>>, state: State) -> impl IntoView {
-    let items = move || {
-        let mut v: Vec<String> = notices
-            .get()
-            .into_iter()
-            .map(|n| t!(rs_url_notice(&n.param, &n.message)))
-            .collect();
-        if let Some(e) = state.error.get() {
-            v.push(t!(rs_invalid_kept(&e)));
-        }
-        v
-    };
-    let params = move || {
-        notices
-            .get()
-            .iter()
-            .map(|n| n.param.clone())
-            .collect::<Vec<_>>()
-            .join(",")
-    };
-    view! {
-        <div class="notices" data-testid="notice" data-value=params role="status" hidden=move || items().is_empty()>
-            <ul>{move || items().into_iter().map(|t| view! { <li>{t}</li> }).collect_view()}</ul>
-            <button type="button" class="linkish" on:click=move |_| notices.set(Vec::new())>{t!(RS_DISMISS)}</button>
-        </div>
-    }
-}
-
-/// The answer in one line, pinned to the bottom of narrow screens where the results sit below the inputs.
-#[component]
-pub fn AnswerBar(state: State) -> impl IntoView {
-    let answer = Memo::new(move |_| {
-        state.shown.with(|x| {
-            x.as_ref()
-                .map(|x| {
-                    state
-                        .sglang_now
-                        .with(|sg| page::engine_answer(&x.s, &x.o, sg.as_ref()))
-                })
-                .unwrap_or_default()
-        })
-    });
-    let text = move || answer.get().0;
-    let refused = move || answer.get().1;
-    view! {
-        <p class="answer" class:answer--refused=refused>
-            <a href="#results-title">{text}</a>
-        </p>
-    }
-}
 
 /// The serve command the results show: SGLang's once the worker has it for this scenario,
 /// else vLLM's (empty while there is none).
@@ -81,7 +29,7 @@ fn shown_command(state: State) -> String {
 /// action buttons, which stay put.
 fn panel_html(state: State) -> (String, String) {
     let (Some(x), Some(words)) = (state.shown.get(), state.words.get()) else {
-        let nothing = format!("<p>{}</p>", page::html_escape(t!(RS_ENTER_VALID)));
+        let nothing = format!("<p>{}</p>", esc(t!(RS_ENTER_VALID)));
         return (nothing, String::new());
     };
     let (s, o) = (&x.s, &x.o);
@@ -114,74 +62,112 @@ fn panel_html(state: State) -> (String, String) {
     (top + &sglang_panel, page::results_bottom(o, &words, &serve))
 }
 
-/// The results panel: its text is one memo set as HTML (`page::results_top`, `page::results_bottom`),
-/// so an edit replaces that text and nothing else; the primer between them and the actions under
-/// them are drawn once.
-#[component]
-pub fn Results(state: State) -> impl IntoView {
-    let copied = RwSignal::new(String::new());
-    let embed_open = RwSignal::new(false);
-    let scenario = state.scenario;
-    let link = move || browser::url_for(&scenario.with(encode));
+/// URL parameters that were refused, and a scenario that does not evaluate.
+fn notices_html(state: State, ui: Ui) -> String {
+    let (mut items, params) = ui.notices.with(|n| {
+        let items: Vec<String> = n
+            .iter()
+            .map(|n| t!(rs_url_notice(&n.param, &n.message)))
+            .collect();
+        let params: Vec<&str> = n.iter().map(|n| n.param.as_str()).collect();
+        (items, params.join(","))
+    });
+    if let Some(e) = state.error.get() {
+        items.push(t!(rs_invalid_kept(&e)));
+    }
+    format!(
+        r#"<div class="notices" data-testid="notice" data-value="{}" role="status"{}><ul>{}</ul><button type="button" class="linkish" data-action="dismiss">{}</button></div>"#,
+        esc(&params),
+        if items.is_empty() { " hidden" } else { "" },
+        page::list_items_html(&items),
+        esc(t!(RS_DISMISS))
+    )
+}
+
+/// The answer in one line, pinned to the bottom of narrow screens where the results sit below
+/// the inputs.
+fn answer_html(state: State) -> String {
+    let (text, refused) = state.shown.with(|x| {
+        x.as_ref()
+            .map(|x| {
+                state
+                    .sglang_now
+                    .with(|sg| page::engine_answer(&x.s, &x.o, sg.as_ref()))
+            })
+            .unwrap_or_default()
+    });
+    format!(
+        r##"<p class="answer{}"><a href="#results-title">{}</a></p>"##,
+        if refused { " answer--refused" } else { "" },
+        esc(&text)
+    )
+}
+
+/// The notices, the answer bar and the results panel: its text is one memo written as HTML
+/// (`page::results_top`, `page::results_bottom`), so an edit replaces that text and nothing else;
+/// the primer between them and the actions under them are drawn once.
+pub fn parts(state: State, ui: Ui) {
+    part("p-notices", Box::new(move || notices_html(state, ui)));
+    part("p-answer", Box::new(move || answer_html(state)));
     let html = Memo::new(move |_| {
         let _ = state.lang.get();
         panel_html(state)
     });
-    let top = Memo::new(move |_| html.with(|h| h.0.clone()));
-    let bottom = Memo::new(move |_| html.with(|h| h.1.clone()));
-    let on_click = move |ev: leptos::ev::MouseEvent| {
-        let Some(i) = browser::clicked_data(&ev, "button[data-fix-index]", "data-fix-index")
-            .and_then(|i| i.parse::<usize>().ok())
-        else {
-            return;
-        };
+    part("p-top", Box::new(move || html.with(|h| h.0.clone())));
+    let something = move || state.shown.with(Option::is_some);
+    part(
+        "p-primer",
+        Box::new(move || {
+            if something() {
+                page::primer_html()
+            } else {
+                String::new()
+            }
+        }),
+    );
+    part("p-bottom", Box::new(move || html.with(|h| h.1.clone())));
+    shown_while("actions", Box::new(something));
+    let scenario = state.scenario;
+    shown_while(
+        "use-budget",
+        Box::new(move || scenario.with(|s| s.kv_memory.is_some())),
+    );
+    part("copy-status", Box::new(move || esc(&ui.copied.get())));
+}
+
+/// The results' buttons: a refusal's fixes (`data-fix-index`) and the actions (`data-action`).
+/// Returns whether the click was theirs.
+pub fn click(state: State, ui: Ui, ev: &leptos::ev::MouseEvent) -> bool {
+    let scenario = state.scenario;
+    if let Some(i) = browser::clicked_data(ev, "button[data-fix-index]", "data-fix-index") {
         let change = state.shown.with_untracked(|x| {
             x.as_ref()
                 .filter(|x| x.o.chosen.report.refusal.is_some())
-                .and_then(|x| fixes(&x.s, &x.o).get(i).map(|f| f.change))
+                .and_then(|x| fixes(&x.s, &x.o).get(i.parse::<usize>().ok()?).map(|f| f.change))
         });
         if let Some(change) = change {
             scenario.update(|s| change.apply(s));
         }
-    };
-    let nothing = move || state.shown.with(Option::is_none);
-    // The action buttons are HTML text (`page::actions_html`), handled here by their `data-action`.
-    let on_action = move |ev: leptos::ev::MouseEvent| {
-        match browser::clicked_data(&ev, "button[data-action]", "data-action").as_deref() {
-            // (Under SGLang the command is the worker's; while it computes there is none yet.)
-            Some("copy-command") => match shown_command(state) {
-                c if c.is_empty() => copied.set(t!(RS_SGLANG_PENDING).into()),
-                c => browser::copy_reporting(t!(RS_COMMAND), c, copied),
-            },
-            Some("copy-link") => browser::copy_reporting(t!(RS_LINK), link(), copied),
-            Some("embed") => {
-                embed_open.update(|v| *v = !*v);
-                let open = embed_open.get_untracked().to_string();
-                dom::set_attr(r#"[data-action="embed"]"#, "aria-expanded", &open);
-            }
-            Some("use-budget") => scenario.update(|s| s.kv_memory = None),
-            _ => {}
-        }
-    };
-    Effect::new(move |prev: Option<bool>| {
-        let fixed_memory = scenario.with(|s| s.kv_memory.is_some());
-        if prev != Some(fixed_memory) {
-            dom::set_block_shown("use-budget", fixed_memory);
-        }
-        fixed_memory
-    });
-    view! {
-        <section class="results" aria-labelledby="results-title" on:click=on_click>
-            <div class="part" inner_html=move || top.get()></div>
-            <div class="part" hidden=nothing inner_html=page::primer_html()></div>
-            <div class="part" inner_html=move || bottom.get()></div>
-            <div class="actions" hidden=nothing on:click=on_action>
-                <div class="part" inner_html=page::actions_html()></div>
-                <span class="copied" role="status" data-testid="copy-status">{move || copied.get()}</span>
-            </div>
-            <Show when=move || embed_open.get()>
-                <EmbedBox scenario copied/>
-            </Show>
-        </section>
+        return true;
     }
+    match browser::clicked_data(ev, "button[data-action]", "data-action").as_deref() {
+        // (Under SGLang the command is the worker's; while it computes there is none yet.)
+        Some("copy-command") => match shown_command(state) {
+            c if c.is_empty() => ui.copied.set(t!(RS_SGLANG_PENDING).into()),
+            c => browser::copy_reporting(t!(RS_COMMAND), c, ui.copied),
+        },
+        Some("copy-link") => {
+            let link = browser::url_for(&scenario.with_untracked(encode));
+            browser::copy_reporting(t!(RS_LINK), link, ui.copied);
+        }
+        Some("embed") => {
+            ui.embed_open.update(|v| *v = !*v);
+            let open = ui.embed_open.get_untracked().to_string();
+            dom::set_attr(r#"[data-action="embed"]"#, "aria-expanded", &open);
+        }
+        Some("use-budget") => scenario.update(|s| s.kv_memory = None),
+        Some("dismiss") => ui.notices.set(Vec::new()),
+        _ => return false,
+    }
+    true
 }

@@ -14,6 +14,7 @@ mod inputs;
 mod log_html;
 mod results;
 mod results_html;
+mod shell;
 mod tables_html;
 
 pub use embed::*;
@@ -27,4 +28,5 @@ pub use inputs::*;
 pub use log_html::*;
 pub use results::*;
 pub use results_html::*;
+pub use shell::*;
 pub use tables_html::*;

@@ -255,7 +255,7 @@ pub fn card_html(s: &PageScenario, o: &Outcome) -> String {
 /// budget" is shown only while the scenario starts from a fixed KV memory).
 pub fn actions_html() -> String {
     format!(
-        r#"<button type="button" data-action="copy-command">{}</button><button type="button" data-testid="copy-link" data-action="copy-link">{}</button><button type="button" aria-expanded="false" data-action="embed">{}</button><button type="button" data-testid="use-budget" data-action="use-budget" data-when="use-budget" hidden>{}</button>"#,
+        r#"<button type="button" data-action="copy-command">{}</button><button type="button" data-testid="copy-link" data-action="copy-link">{}</button><button type="button" aria-expanded="false" data-action="embed">{}</button><button type="button" id="use-budget" data-testid="use-budget" data-action="use-budget" data-when="use-budget" hidden>{}</button>"#,
         esc(t!(RS_COPY_COMMAND)),
         esc(t!(RS_COPY_LINK)),
         esc(t!(RS_EMBED)),

@@ -1,0 +1,133 @@
+//! The page's handlers: one per event type, on the element that holds the page's markup, each
+//! passing the event to the panel whose control it came from (found by id or data attribute).
+
+use super::parts::Ui;
+use super::{browser, dom, embed, figures, gpus, import, inputs, log_check, plan, repertoire};
+use super::{results, State};
+use crate::page::{DropPanel, IMPORT_PANEL, LOG_PANEL};
+use leptos::prelude::*;
+use wasm_bindgen::JsCast;
+
+/// A keystroke in a text field.
+pub fn input(state: State, ev: leptos::ev::Event) {
+    inputs::input(state, &ev);
+}
+
+/// Gives a read text (or why a file could not be read) to the panel it was meant for.
+fn take(state: State, ui: Ui, panel: &DropPanel, text: Result<String, String>) {
+    if panel.text_id == IMPORT_PANEL.text_id {
+        import::take(state.scenario, ui, text);
+    } else {
+        log_check::take(state, text);
+    }
+}
+
+/// Reads a chosen or dropped file for `panel`.
+fn read(state: State, ui: Ui, panel: &'static DropPanel, file: web_sys::File) {
+    let name = file.name();
+    if panel.text_id == IMPORT_PANEL.text_id {
+        import::reading(ui, &name);
+    } else {
+        log_check::reading(state, &name);
+    }
+    // The page may be drawn anew (a change of language) by the time a long file is read.
+    browser::read_text(file, panel.max_bytes, move |text| take(state, ui, panel, text));
+}
+
+/// A change: the language switch, a file chosen, the embed builder's pickers, or the form (whose
+/// changes are committed edits: the next URL write adds a history entry).
+pub fn change(state: State, ui: Ui, ev: leptos::ev::Event) {
+    let Some(id) = dom::target_id(&ev) else {
+        return;
+    };
+    let value = event_target_value(&ev);
+    if id == "lang" {
+        // The page is drawn anew in the language; the switch keeps the keyboard focus and the
+        // open panels stay open.
+        let to = kvbudget_core::i18n::Lang::parse(&value);
+        browser::keep_through_redraw(to.unwrap_or_else(browser::browser_lang));
+        state.scenario.update(|s| s.lang = to);
+        return;
+    }
+    if embed::change(ui, &id, &value) {
+        return;
+    }
+    if let Some(panel) = [&IMPORT_PANEL, &LOG_PANEL].into_iter().find(|p| p.file_id == id) {
+        if let Some(file) = browser::chosen_file(&ev) {
+            read(state, ui, panel, file);
+        }
+    } else {
+        inputs::change(state, &id, &ev);
+    }
+    if browser::target_closest(&ev, "form.inputs") {
+        ui.fresh_entry.set_value(true);
+    }
+}
+
+/// A click on one of the page's buttons (each panel says whether it was its).
+pub fn click(state: State, ui: Ui, ev: leptos::ev::MouseEvent) {
+    if let Some(text_id) = browser::clicked_data(&ev, "button[data-take]", "data-take") {
+        if let Some(panel) = [&IMPORT_PANEL, &LOG_PANEL].into_iter().find(|p| p.text_id == text_id)
+        {
+            take(state, ui, panel, Ok(dom::control_value(panel.text_id)));
+        }
+        return;
+    }
+    let _ = inputs::click(state, &ev)
+        || results::click(state, ui, &ev)
+        || embed::click(ui, &ev)
+        || plan::click(state, &ev)
+        || log_check::click(state, &ev)
+        || import::click(state.scenario, ui, &ev)
+        || figures::click(state, ui, &ev)
+        || gpus::click(state, &ev)
+        || repertoire::click(state, &ev);
+}
+
+/// A file dropped on the page: read by the panel it was dropped on (elsewhere the browser's
+/// default, opening the file in place of the page, is prevented too).
+pub fn drop(state: State, ui: Ui, ev: leptos::ev::DragEvent) {
+    let Some(file) = browser::dropped_file(&ev) else {
+        return;
+    };
+    for panel in [&IMPORT_PANEL, &LOG_PANEL] {
+        if browser::target_closest(&ev, &format!("details.{}", panel.class)) {
+            read(state, ui, panel, file);
+            return;
+        }
+    }
+}
+
+thread_local! {
+    /// What a `<details>` opening or closing tells: the page drawn last sets it.
+    static TOGGLED: std::cell::RefCell<Option<Box<dyn Fn(&web_sys::Element, bool)>>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// Passes the page's `<details>` opening and closing to `ui`. (A `toggle` event does not bubble:
+/// one listener on the document hears it as it goes down, installed with the first page.)
+pub fn follow_toggles(ui: Ui) {
+    let first = TOGGLED.with(|t| t.borrow_mut().replace(Box::new(move |el, open| gpus::toggled(ui, el, open))).is_none());
+    if !first {
+        return;
+    }
+    let listener = wasm_bindgen::closure::Closure::<dyn Fn(web_sys::Event)>::new(|ev: web_sys::Event| {
+        let Some(d) = ev.target().and_then(|t| t.dyn_into::<web_sys::HtmlDetailsElement>().ok()) else {
+            return;
+        };
+        TOGGLED.with(|t| {
+            if let Some(f) = t.borrow().as_ref() {
+                f(&d, d.open());
+            }
+        });
+    });
+    if let Some(doc) = window().document() {
+        let _ = doc.add_event_listener_with_callback_and_bool(
+            "toggle",
+            listener.as_ref().unchecked_ref(),
+            true,
+        );
+    }
+    // (The page's whole life.)
+    listener.forget();
+}

@@ -1,0 +1,76 @@
+//! The parts of the page an edit rewrites. The page's markup is HTML text drawn once per language
+//! (`page::page_html`, `page::embed_html`) with an empty box for each part; each part is one
+//! effect that computes its text from the state and writes it into its box when it changed. All
+//! parts share one effect type (the text as a boxed closure), which keeps the page's code small.
+
+use super::dom;
+use kvbudget_core::query::Notice;
+use kvbudget_core::scenario::{Embed, Theme};
+use leptos::prelude::*;
+
+/// A part's text, computed from the state (reading it subscribes the part to what it reads).
+pub type Text = Box<dyn Fn() -> String>;
+
+/// Keeps `write(id, text())` up to date: written first when the page is drawn, then whenever the
+/// text changes.
+pub fn watch(id: String, text: Text, write: fn(&str, &str)) {
+    Effect::new(move |prev: Option<String>| {
+        let now = text();
+        if prev.as_deref() != Some(now.as_str()) {
+            write(&id, &now);
+        }
+        now
+    });
+}
+
+/// Keeps the markup inside the element `#id` equal to `html()`.
+pub fn part(id: &str, html: Text) {
+    watch(id.to_string(), html, dom::set_html);
+}
+
+/// Shows the element `#id` while `shown()` (hides it otherwise).
+pub fn shown_while(id: &str, shown: Box<dyn Fn() -> bool>) {
+    let text: Text = Box::new(move || if shown() { "1" } else { "" }.to_string());
+    watch(id.to_string(), text, dom::show_if);
+}
+
+/// What the page's own controls hold besides the scenario: made anew each time the page is drawn
+/// (a change of language), except the URL's notices and the history flag, which outlive it.
+#[derive(Clone, Copy)]
+pub struct Ui {
+    /// URL parameters that were refused.
+    pub notices: RwSignal<Vec<Notice>>,
+    /// Set by a committed edit: the next URL write adds a history entry.
+    pub fresh_entry: StoredValue<bool>,
+    /// What the last copy said ("Link copied", …), for a few seconds.
+    pub copied: RwSignal<String>,
+    /// The embed builder: open, and its view and theme.
+    pub embed_open: RwSignal<bool>,
+    pub embed: RwSignal<(Embed, Theme)>,
+    /// What the last config import said.
+    pub import: RwSignal<super::import::Status>,
+    /// Whether the GPU table is open (it is computed only then).
+    pub gpus_open: RwSignal<bool>,
+    /// The width the charts are drawn at (`None` until known).
+    pub chart_width: RwSignal<Option<u32>>,
+    /// Set a frame after the page is drawn: the panels below the answer come then.
+    pub later: RwSignal<bool>,
+}
+
+impl Ui {
+    pub fn new(notices: RwSignal<Vec<Notice>>, fresh_entry: StoredValue<bool>) -> Self {
+        let later = RwSignal::new(false);
+        request_animation_frame(move || later.set(true));
+        Ui {
+            notices,
+            fresh_entry,
+            copied: RwSignal::new(String::new()),
+            embed_open: RwSignal::new(false),
+            embed: RwSignal::new((Embed::Compact, Theme::Light)),
+            import: RwSignal::new(super::import::Status::Idle),
+            gpus_open: RwSignal::new(false),
+            chart_width: RwSignal::new(super::browser::take_boot_chart_width()),
+            later,
+        }
+    }
+}
