@@ -108,21 +108,13 @@ pub fn App() -> impl IntoView {
             figures::parts(state, ui, embed);
             repertoire::parts(state, ui);
             gpus::parts(state, ui);
-            events::follow_toggles(ui);
             crate::page::page_html(drawn)
         } else {
             embed::view_parts(state);
             figures::parts(state, ui, embed);
             crate::page::embed_html(embed)
         };
-        view! {
-            <div class="part" inner_html=html
-                on:input=move |ev| events::input(state, ev)
-                on:change=move |ev| events::change(state, ui, ev)
-                on:click=move |ev| events::click(state, ui, ev)
-                on:submit=|ev| ev.prevent_default()
-                on:dragover=|ev| ev.prevent_default()
-                on:drop=move |ev| events::drop(state, ui, ev)></div>
-        }
+        events::listen(state, ui);
+        view! { <div class="part" inner_html=html></div> }
     }
 }

@@ -98,34 +98,73 @@ pub fn drop(state: State, ui: Ui, ev: leptos::ev::DragEvent) {
     }
 }
 
+/// One event of the page's, passed to its handler by type.
+fn dispatch(state: State, ui: Ui, ev: web_sys::Event) {
+    match ev.type_().as_str() {
+        "input" => input(state, ev),
+        "change" => change(state, ui, ev),
+        "click" => {
+            if let Ok(ev) = ev.dyn_into::<web_sys::MouseEvent>() {
+                click(state, ui, ev);
+            }
+        }
+        "submit" | "dragover" => ev.prevent_default(),
+        "drop" => {
+            if let Ok(ev) = ev.dyn_into::<web_sys::DragEvent>() {
+                drop(state, ui, ev);
+            }
+        }
+        "toggle" => {
+            if let Some(d) = ev
+                .target()
+                .and_then(|t| t.dyn_into::<web_sys::HtmlDetailsElement>().ok())
+            {
+                gpus::toggled(ui, &d, d.open());
+            }
+        }
+        _ => {}
+    }
+}
+
 thread_local! {
-    /// What a `<details>` opening or closing tells: the page drawn last sets it.
-    static TOGGLED: std::cell::RefCell<Option<Box<dyn Fn(&web_sys::Element, bool)>>> =
+    /// The handler of the page drawn last.
+    static HANDLER: std::cell::RefCell<Option<Box<dyn Fn(web_sys::Event)>>> =
         const { std::cell::RefCell::new(None) };
 }
 
-/// Passes the page's `<details>` opening and closing to `ui`. (A `toggle` event does not bubble:
-/// one listener on the document hears it as it goes down, installed with the first page.)
-pub fn follow_toggles(ui: Ui) {
-    let first = TOGGLED.with(|t| t.borrow_mut().replace(Box::new(move |el, open| gpus::toggled(ui, el, open))).is_none());
-    if !first {
+/// Passes the page's events to the handlers above, with `state` and `ui` (the page drawn last:
+/// a change of language draws it anew). One listener on the document per event type, installed
+/// with the first page, hears them all: those that bubble as they come up, `toggle` (a
+/// `<details>` opening or closing, which does not bubble) as it goes down.
+pub fn listen(state: State, ui: Ui) {
+    let first = HANDLER.with(|h| {
+        h.borrow_mut()
+            .replace(Box::new(move |ev| dispatch(state, ui, ev)))
+            .is_none()
+    });
+    let Some(doc) = window().document().filter(|_| first) else {
         return;
-    }
-    let listener = wasm_bindgen::closure::Closure::<dyn Fn(web_sys::Event)>::new(|ev: web_sys::Event| {
-        let Some(d) = ev.target().and_then(|t| t.dyn_into::<web_sys::HtmlDetailsElement>().ok()) else {
-            return;
-        };
-        TOGGLED.with(|t| {
-            if let Some(f) = t.borrow().as_ref() {
-                f(&d, d.open());
+    };
+    let listener = wasm_bindgen::closure::Closure::<dyn Fn(web_sys::Event)>::new(|ev| {
+        HANDLER.with(|h| {
+            if let Some(f) = h.borrow().as_ref() {
+                f(ev);
             }
         });
     });
-    if let Some(doc) = window().document() {
+    for (kind, capture) in [
+        ("input", false),
+        ("change", false),
+        ("click", false),
+        ("submit", false),
+        ("dragover", false),
+        ("drop", false),
+        ("toggle", true),
+    ] {
         let _ = doc.add_event_listener_with_callback_and_bool(
-            "toggle",
+            kind,
             listener.as_ref().unchecked_ref(),
-            true,
+            capture,
         );
     }
     // (The page's whole life.)
