@@ -13,7 +13,7 @@ if (!fs.existsSync(input)) throw new Error(`${input} is missing: run make build 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kvbudget-size-'));
 const run = (cmd, args) => execFileSync(cmd, args, { encoding: 'utf8', maxBuffer: 1 << 28 });
 run('wasm-bindgen', ['--target', 'web', '--out-dir', dir, input]);
-const bg = path.join(dir, `${name.replace(/-/g, '_')}_bg.wasm`);
+const bg = path.join(dir, fs.readdirSync(dir).find((f) => f.endsWith('_bg.wasm')));
 const opt = path.join(dir, 'opt.wasm');
 // -g keeps the function names, so the profile can say what is what (the shipped file has none).
 run('wasm-opt', ['-Oz', '-g', '--enable-bulk-memory', '--enable-nontrapping-float-to-int',

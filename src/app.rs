@@ -4,6 +4,7 @@
 //! up to date (`app::parts`) and takes its events (`app::events`); what they decide is in
 //! `crate::page`.
 
+mod asks;
 mod browser;
 mod dom;
 mod embed;

@@ -76,7 +76,7 @@ pub fn click(state: State, ui: Ui, ev: leptos::ev::MouseEvent) {
     let _ = inputs::click(state, &ev)
         || results::click(state, ui, &ev)
         || embed::click(ui, &ev)
-        || plan::click(state, &ev)
+        || plan::click(state, ui, &ev)
         || log_check::click(state, &ev)
         || import::click(state.scenario, ui, &ev)
         || figures::click(state, ui, &ev)

@@ -1,35 +1,34 @@
-//! The current model and context on every GPU preset; a row loads its GPU.
+//! The current model and context on every GPU preset (`page::gpu_table_html`, written by the
+//! worker: 14 evaluations the first load does without); a row loads its GPU.
 
+use super::asks::Asked;
 use super::parts::{part, Ui};
 use super::{browser, State};
-use crate::page;
-use kvbudget_core::gpus::compare;
+use crate::page::{self, panel_request};
 use kvbudget_core::scenario::GpuChoice;
-use kvbudget_core::t;
-use kvbudget_core::units::thousands;
 use leptos::prelude::*;
 
-/// The table (HTML text), computed only while its panel is open (14 evaluations), and then only
-/// when the evaluated scenario changes.
+/// The table, asked for only while its panel is open, and then each time the shown scenario
+/// changes (the last one, dimmed, until the next arrives).
 pub fn parts(state: State, ui: Ui) {
-    part(
-        "p-gpus",
+    let asked = Asked::new(
+        state.lang,
         Box::new(move || {
             if !ui.gpus_open.get() {
-                return String::new();
+                return None;
             }
-            let Some((caption, rows)) = state.shown.with(|x| {
-                x.as_ref().map(|x| {
-                    (
-                        t!(gp_caption(&x.s.model.name(), &thousands(x.o.context))),
-                        page::gpu_rows_html(&compare(&x.s)),
-                    )
-                })
-            }) else {
-                return String::new();
-            };
-            let heads = [t!(IN_GPU), t!(GP_MEMORY), t!(RS_STAT_SEQS), t!(GP_DECODE)];
-            page::table_html(r#" data-testid="gpu-table""#, &caption, &heads, &rows)
+            state
+                .shown
+                .with(|x| x.as_ref().map(|x| panel_request("gpus", &x.s)))
+        }),
+    );
+    part(
+        "p-gpus",
+        Box::new(move || match asked.latest() {
+            Some((Ok(html), true)) => html,
+            Some((Ok(html), false)) => format!(r#"<div class="stale" aria-busy="true">{html}</div>"#),
+            Some((Err(e), _)) => format!("<p>{}</p>", page::html_escape(&e)),
+            None => String::new(),
         }),
     );
 }
@@ -42,17 +41,12 @@ pub fn toggled(ui: Ui, el: &web_sys::Element, open: bool) {
     }
 }
 
-/// A row's button (`data-load`, in the GPU table) loads its GPU. Returns whether the click was
-/// one.
+/// A row's button (`data-gpu`: the GPU's slug) loads its GPU. Returns whether the click was one.
 pub fn click(state: State, ev: &leptos::ev::MouseEvent) -> bool {
-    let Some(i) = browser::clicked_data(ev, "details.gpus button[data-load]", "data-load") else {
+    let Some(slug) = browser::clicked_data(ev, "button[data-gpu]", "data-gpu") else {
         return false;
     };
-    let gpu = state.shown.with_untracked(|x| {
-        let i = i.parse::<usize>().ok()?;
-        x.as_ref().and_then(|x| compare(&x.s).get(i).map(|r| r.gpu))
-    });
-    if let Some(g) = gpu {
+    if let Some(g) = kvbudget_core::presets::gpu(&slug) {
         state.scenario.update(|s| s.gpu = GpuChoice::Preset(g));
     }
     true

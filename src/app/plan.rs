@@ -1,36 +1,52 @@
-//! The inverse question: the settings that give N sequences of the context, each one click away
-//! (`page::plan_html`; a button's `data-plan-apply` says what it applies).
+//! The inverse question: the settings that give N sequences of the context, each one click away.
+//! The worker writes the panel (`page::plan_html`; a button's `data-plan-apply` says what it
+//! applies) and applies a button: the first load carries no plan search.
 
-use super::parts::part;
+use super::asks::{apply, Asked};
+use super::parts::{part, Ui};
 use super::{browser, State};
-use crate::page;
+use crate::page::{apply_request, panel_request};
 use leptos::prelude::*;
 
-/// The plan panel, shown when the scenario asks for a plan.
+/// The plan panel, shown when the scenario asks for a plan (the last one, dimmed, while the
+/// worker computes the next).
 pub fn parts(state: State) {
+    let asked = Asked::new(
+        state.lang,
+        Box::new(move || {
+            state.shown.with(|x| {
+                x.as_ref()
+                    .filter(|x| x.s.plan.is_some())
+                    .map(|x| panel_request("plan", &x.s))
+            })
+        }),
+    );
     part(
         "p-plan",
-        Box::new(move || {
-            let _ = state.lang.get();
-            state
-                .shown
-                .with(|x| x.as_ref().and_then(|x| page::plan_html(&x.s, &x.o)))
-                .unwrap_or_default()
+        Box::new(move || match asked.latest() {
+            Some((Ok(html), true)) => html,
+            Some((Ok(html), false)) => format!(r#"<div class="stale" aria-busy="true">{html}</div>"#),
+            Some((Err(e), _)) => format!("<p>{}</p>", crate::page::html_escape(&e)),
+            None => String::new(),
         }),
     );
 }
 
-/// A plan's button. Returns whether the click was its.
-pub fn click(state: State, ev: &leptos::ev::MouseEvent) -> bool {
+/// A plan's button: the plan of the scenario shown (whose values the panel states) applied to
+/// the scenario. Returns whether the click was its.
+pub fn click(state: State, ui: Ui, ev: &leptos::ev::MouseEvent) -> bool {
     let Some(which) = browser::clicked_data(ev, "button[data-plan-apply]", "data-plan-apply")
     else {
         return false;
     };
-    // The plan of the scenario shown, whose values the panel states.
-    if let Some(x) = state.shown.get_untracked() {
-        state
-            .scenario
-            .update(|s| page::apply_plan(s, &x.s, &x.o, &which));
+    let scenario = state.scenario;
+    let request = state.shown.with_untracked(|x| {
+        let x = x.as_ref()?;
+        Some(scenario.with_untracked(|t| apply_request("plan_apply", &which, &x.s, t)))
+    });
+    if let Some(request) = request {
+        // (Why the worker could not, in the results' status line.)
+        apply(scenario, request, move |e| ui.copied.set(e));
     }
     true
 }

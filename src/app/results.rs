@@ -1,10 +1,10 @@
 //! The answer: notices about the URL, the one-line answer bar, and the results panel with its
 //! figures, vLLM's lines, the derivations and the serve command (all HTML text: `page::results_*`).
 
+use super::asks::{apply, Asked};
 use super::parts::{part, shown_while, Ui};
 use super::{browser, dom, State};
 use crate::page::{self, html_escape as esc};
-use kvbudget_core::fixes::fixes;
 use kvbudget_core::query::encode;
 use kvbudget_core::scenario::Engine;
 use kvbudget_core::t;
@@ -27,7 +27,7 @@ fn shown_command(state: State) -> String {
 
 /// The results panel as HTML text, above and below the primer: everything but the primer and the
 /// action buttons, which stay put.
-fn panel_html(state: State) -> (String, String) {
+fn panel_html(state: State, fixes: Asked) -> (String, String) {
     let (Some(x), Some(words)) = (state.shown.get(), state.words.get()) else {
         let nothing = format!("<p>{}</p>", esc(t!(RS_ENTER_VALID)));
         return (nothing, String::new());
@@ -51,11 +51,12 @@ fn panel_html(state: State) -> (String, String) {
         Some(Some(v)) if !v.stats.is_empty() => page::sglang_panel_html(s, v, busy),
         _ => String::new(),
     };
-    // The fix buttons carry their index in this list; the click handler computes the same list.
-    let fix_list = if r.refusal.is_some() {
-        fixes(s, o)
-    } else {
-        Vec::new()
+    // A refusal's fixes, each checked by the worker (the first load carries no fix search).
+    let fix_list = match fixes.now() {
+        _ if r.refusal.is_none() => String::new(),
+        Some(Ok(html)) => html,
+        Some(Err(e)) => format!("<p>{}</p>", esc(&e)),
+        None => format!(r#"<p class="hint">{}</p>"#, esc(t!(RS_CHECKING_FIXES))),
     };
     let sg_view = sg.flatten().filter(|_| !busy);
     let top = page::results_top(s, o, &words, &fix_list, sg_view.as_ref(), &lines, busy);
@@ -109,9 +110,19 @@ fn answer_html(state: State) -> String {
 pub fn parts(state: State, ui: Ui) {
     part("p-notices", Box::new(move || notices_html(state, ui)));
     part("p-answer", Box::new(move || answer_html(state)));
+    let fixes = Asked::new(
+        state.lang,
+        Box::new(move || {
+            state.shown.with(|x| {
+                x.as_ref()
+                    .filter(|x| x.o.chosen.report.refusal.is_some())
+                    .map(|x| page::panel_request("fixes", &x.s))
+            })
+        }),
+    );
     let html = Memo::new(move |_| {
         let _ = state.lang.get();
-        panel_html(state)
+        panel_html(state, fixes)
     });
     part("p-top", Box::new(move || html.with(|h| h.0.clone())));
     let something = move || state.shown.with(Option::is_some);
@@ -140,13 +151,14 @@ pub fn parts(state: State, ui: Ui) {
 pub fn click(state: State, ui: Ui, ev: &leptos::ev::MouseEvent) -> bool {
     let scenario = state.scenario;
     if let Some(i) = browser::clicked_data(ev, "button[data-fix-index]", "data-fix-index") {
-        let change = state.shown.with_untracked(|x| {
-            x.as_ref()
-                .filter(|x| x.o.chosen.report.refusal.is_some())
-                .and_then(|x| fixes(&x.s, &x.o).get(i.parse::<usize>().ok()?).map(|f| f.change))
+        // The fix of the scenario shown (the worker lists them the same way), applied to the
+        // scenario.
+        let request = state.shown.with_untracked(|x| {
+            let x = x.as_ref()?;
+            Some(scenario.with_untracked(|t| page::apply_request("fix_apply", &i, &x.s, t)))
         });
-        if let Some(change) = change {
-            scenario.update(|s| change.apply(s));
+        if let Some(request) = request {
+            apply(scenario, request, move |e| ui.copied.set(e));
         }
         return true;
     }

@@ -35,14 +35,33 @@ pub fn stat_html(out: &mut String, st: &Stat, sub: bool) {
     out.push_str("</div>");
 }
 
+/// A refusal's fixes, each a button (`data-fix-index`: its place in the list), or why there is
+/// none.
+pub fn fixes_html(fixes: &[Fix]) -> String {
+    let mut out = String::new();
+    if fixes.is_empty() {
+        let _ = write!(out, "<p>{}</p>", esc(t!(RS_NO_FIX)));
+    }
+    out.push_str(r#"<ul class="fixes">"#);
+    for (i, f) in fixes.iter().enumerate() {
+        let _ = write!(
+            out,
+            r#"<li><button type="button" class="fix" data-testid="fix" data-fix="{}" data-fix-index="{i}">{}</button></li>"#,
+            f.change.key(),
+            esc(&f.label)
+        );
+    }
+    out + "</ul>"
+}
+
 /// The panel from its heading to vLLM's (or SGLang's) lines: the title, the answer for screen
-/// readers, the refusal with its fixes, the four figures, the range note, the warnings, the
+/// readers, the refusal with its fixes (`fixes`: HTML text, [`fixes_html`]), the four figures, the range note, the warnings, the
 /// lines. `sg`: SGLang's figures when it is the engine; `busy`: they are for an older scenario.
 pub fn results_top(
     s: &PageScenario,
     o: &Outcome,
     words: &Explanation,
-    fixes: &[Fix],
+    fixes: &str,
     sg: Option<&SglangView>,
     lines: &str,
     busy: bool,
@@ -66,19 +85,8 @@ pub fn results_top(
             esc(t!(RS_WHAT_MAKES_IT_START)),
             esc(t!(RS_EACH_CHECKED))
         );
-        if fixes.is_empty() {
-            let _ = write!(out, "<p>{}</p>", esc(t!(RS_NO_FIX)));
-        }
-        out.push_str(r#"<ul class="fixes">"#);
-        for (i, f) in fixes.iter().enumerate() {
-            let _ = write!(
-                out,
-                r#"<li><button type="button" class="fix" data-testid="fix" data-fix="{}" data-fix-index="{i}">{}</button></li>"#,
-                f.change.key(),
-                esc(&f.label)
-            );
-        }
-        out.push_str("</ul></div>");
+        out.push_str(fixes);
+        out.push_str("</div>");
     }
     if s.engine == Engine::Sglang {
         let _ = write!(

@@ -1,10 +1,12 @@
-//! The repertoire's and the GPU table's rows as HTML text (set with `inner_html`; a click on a
-//! row's button is handled by the table, by the row's index): plain rows of figures, rebuilt on
-//! every edit, need no view of their own.
+//! The repertoire's and the GPU table's rows as HTML text (a click on a row's button is handled
+//! by the page: the repertoire's by the row's index, the GPU table's by the GPU's slug): plain
+//! rows of figures, rebuilt on every edit, need no view of their own.
 
 use super::{html_escape as esc, rate, refusal_short};
 use kvbudget_core::floatfmt::fixed;
+use kvbudget_core::calc::Outcome;
 use kvbudget_core::gpus::GpuRow;
+use kvbudget_core::scenario::PageScenario;
 use kvbudget_core::repertoire::Row;
 use kvbudget_core::t;
 use kvbudget_core::units::{fixed2, thousands, GIB};
@@ -51,11 +53,19 @@ pub fn repertoire_rows_html(rows: &[Row]) -> String {
     out
 }
 
-/// The GPU table's rows: a button that loads the GPU, the memory vLLM sees, sequences that fit
+/// The GPU table: the scenario's model and context on every GPU preset (`gpus::compare`).
+pub fn gpu_table_html(s: &PageScenario, o: &Outcome) -> String {
+    let caption = t!(gp_caption(&s.model.name(), &thousands(o.context)));
+    let heads = [t!(IN_GPU), t!(GP_MEMORY), t!(RS_STAT_SEQS), t!(GP_DECODE)];
+    let rows = gpu_rows_html(&kvbudget_core::gpus::compare(s));
+    table_html(r#" data-testid="gpu-table""#, &caption, &heads, &rows)
+}
+
+/// The GPU table's rows: a button that loads the GPU (`data-gpu`: its slug), the memory vLLM sees, sequences that fit
 /// (or why vLLM would not start) and the decode rate of all of them together.
 pub fn gpu_rows_html(rows: &[GpuRow]) -> String {
     let mut out = String::with_capacity(rows.len() * 500);
-    for (i, row) in rows.iter().enumerate() {
+    for row in rows {
         let g = row.gpu;
         let fits = match row.refusal {
             Some(k) => refusal_short(k).to_string(),
@@ -68,9 +78,10 @@ pub fn gpu_rows_html(rows: &[GpuRow]) -> String {
         };
         let _ = write!(
             out,
-            r#"<tr data-row="{}"><th scope="row"><button type="button" class="linkish" aria-label="{}" data-load="{i}">{}</button></th><td class="num" data-label="{}">{} GiB</td><td class="num key" data-label="{}" data-value="{}">{}</td><td class="num" data-label="{}">{}</td></tr>"#,
+            r#"<tr data-row="{}"><th scope="row"><button type="button" class="linkish" aria-label="{}" data-gpu="{}">{}</button></th><td class="num" data-label="{}">{} GiB</td><td class="num key" data-label="{}" data-value="{}">{}</td><td class="num" data-label="{}">{}</td></tr>"#,
             esc(g.slug),
             esc(&t!(gp_load(g.name))),
+            esc(g.slug),
             esc(g.name),
             esc(t!(GP_MEMORY)),
             fixed(g.total.as_gib(), 2),

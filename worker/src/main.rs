@@ -1,6 +1,7 @@
 //! kvbudget's Web Worker: it answers the page's requests (`kvbudget_core::handoff`) off the main
 //! thread and outside the page's first load. Trunk builds it (`data-type="worker"` in
-//! `index.html`) with a loader the page starts on first use.
+//! `index.html`) with a loader the page starts on first use. The panels the page draws from its
+//! answers as HTML text come from `kvbudget::page::worker_answer`, the rest from the core.
 
 #[cfg(target_arch = "wasm32")]
 fn main() {
@@ -21,7 +22,8 @@ fn main() {
         let (n, rest) = message.split_once('\n').unwrap_or(("0", ""));
         let (lang, request) = rest.split_once('\n').unwrap_or(("en", rest));
         kvbudget_core::i18n::set_lang(kvbudget_core::i18n::Lang::parse(lang).unwrap_or_default());
-        let answer = session.answer(request);
+        let answer = kvbudget::page::worker_answer(request)
+            .unwrap_or_else(|| session.answer(request));
         let _ = reply.post_message(&JsValue::from_str(&format!("{n}\n{answer}")));
     });
     scope.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
@@ -38,7 +40,9 @@ fn main() {
     use std::io::Read;
     let mut request = String::new();
     if std::io::stdin().read_to_string(&mut request).is_ok() {
-        println!("{}", kvbudget_core::handoff::answer(&request));
+        let answer = kvbudget::page::worker_answer(&request)
+            .unwrap_or_else(|| kvbudget_core::handoff::answer(&request));
+        println!("{answer}");
     }
 }
 

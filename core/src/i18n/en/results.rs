@@ -6,6 +6,7 @@ crate::texts! {
     RS_SGLANG_PENDING: "Computing SGLang's figures…",
     RS_DISMISS: "Dismiss",
     RS_ENTER_VALID: "Enter a valid scenario.",
+    RS_CHECKING_FIXES: "Checking which changes make it start…",
     RS_NO_FIX: "No preset GPU, TP size or setting here makes it start.",
     RS_WOULD_REFUSE: "vLLM would refuse to start. ",
     RS_WHAT_MAKES_IT_START: "What makes it start",

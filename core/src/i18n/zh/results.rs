@@ -6,6 +6,7 @@ crate::texts! {
     RS_SGLANG_PENDING: "正在计算 SGLang 的数据…",
     RS_DISMISS: "关闭",
     RS_ENTER_VALID: "请输入有效的场景。",
+    RS_CHECKING_FIXES: "正在逐项验证哪些改动能让它启动……",
     RS_NO_FIX: "这里没有哪种预设 GPU、TP 规模或设置能让它启动。",
     RS_WOULD_REFUSE: "vLLM 无法启动。",
     RS_WHAT_MAKES_IT_START: "怎样才能启动",

@@ -1,0 +1,67 @@
+//! The panels the first load does without, answered by the page's worker as HTML text: a plan,
+//! a refusal's fixes, the GPU table, and what their buttons change. A request is lines: the job,
+//! then its arguments (scenarios as URL queries); the answer is `ok` and the text, or `err` and why
+//! (`handoff::read_text`, `handoff::read_scenario` read them). Other requests are the core's
+//! (`handoff::Session`).
+
+use super::{apply_plan, fixes_html, gpu_table_html, plan_html};
+use kvbudget_core::calc::{evaluate, Outcome};
+use kvbudget_core::fixes::fixes;
+use kvbudget_core::query::{decode, encode};
+use kvbudget_core::scenario::PageScenario;
+
+/// The request for `job` about the scenario `s` (`plan`, `fixes`, `gpus`).
+pub fn panel_request(job: &str, s: &PageScenario) -> String {
+    format!("{job}\n{}", encode(s))
+}
+
+/// The request that applies a button of the panel `job` (`plan_apply`: `which` is its
+/// `data-plan-apply`; `fix_apply`: its `data-fix-index`) of the scenario shown, `shown`, to the
+/// scenario as edited, `target` (they differ while an edit is refused).
+pub fn apply_request(job: &str, which: &str, shown: &PageScenario, target: &PageScenario) -> String {
+    format!("{job}\n{which}\n{}\n{}", encode(shown), encode(target))
+}
+
+fn ok(text: String) -> String {
+    format!("ok\n{text}")
+}
+
+/// The scenario of a query with its evaluation, or the answer that says why there is none.
+fn evaluated(query: &str) -> Result<(PageScenario, Outcome), String> {
+    let (s, _) = decode(query);
+    match evaluate(&s) {
+        Ok(o) => Ok((s, o)),
+        Err(e) => Err(format!("err\n{e}")),
+    }
+}
+
+/// The answer to `request`, or `None` when it is not one of these jobs.
+pub fn worker_answer(request: &str) -> Option<String> {
+    let mut lines = request.split('\n');
+    let job = lines.next()?;
+    let mut next = || lines.next().unwrap_or_default();
+    let answer = match job {
+        "plan" | "fixes" | "gpus" => evaluated(next()).map(|(s, o)| {
+            ok(match job {
+                "plan" => plan_html(&s, &o).unwrap_or_default(),
+                "fixes" => fixes_html(&fixes(&s, &o)),
+                _ => gpu_table_html(&s, &o),
+            })
+        }),
+        "plan_apply" | "fix_apply" => {
+            let which = next().to_string();
+            let shown = evaluated(next());
+            let mut target = decode(next()).0;
+            shown.map(|(s, o)| {
+                if job == "plan_apply" {
+                    apply_plan(&mut target, &s, &o, &which);
+                } else if let Some(f) = which.parse::<usize>().ok().and_then(|i| fixes(&s, &o).get(i).cloned()) {
+                    f.change.apply(&mut target);
+                }
+                ok(encode(&target))
+            })
+        }
+        _ => return None,
+    };
+    Some(answer.unwrap_or_else(|e| e))
+}
