@@ -58,6 +58,12 @@ impl Asked {
             .with(|g| g.as_ref().map(|(gk, a)| (a.clone(), *gk == k)))
     }
 
+    /// Forgets the latest answer (it answers a question that no longer makes sense: another log
+    /// was read).
+    pub fn forget(&self) {
+        self.got.set(None);
+    }
+
     /// The answer to the request now (`None` while the worker computes it).
     pub fn now(&self) -> Option<Result<String, String>> {
         self.latest().filter(|(_, current)| *current).map(|(a, _)| a)

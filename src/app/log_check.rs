@@ -2,9 +2,10 @@
 //! course lab's kv_report.json to download. The panel's markup is in the page's
 //! (`page::page_html`); its events come here.
 
+use super::asks::Asked;
 use super::parts::part;
 use super::{browser, Shown, State};
-use kvbudget_core::handoff::log::{read_status, read_view, LogView};
+use kvbudget_core::handoff::log::read_status;
 use kvbudget_core::handoff::{self, log_question, log_request, read_scenario, read_text};
 use kvbudget_core::i18n::Lang;
 use kvbudget_core::query::{self, encode};
@@ -27,13 +28,10 @@ pub struct LogState {
     message_lang: RwSignal<Lang>,
     /// What adopting or aligning changed.
     adopted: RwSignal<Vec<String>>,
-    /// The latest comparison.
-    got: RwSignal<Option<LogView>>,
     /// The log as read, given again to a worker that replaced a failed one.
     log_text: RwSignal<Option<String>>,
-    /// The shown scenario's query (with the language: the worker writes the rows' texts in it)
-    /// while a log is held.
-    query: Memo<Option<String>>,
+    /// The comparison with the shown scenario, as HTML text from the worker, while a log is held.
+    compare: Asked,
 }
 
 impl LogState {
@@ -41,15 +39,18 @@ impl LogState {
     pub fn new(shown: Memo<Option<Shown>>, lang: Memo<Lang>) -> Self {
         let kind = RwSignal::new(String::from("none"));
         let reads = RwSignal::new(0u32);
-        let got = RwSignal::new(None::<LogView>);
-        // The key holds the count of logs read, so a log read again (or another one) asks anew.
-        let query = Memo::new(move |_| {
-            let n = reads.get();
-            let l = lang.get().key();
-            (kind.get() != "none")
-                .then(|| shown.with(|x| x.as_ref().map(|x| format!("{n}#{l}|{}", encode(&x.s)))))
-                .flatten()
-        });
+        // The request holds the count of logs read, so a log read again (or another one) asks
+        // anew (the worker reads the kind and the query).
+        let compare = Asked::new(
+            lang,
+            Box::new(move || {
+                let n = reads.get();
+                let k = kind.get();
+                (k != "none")
+                    .then(|| shown.with(|x| x.as_ref().map(|x| format!("log_html\n{k}\n{}\n{n}", encode(&x.s)))))
+                    .flatten()
+            }),
+        );
         let log = LogState {
             kind,
             verdict: RwSignal::new(String::from("no-kv-line")),
@@ -57,35 +58,20 @@ impl LogState {
             message: RwSignal::new(String::new()),
             message_lang: RwSignal::new(Lang::En),
             adopted: RwSignal::new(Vec::new()),
-            got,
             log_text: RwSignal::new(None),
-            query,
+            compare,
         };
+        // A new worker (the last one failed) holds no log: it reads the log again.
         Effect::new(move |_| {
-            let Some(key) = query.get() else { return };
-            let q = key.split_once('|').map_or("", |(_, q)| q).to_string();
-            leptos::task::spawn_local(async move {
-                let answer = browser::ask_worker(log_question("log_view", &q))
-                    .await
-                    .and_then(|a| read_text(&a));
-                if query.try_get_untracked().flatten().as_deref() != Some(key.as_str()) {
-                    return;
-                }
-                match answer {
-                    Ok(text) => {
-                        let mut v = read_view(&text);
-                        v.query = key;
-                        got.set(Some(v));
+            if let Some(Err(e)) = compare.now() {
+                if e == t!(HO_NO_LOG) {
+                    if let Some(text) = log.log_text.get_untracked() {
+                        log.read(text);
                     }
-                    // A new worker (the last one failed) holds no log: it reads the log again.
-                    Err(e) if e == t!(HO_NO_LOG) => {
-                        if let Some(text) = log.log_text.get_untracked() {
-                            log.read(text);
-                        }
-                    }
-                    Err(e) => log.message.set(e),
+                } else {
+                    log.message.set(e);
                 }
-            });
+            }
         });
         // The status line follows a change of language: the worker says it again for the kept
         // log (a new worker, which keeps none, reads the log again).
@@ -127,7 +113,7 @@ impl LogState {
             {
                 Ok(answer) => {
                     let status = read_status(&answer);
-                    self.got.set(None);
+                    self.compare.forget();
                     self.kind.set(status.kind);
                     self.verdict.set(status.verdict);
                     self.message.set(status.message);
@@ -145,12 +131,9 @@ impl LogState {
 /// comparison whenever the shown scenario changes.
 pub fn parts(state: State) {
     let LogState {
-        kind,
         verdict,
         message,
         adopted,
-        got,
-        query,
         ..
     } = state.log;
     part(
@@ -166,14 +149,13 @@ pub fn parts(state: State) {
     );
     // The latest comparison. While the worker computes the one for a newer scenario it stays,
     // dimmed and marked busy, rather than the table vanishing and coming back on every edit.
+    let compare = state.log.compare;
     part(
         "p-log-compare",
-        Box::new(move || {
-            let q = query.get();
-            let busy = got
-                .with(|v| v.as_ref().map(|v| Some(&v.query) != q.as_ref()))
-                .unwrap_or(false);
-            kind.with(|k| got.with(|v| crate::page::log_compare_html(k, v.as_ref(), busy)))
+        Box::new(move || match compare.latest() {
+            Some((Ok(html), true)) => html,
+            Some((Ok(html), false)) => format!(r#"<div class="stale" aria-busy="true">{html}</div>"#),
+            _ => String::new(),
         }),
     );
     part(

@@ -47,8 +47,8 @@ pub struct Ui {
     /// The embed builder: open, and its view and theme.
     pub embed_open: RwSignal<bool>,
     pub embed: RwSignal<(Embed, Theme)>,
-    /// What the last config import said.
-    pub import: RwSignal<super::import::Status>,
+    /// What the last config import said, as HTML text.
+    pub import: RwSignal<String>,
     /// Whether the GPU table is open (it is computed only then).
     pub gpus_open: RwSignal<bool>,
     /// The width the charts are drawn at (`None` until known).
@@ -67,7 +67,7 @@ impl Ui {
             copied: RwSignal::new(String::new()),
             embed_open: RwSignal::new(false),
             embed: RwSignal::new((Embed::Compact, Theme::Light)),
-            import: RwSignal::new(super::import::Status::Idle),
+            import: RwSignal::new(super::import::hint_html(kvbudget_core::t!(IM_IDLE))),
             gpus_open: RwSignal::new(false),
             chart_width: RwSignal::new(super::browser::take_boot_chart_width()),
             later,

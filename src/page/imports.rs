@@ -1,8 +1,11 @@
 //! What the config import decides: ids and adopting an import. (The log check runs in the
 //! worker: `kvbudget_core::handoff::log`.)
 
+use kvbudget_core::config::matching_preset;
 use kvbudget_core::handoff::ImportAnswer;
+use kvbudget_core::query::{decode, encode};
 use kvbudget_core::scenario::{ModelChoice, PageScenario};
+use kvbudget_core::t;
 
 /// A Hugging Face id: `owner/name` of letters, digits, `.`, `_` and `-`.
 pub fn valid_hf_id(id: &str) -> bool {
@@ -18,14 +21,53 @@ pub fn valid_hf_id(id: &str) -> bool {
     ok(parts.next()) && ok(parts.next()) && parts.next().is_none()
 }
 
-/// An imported config becomes the custom model; `max_model_len` is lowered to the model's
-/// default length when it exceeds it.
-pub fn adopt_import(s: &mut PageScenario, m: &ImportAnswer) {
-    s.set_model(ModelChoice::Custom(m.spec.clone()));
-    let default_len = m.default_max_model_len;
+/// An imported config becomes the custom model (`model`); `max_model_len` is lowered to the
+/// model's default length (`default_len`, 0: none) when it exceeds it.
+pub fn adopt_import(s: &mut PageScenario, model: ModelChoice, default_len: u64) {
+    s.set_model(model);
     if default_len > 0 && s.ctx > default_len {
         s.ctx = default_len;
     }
+}
+
+/// What an import said, as HTML text: its summary, the preset of the same geometry (a button,
+/// `data-use-preset`: the preset's id) and its notes.
+pub fn import_done_html(m: &ImportAnswer) -> String {
+    let esc = super::html_escape;
+    let mut out = format!(r#"<div class="import-ok"><p>{}</p>"#, esc(&m.summary));
+    if let Some(p) = matching_preset(&m.spec) {
+        out += &format!(
+            r#"<p>{}<button type="button" class="linkish" data-testid="config-use-preset" data-use-preset="{}">{}</button></p>"#,
+            esc(&t!(im_same_preset(p.id()))),
+            esc(p.id()),
+            esc(t!(IM_USE_PRESET))
+        );
+    }
+    out + r#"<ul class="hint">"# + &super::list_items_html(&m.notes) + "</ul></div>"
+}
+
+/// The worker's answer to an import for the page: the model as a URL query, vLLM's derived
+/// `max_model_len`, and what the import said as HTML text (one line each).
+pub fn import_page_answer(m: &ImportAnswer) -> String {
+    let mut s = PageScenario::default();
+    s.set_model(ModelChoice::Custom(m.spec.clone()));
+    format!(
+        "ok\n{}\n{}\n{}",
+        encode(&s),
+        m.default_max_model_len,
+        import_done_html(m).replace('\n', " ")
+    )
+}
+
+/// Reads [`import_page_answer`] into `s` (see [`adopt_import`]); returns what the import said,
+/// or why it failed.
+pub fn adopt_import_answer(s: &mut PageScenario, answer: &str) -> Result<String, String> {
+    let body = kvbudget_core::handoff::read_text(answer)?;
+    let mut lines = body.splitn(3, '\n');
+    let model = decode(lines.next().unwrap_or_default()).0.model;
+    let default_len = lines.next().and_then(|l| l.parse().ok()).unwrap_or(0);
+    adopt_import(s, model, default_len);
+    Ok(lines.next().unwrap_or_default().to_string())
 }
 
 /// A drop panel's two inputs as HTML text: the text area (`id`, label, `data-testid`) with the

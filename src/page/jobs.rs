@@ -1,18 +1,25 @@
 //! The panels the first load does without, answered by the page's worker as HTML text: a plan,
-//! a refusal's fixes, the GPU table, and what their buttons change. A request is lines: the job,
+//! a refusal's fixes, the GPU table, the log check's comparison, and what their buttons change. A request is lines: the job,
 //! then its arguments (scenarios as URL queries); the answer is `ok` and the text, or `err` and why
 //! (`handoff::read_text`, `handoff::read_scenario` read them). Other requests are the core's
 //! (`handoff::Session`).
 
-use super::{apply_plan, fixes_html, gpu_table_html, plan_html};
+use super::{apply_plan, fixes_html, gpu_table_html, log_compare_html, plan_html};
 use kvbudget_core::calc::{evaluate, Outcome};
 use kvbudget_core::fixes::fixes;
+use kvbudget_core::handoff::log::read_view;
+use kvbudget_core::handoff::{log_question, read_text, Session};
 use kvbudget_core::query::{decode, encode};
 use kvbudget_core::scenario::PageScenario;
 
 /// The request for `job` about the scenario `s` (`plan`, `fixes`, `gpus`).
 pub fn panel_request(job: &str, s: &PageScenario) -> String {
     format!("{job}\n{}", encode(s))
+}
+
+/// The request that imports the config.json `text` (named `name`) for the page.
+pub fn import_page_request(name: &str, text: &str) -> String {
+    format!("import_page\n{}\n{text}", name.replace('\n', " "))
 }
 
 /// The request that applies a button of the panel `job` (`plan_apply`: `which` is its
@@ -35,8 +42,22 @@ fn evaluated(query: &str) -> Result<(PageScenario, Outcome), String> {
     }
 }
 
+/// The worker's answer to `request`: these jobs here, the others the core's (`session` keeps the
+/// log read).
+pub fn worker_answer(session: &mut Session, request: &str) -> String {
+    panel_answer(session, request).unwrap_or_else(|| session.answer(request))
+}
+
 /// The answer to `request`, or `None` when it is not one of these jobs.
-pub fn worker_answer(request: &str) -> Option<String> {
+fn panel_answer(session: &mut Session, request: &str) -> Option<String> {
+    // An import for the page (`import_page`, the file's name, its text): the core reads it.
+    if let Some(rest) = request.strip_prefix("import_page\n") {
+        let answer = session.answer(&format!("import\n{rest}"));
+        return Some(match kvbudget_core::handoff::read_import(&answer) {
+            Ok(m) => super::import_page_answer(&m),
+            Err(e) => format!("err\n{e}"),
+        });
+    }
     let mut lines = request.split('\n');
     let job = lines.next()?;
     let mut next = || lines.next().unwrap_or_default();
@@ -60,6 +81,14 @@ pub fn worker_answer(request: &str) -> Option<String> {
                 }
                 ok(encode(&target))
             })
+        }
+        // The comparison of the log the session keeps (`kind`: its engine) with a scenario.
+        "log_html" => {
+            let kind = next().to_string();
+            let view = session.answer(&log_question("log_view", next()));
+            read_text(&view)
+                .map(|v| ok(log_compare_html(&kind, Some(&read_view(&v)))))
+                .map_err(|e| format!("err\n{e}"))
         }
         _ => return None,
     };

@@ -18,11 +18,10 @@ fn button(out: &mut String, testid: &str, job: &str, label: &str) {
     );
 }
 
-fn head(out: &mut String, caption: &str, cols: &[&str], busy: bool) {
+fn head(out: &mut String, caption: &str, cols: &[&str]) {
     let _ = write!(
         out,
-        r#"<div class="table-wrap{}" aria-busy="{busy}"><table class="rep compare" data-testid="log-compare"><caption>{}</caption><thead><tr><th scope="col"></th>"#,
-        if busy { " stale" } else { "" },
+        r#"<div class="table-wrap"><table class="rep compare" data-testid="log-compare"><caption>{}</caption><thead><tr><th scope="col"></th>"#,
         esc(caption)
     );
     for c in cols {
@@ -31,10 +30,9 @@ fn head(out: &mut String, caption: &str, cols: &[&str], busy: bool) {
     out.push_str("</tr></thead><tbody>");
 }
 
-/// The comparison of the log read (`kind`: `vllm`, `sglang` or `none`) with the scenario shown;
-/// `view`: the worker's answer for the scenario (`busy`: it is for an older one, so it is shown
-/// dimmed until the newer arrives).
-pub fn log_compare_html(kind: &str, view: Option<&LogView>, busy: bool) -> String {
+/// The comparison of the log read (`kind`: `vllm`, `sglang` or `none`) with a scenario (`view`).
+/// The worker writes it; the page shows the last one dimmed while the next is computed.
+pub fn log_compare_html(kind: &str, view: Option<&LogView>) -> String {
     let mut out = String::new();
     match (kind, view) {
         ("vllm", Some(v)) => {
@@ -50,7 +48,7 @@ pub fn log_compare_html(kind: &str, view: Option<&LogView>, busy: bool) -> Strin
                 out.push_str("</div>");
             }
             let cols = [t!(LC_SCENARIO), t!(LC_LOG), t!(LC_DIFFERENCE), t!(LC_WHY)];
-            head(&mut out, t!(LC_CAPTION), &cols, busy);
+            head(&mut out, t!(LC_CAPTION), &cols);
             for r in &v.rows {
                 let _ = write!(
                     out,
@@ -72,7 +70,7 @@ pub fn log_compare_html(kind: &str, view: Option<&LogView>, busy: bool) -> Strin
         }
         ("sglang", Some(v)) => {
             let cols = [t!(LC_SCENARIO_SGLANG), t!(LC_LOG)];
-            head(&mut out, t!(LC_SG_CAPTION), &cols, busy);
+            head(&mut out, t!(LC_SG_CAPTION), &cols);
             for r in &v.rows {
                 let _ = write!(
                     out,

@@ -22,8 +22,7 @@ fn main() {
         let (n, rest) = message.split_once('\n').unwrap_or(("0", ""));
         let (lang, request) = rest.split_once('\n').unwrap_or(("en", rest));
         kvbudget_core::i18n::set_lang(kvbudget_core::i18n::Lang::parse(lang).unwrap_or_default());
-        let answer = kvbudget::page::worker_answer(request)
-            .unwrap_or_else(|| session.answer(request));
+        let answer = kvbudget::page::worker_answer(&mut session, request);
         let _ = reply.post_message(&JsValue::from_str(&format!("{n}\n{answer}")));
     });
     scope.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
@@ -40,9 +39,8 @@ fn main() {
     use std::io::Read;
     let mut request = String::new();
     if std::io::stdin().read_to_string(&mut request).is_ok() {
-        let answer = kvbudget::page::worker_answer(&request)
-            .unwrap_or_else(|| kvbudget_core::handoff::answer(&request));
-        println!("{answer}");
+        let mut session = kvbudget_core::handoff::Session::default();
+        println!("{}", kvbudget::page::worker_answer(&mut session, &request));
     }
 }
 
