@@ -27,6 +27,14 @@ pub struct Shown {
     pub o: Outcome,
 }
 
+/// An evaluation: the scenario with its numbers, or why it does not evaluate.
+type Evaluated = Result<(PageScenario, Outcome), kvbudget_core::error::KvError>;
+
+/// What tells an evaluation from another.
+fn evaluation_key(r: Option<&Evaluated>) -> Option<Result<&PageScenario, &kvbudget_core::error::KvError>> {
+    r.map(|r| r.as_ref().map(|x| &x.0))
+}
+
 /// What the panels read: the scenario, the last good evaluation and what derives from it.
 #[derive(Clone, Copy)]
 pub struct State {
@@ -72,27 +80,42 @@ impl State {
             i18n::set_lang(l);
             l
         });
-        // (Its errors are written in the page's language.)
-        let result = Memo::new(move |_| {
-            let _ = lang.get();
-            scenario.with(|s| evaluate(s).map(|o| (s.clone(), o)))
-        });
+        // (Its errors are written in the page's language.) An evaluation is told from the last
+        // by its scenario, or its error: the outcome follows from them, and comparing the
+        // scenarios costs a fraction of comparing the outcomes.
+        let result = Memo::new_with_compare(
+            move |_| {
+                let _ = lang.get();
+                scenario.with(|s| evaluate(s).map(|o| (s.clone(), o)))
+            },
+            |a, b| evaluation_key(a) != evaluation_key(b),
+        );
         let error = Memo::new(move |_| {
             let _ = lang.get();
             result.with(|r| r.as_ref().err().map(|e| e.to_string()))
         });
-        let shown = Memo::new(move |prev: Option<&Option<Shown>>| match result.get() {
-            Ok((s, o)) => Some(Shown { s, o }),
-            Err(_) => prev.cloned().flatten(),
-        });
-        let words = Memo::new(move |_| {
-            let _ = lang.get();
-            shown.with(|x| x.as_ref().map(|x| explain(&x.s, &x.o)))
-        });
-        let charts = Memo::new(move |_| {
-            let _ = lang.get();
-            shown.with(|x| x.as_ref().and_then(|x| chart_data::build(&x.s, &x.o).ok()))
-        });
+        let shown = Memo::new_with_compare(
+            move |prev: Option<&Option<Shown>>| match result.get() {
+                Ok((s, o)) => Some(Shown { s, o }),
+                Err(_) => prev.cloned().flatten(),
+            },
+            |a, b| a.map(|x| x.as_ref().map(|x| &x.s)) != b.map(|x| x.as_ref().map(|x| &x.s)),
+        );
+        // (New whenever the scenario shown or the language changed: no comparison.)
+        let words = Memo::new_with_compare(
+            move |_| {
+                let _ = lang.get();
+                shown.with(|x| x.as_ref().map(|x| explain(&x.s, &x.o)))
+            },
+            |_, _| true,
+        );
+        let charts = Memo::new_with_compare(
+            move |_| {
+                let _ = lang.get();
+                shown.with(|x| x.as_ref().and_then(|x| chart_data::build(&x.s, &x.o).ok()))
+            },
+            |_, _| true,
+        );
         let (sglang, sglang_current) = sglang::follow(shown, lang);
         let sglang_now = Memo::new(move |_| sglang_current.get().then(|| sglang.get()).flatten());
         State {
