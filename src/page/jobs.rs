@@ -7,7 +7,7 @@
 use super::{apply_plan, fixes_html, gpu_table_html, log_compare_html, plan_html};
 use kvbudget_core::calc::{evaluate, Outcome};
 use kvbudget_core::fixes::fixes;
-use kvbudget_core::handoff::log::read_view;
+use kvbudget_core::handoff::log::{read_status, read_view};
 use kvbudget_core::handoff::{log_question, read_text, Session};
 use kvbudget_core::query::{decode, encode};
 use kvbudget_core::scenario::PageScenario;
@@ -82,13 +82,23 @@ fn panel_answer(session: &mut Session, request: &str) -> Option<String> {
                 ok(encode(&target))
             })
         }
-        // The comparison of the log the session keeps (`kind`: its engine) with a scenario.
-        "log_html" => {
-            let kind = next().to_string();
-            let view = session.answer(&log_question("log_view", next()));
-            read_text(&view)
-                .map(|v| ok(log_compare_html(&kind, Some(&read_view(&v)))))
-                .map_err(|e| format!("err\n{e}"))
+        // The log check's panel for a scenario, from the log the session keeps: the verdict,
+        // the status line (in the request's language) and the comparison.
+        "log_panel" => {
+            let query = next();
+            let status = session.answer(&log_question("log_status", ""));
+            read_text(&status).and_then(|st| {
+                let st = read_status(&st);
+                let compare = if st.kind == "none" {
+                    String::new()
+                } else {
+                    let view = session.answer(&log_question("log_view", query));
+                    log_compare_html(&st.kind, Some(&read_view(&read_text(&view)?)))
+                };
+                let line = |t: &str| t.replace('\n', " ");
+                Ok(ok(format!("{}\n{}\n{compare}", line(&st.verdict), line(&st.message))))
+            })
+            .map_err(|e| format!("err\n{e}"))
         }
         _ => return None,
     };
