@@ -186,41 +186,6 @@ pub fn sync_url(query: impl Fn() -> String + Send + Sync + 'static) -> StoredVal
     fresh_entry
 }
 
-/// Why a fetch gave no answer.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum FetchFailure {
-    /// The browser says it is offline.
-    Offline,
-    /// The request did not complete (unreachable, or blocked by CORS or an extension).
-    Blocked,
-}
-
-/// GETs `url`: its HTTP status and, for 200, its body as text.
-pub async fn fetch_text(url: &str) -> Result<(u16, Option<String>), FetchFailure> {
-    let w = window();
-    let response = match JsFuture::from(w.fetch_with_str(url)).await {
-        Ok(r) => r.dyn_into::<web_sys::Response>().ok(),
-        Err(_) => None,
-    };
-    let Some(response) = response else {
-        return Err(if w.navigator().on_line() {
-            FetchFailure::Blocked
-        } else {
-            FetchFailure::Offline
-        });
-    };
-    let status = response.status();
-    let text = if status == 200 {
-        match response.text() {
-            Ok(p) => JsFuture::from(p).await.ok().and_then(|v| v.as_string()),
-            Err(_) => None,
-        }
-    } else {
-        None
-    };
-    Ok((status, text))
-}
-
 /// Copies `text` and reports in `status` whether the browser allowed it, for a few seconds.
 pub fn copy_reporting(what: &'static str, text: String, status: RwSignal<String>) {
     copy(&text, move |ok| {

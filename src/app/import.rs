@@ -2,7 +2,7 @@
 //! Hub becomes the scenario's custom model (its geometry goes into the URL, not the JSON). The
 //! panel's markup is in the page's (`page::page_html`); its events come here.
 
-use super::browser::{self, FetchFailure};
+use super::browser;
 use super::parts::{part, Ui};
 use super::{dom, Scn};
 use crate::page;
@@ -21,9 +21,10 @@ fn failed_html(text: &str) -> String {
     format!(r#"<p class="field__msg">{}</p>"#, page::html_escape(text))
 }
 
-/// Reads a config.json in the page's worker (where the JSON parser lives), then adopts it.
-async fn apply(scenario: Scn, status: RwSignal<String>, text: String, name: String) {
-    let answer = browser::ask_worker(page::import_page_request(&name, &text)).await;
+/// Has the worker read a config.json (`request`: pasted or read, or fetched from the Hub by the
+/// worker), then adopts it.
+async fn apply(scenario: Scn, status: RwSignal<String>, request: String) {
+    let answer = browser::ask_worker(request).await;
     let mut s = scenario.get_untracked();
     match answer.and_then(|a| page::adopt_import_answer(&mut s, &a)) {
         Ok(said) => {
@@ -31,20 +32,6 @@ async fn apply(scenario: Scn, status: RwSignal<String>, text: String, name: Stri
             status.set(said);
         }
         Err(e) => status.set(failed_html(&e)),
-    }
-}
-
-async fn fetch_config(id: String, scenario: Scn, status: RwSignal<String>) {
-    let url = format!("https://huggingface.co/{id}/resolve/main/config.json");
-    let failed = |t: String| status.set(failed_html(&t));
-    match browser::fetch_text(&url).await {
-        Err(FetchFailure::Offline) => failed(t!(IM_OFFLINE).into()),
-        Err(FetchFailure::Blocked) => failed(t!(IM_BLOCKED).into()),
-        Ok((200, Some(t))) => apply(scenario, status, t, id).await,
-        Ok((200, None)) => failed(t!(IM_NOT_TEXT).into()),
-        Ok((404, _)) => failed(t!(im_404(&id))),
-        Ok((code @ (401 | 403), _)) => failed(t!(im_gated(&id, code))),
-        Ok((code, _)) => failed(t!(im_http(code, &id))),
     }
 }
 
@@ -63,7 +50,8 @@ pub fn take(scenario: Scn, ui: Ui, text: Result<String, String>) {
     match text {
         Ok(text) => {
             ui.import.set(hint_html(t!(IM_READING_CONFIG)));
-            leptos::task::spawn_local(apply(scenario, ui.import, text, unnamed().to_string()));
+            let request = page::import_page_request(unnamed(), &text);
+            leptos::task::spawn_local(apply(scenario, ui.import, request));
         }
         Err(e) => ui.import.set(failed_html(&t!(im_too_big(&e)))),
     }
@@ -83,7 +71,7 @@ pub fn click(scenario: Scn, ui: Ui, ev: &leptos::ev::MouseEvent) -> bool {
             status.set(failed_html(t!(IM_BAD_ID)));
         } else {
             status.set(hint_html(&t!(im_fetching(&id))));
-            leptos::task::spawn_local(fetch_config(id, scenario, status));
+            leptos::task::spawn_local(apply(scenario, status, page::hub_request(&id)));
         }
     } else {
         return false;

@@ -5,7 +5,7 @@
 use super::asks::Asked;
 use super::parts::part;
 use super::{browser, Shown, State};
-use kvbudget_core::handoff::{self, log_question, log_request, read_scenario, read_text};
+use kvbudget_core::handoff::{self, log_question, read_scenario, read_text};
 use kvbudget_core::i18n::Lang;
 use kvbudget_core::query::{self, encode};
 use kvbudget_core::t;
@@ -16,9 +16,11 @@ use leptos::prelude::*;
 /// comparison with the shown scenario, which the worker (holding the log) writes.
 #[derive(Clone, Copy)]
 pub struct LogState {
-    /// Counts the logs the worker read, so a new log asks for a new panel (0: none yet).
+    /// Counts the logs the worker read, so a new log asks for a new panel (0: it holds none).
     reads: RwSignal<u32>,
-    /// What the page says while a log is read, or why it could not be (empty: nothing).
+    /// The status line besides the panel's, as its verdict and sentence on two lines: while a
+    /// log is read, what the worker said of a log it keeps nothing of, or why a log could not be
+    /// read (empty: nothing).
     pending: RwSignal<String>,
     /// What adopting or aligning changed (or why it could not).
     adopted: RwSignal<Vec<String>>,
@@ -63,20 +65,35 @@ impl LogState {
         log
     }
 
-    /// Has the worker read `text` and keep it.
+    /// Has the worker read `text` and keep it (a log without KV figures is not kept: what the
+    /// worker said of it stays the status line).
     pub fn read(self, text: String) {
-        self.pending.set(t!(LC_READING_LOG).into());
+        self.say(t!(LC_READING_LOG));
         self.panel.forget();
         self.log_text.set(Some(text.clone()));
         leptos::task::spawn_local(async move {
-            match browser::ask_worker(log_request(&text))
+            match browser::ask_worker(crate::page::log_read_request(&text))
                 .await
                 .and_then(|a| read_text(&a))
             {
-                Ok(_) => self.reads.update(|n| *n += 1),
-                Err(e) => self.pending.set(e),
+                Ok(said) => {
+                    let (kind, status) = said.split_once('\n').unwrap_or(("none", ""));
+                    self.pending.set(status.to_string());
+                    // (None held: nothing to compare.)
+                    if kind == "none" {
+                        self.reads.set(0);
+                    } else {
+                        self.reads.update(|n| *n += 1);
+                    }
+                }
+                Err(e) => self.say(&e),
             }
         });
+    }
+
+    /// Says `message` in the status line (no verdict).
+    fn say(self, message: &str) {
+        self.pending.set(format!("\n{message}"));
     }
 }
 
@@ -106,7 +123,10 @@ pub fn parts(state: State) {
                     let (v, m, _) = split(&text);
                     (v, m)
                 }
-                _ if !pending.with(String::is_empty) => (String::new(), pending.get()),
+                _ if !pending.with(String::is_empty) => {
+                    let (v, m, _) = split(&pending.get());
+                    (v, m)
+                }
                 Some((Ok(text), false)) => {
                     let (v, m, _) = split(&text);
                     (v, m)
@@ -145,14 +165,14 @@ pub fn parts(state: State) {
 
 /// Reading the file `name` started.
 pub fn reading(state: State, name: &str) {
-    state.log.pending.set(t!(lc_reading(name)));
+    state.log.say(&t!(lc_reading(name)));
 }
 
 /// The pasted or read log, or why a file could not be read.
 pub fn take(state: State, text: Result<String, String>) {
     match text {
         Ok(text) => state.log.read(text),
-        Err(e) => state.log.pending.set(t!(lc_too_big(&e))),
+        Err(e) => state.log.say(&t!(lc_too_big(&e))),
     }
 }
 

@@ -47,8 +47,12 @@ fn panel_html(state: State, fixes: Asked) -> (String, String) {
         ),
         None => (page::log_lines(r), words.serve_command.clone()),
     };
+    // (The worker writes SGLang's panel; an older one is shown dimmed.)
     let sglang_panel = match &sg {
-        Some(Some(v)) if !v.stats.is_empty() => page::sglang_panel_html(s, v, busy),
+        Some(Some(v)) if busy && !v.panel.is_empty() => {
+            format!(r#"<div class="stale" aria-busy="true">{}</div>"#, v.panel)
+        }
+        Some(Some(v)) => v.panel.clone(),
         _ => String::new(),
     };
     // A refusal's fixes, each checked by the worker (the first load carries no fix search).

@@ -70,6 +70,30 @@ pub fn adopt_import_answer(s: &mut PageScenario, answer: &str) -> Result<String,
     Ok(lines.next().unwrap_or_default().to_string())
 }
 
+/// Where the Hugging Face Hub serves a model's config.json (`id`: `owner/name`).
+pub fn hub_config_url(id: &str) -> String {
+    format!("https://huggingface.co/{id}/resolve/main/config.json")
+}
+
+/// What fetching config.json from the Hub gave: the HTTP status and, for 200, the body as text;
+/// or no answer (`Err(true)`: the browser is offline, `Err(false)`: the request did not complete).
+pub type HubFetch = Result<(u16, Option<String>), bool>;
+
+/// The worker's answer to an import from the Hub (`id`), given what the fetch gave: the import
+/// of the text (`import`: the core's import, for the page), or why there is none.
+pub fn hub_answer(id: &str, fetched: HubFetch, import: impl FnOnce(&str) -> String) -> String {
+    let failed = match fetched {
+        Ok((200, Some(text))) => return import(&text),
+        Err(true) => t!(IM_OFFLINE).to_string(),
+        Err(false) => t!(IM_BLOCKED).to_string(),
+        Ok((200, None)) => t!(IM_NOT_TEXT).to_string(),
+        Ok((404, _)) => t!(im_404(id)),
+        Ok((code @ (401 | 403), _)) => t!(im_gated(id, code)),
+        Ok((code, _)) => t!(im_http(code, id)),
+    };
+    format!("err\n{failed}")
+}
+
 /// A drop panel's two inputs as HTML text: the text area (`id`, label, `data-testid`) with the
 /// button that takes its text (label, `data-testid`; `data-take` names the text area), and the
 /// file input (`id`, what it accepts).

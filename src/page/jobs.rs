@@ -8,6 +8,7 @@ use super::{apply_plan, fixes_html, gpu_table_html, log_compare_html, plan_html}
 use kvbudget_core::calc::{evaluate, Outcome};
 use kvbudget_core::fixes::fixes;
 use kvbudget_core::handoff::log::{read_status, read_view};
+use kvbudget_core::handoff::sglang::{sglang_view, write_view};
 use kvbudget_core::handoff::{log_question, read_text, Session};
 use kvbudget_core::query::{decode, encode};
 use kvbudget_core::scenario::PageScenario;
@@ -20,6 +21,27 @@ pub fn panel_request(job: &str, s: &PageScenario) -> String {
 /// The request that imports the config.json `text` (named `name`) for the page.
 pub fn import_page_request(name: &str, text: &str) -> String {
     format!("import_page\n{}\n{text}", name.replace('\n', " "))
+}
+
+/// Imports the config.json `text` (named `name`) for the page: [`super::import_page_answer`], or
+/// why it could not be read.
+pub fn import_for_page(session: &mut Session, name: &str, text: &str) -> String {
+    let answer = session.answer(&kvbudget_core::handoff::import_request(name, text));
+    match kvbudget_core::handoff::read_import(&answer) {
+        Ok(m) => super::import_page_answer(&m),
+        Err(e) => format!("err\n{e}"),
+    }
+}
+
+/// The request that fetches a model's config.json from the Hugging Face Hub (`id`) and imports
+/// it for the page; the worker fetches it (`page::hub_answer` says what the fetch gave).
+pub fn hub_request(id: &str) -> String {
+    format!("import_hub\n{id}")
+}
+
+/// The request that has the worker read a startup log and keep it (`log_read`).
+pub fn log_read_request(text: &str) -> String {
+    format!("log_read\n{text}")
 }
 
 /// The request that applies a button of the panel `job` (`plan_apply`: `which` is its
@@ -52,9 +74,19 @@ pub fn worker_answer(session: &mut Session, request: &str) -> String {
 fn panel_answer(session: &mut Session, request: &str) -> Option<String> {
     // An import for the page (`import_page`, the file's name, its text): the core reads it.
     if let Some(rest) = request.strip_prefix("import_page\n") {
-        let answer = session.answer(&format!("import\n{rest}"));
-        return Some(match kvbudget_core::handoff::read_import(&answer) {
-            Ok(m) => super::import_page_answer(&m),
+        let (name, text) = rest.split_once('\n').unwrap_or((rest, ""));
+        return Some(import_for_page(session, name, text));
+    }
+    // A log for the session to read and keep (`log_read`, its text): its engine, the verdict
+    // and the status line.
+    if let Some(text) = request.strip_prefix("log_read\n") {
+        let answer = session.answer(&kvbudget_core::handoff::log_request(text));
+        return Some(match read_text(&answer) {
+            Ok(st) => {
+                let st = read_status(&st);
+                let line = |t: &str| t.replace('\n', " ");
+                ok(format!("{}\n{}\n{}", line(&st.kind), line(&st.verdict), line(&st.message)))
+            }
             Err(e) => format!("err\n{e}"),
         });
     }
@@ -99,6 +131,15 @@ fn panel_answer(session: &mut Session, request: &str) -> Option<String> {
                 Ok(ok(format!("{}\n{}\n{compare}", line(&st.verdict), line(&st.message))))
             })
             .map_err(|e| format!("err\n{e}"))
+        }
+        // SGLang's figures with the results' SGLang panel (`SglangView::panel`).
+        "sglang" => {
+            let (s, _) = decode(next());
+            let mut v = sglang_view(&s);
+            if !v.stats.is_empty() {
+                v.panel = super::sglang_panel_html(&s, &v);
+            }
+            Ok(ok(write_view(&v)))
         }
         _ => return None,
     };

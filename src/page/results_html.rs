@@ -187,15 +187,11 @@ pub fn results_bottom(o: &Outcome, words: &Explanation, serve: &str) -> String {
     out
 }
 
-/// SGLang's figures and the same GPU under both engines (`busy`: they are for an older scenario,
-/// shown dimmed while the worker computes the current one).
-pub fn sglang_panel_html(s: &PageScenario, sg: &SglangView, busy: bool) -> String {
+/// SGLang's figures and the same GPU under both engines (the worker writes it; the page shows an
+/// older one dimmed while the worker computes the current one).
+pub fn sglang_panel_html(s: &PageScenario, sg: &SglangView) -> String {
     let mut out = String::with_capacity(2048);
-    let _ = write!(
-        out,
-        r#"<div class="{}" aria-busy="{busy}"><div class="stats" data-testid="sglang-stats">"#,
-        if busy { "stale" } else { "" }
-    );
+    out.push_str(r#"<div><div class="stats" data-testid="sglang-stats">"#);
     for st in &sg.stats {
         stat_html(&mut out, st, true);
     }

@@ -1,10 +1,13 @@
 //! kvbudget's Web Worker: it answers the page's requests (`kvbudget_core::handoff`) off the main
 //! thread and outside the page's first load. Trunk builds it (`data-type="worker"` in
 //! `index.html`) with a loader the page starts on first use. The panels the page draws from its
-//! answers as HTML text come from `kvbudget::page::worker_answer`, the rest from the core.
+//! answers as HTML text come from `kvbudget::page::worker_answer`, the rest from the core; a
+//! config.json on the Hugging Face Hub is fetched here too.
 
 #[cfg(target_arch = "wasm32")]
 fn main() {
+    use std::cell::RefCell;
+    use std::rc::Rc;
     use wasm_bindgen::prelude::*;
     use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
 
@@ -14,15 +17,31 @@ fn main() {
     // page the texts when the reader chooses Chinese.
     kvbudget_core::i18n::load_builtin_zh();
     // One session for the worker's life: it keeps the last log read.
-    let mut session = kvbudget_core::handoff::Session::default();
+    let session = Rc::new(RefCell::new(kvbudget_core::handoff::Session::default()));
     let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |e: MessageEvent| {
         // `<number>\n<language>\n<request>`; the answer goes back under the same number, its
         // texts in that language.
         let message = e.data().as_string().unwrap_or_default();
         let (n, rest) = message.split_once('\n').unwrap_or(("0", ""));
         let (lang, request) = rest.split_once('\n').unwrap_or(("en", rest));
-        kvbudget_core::i18n::set_lang(kvbudget_core::i18n::Lang::parse(lang).unwrap_or_default());
-        let answer = kvbudget::page::worker_answer(&mut session, request);
+        let lang = kvbudget_core::i18n::Lang::parse(lang).unwrap_or_default();
+        let n = n.to_string();
+        let (reply, session) = (reply.clone(), session.clone());
+        if let Some(id) = request.strip_prefix("import_hub\n") {
+            let id = id.to_string();
+            wasm_bindgen_futures::spawn_local(async move {
+                let fetched = fetch_text(&kvbudget::page::hub_config_url(&id)).await;
+                // (Set again: other requests may have come meanwhile.)
+                kvbudget_core::i18n::set_lang(lang);
+                let answer = kvbudget::page::hub_answer(&id, fetched, |text| {
+                    kvbudget::page::import_for_page(&mut session.borrow_mut(), &id, text)
+                });
+                let _ = reply.post_message(&JsValue::from_str(&format!("{n}\n{answer}")));
+            });
+            return;
+        }
+        kvbudget_core::i18n::set_lang(lang);
+        let answer = kvbudget::page::worker_answer(&mut session.borrow_mut(), request);
         let _ = reply.post_message(&JsValue::from_str(&format!("{n}\n{answer}")));
     });
     scope.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
@@ -31,6 +50,33 @@ fn main() {
     // The page waits for this before its first request.
     let ready = format!("ready {}", kvbudget_core::handoff::PROTOCOL);
     let _ = scope.post_message(&JsValue::from_str(&ready));
+}
+
+/// GETs `url` from the worker: its HTTP status and, for 200, its body as text; or no answer
+/// (`Err(true)`: the browser is offline, `Err(false)`: the request did not complete, e.g.
+/// unreachable or blocked by CORS).
+#[cfg(target_arch = "wasm32")]
+async fn fetch_text(url: &str) -> kvbudget::page::HubFetch {
+    use wasm_bindgen::JsCast;
+    use wasm_bindgen_futures::JsFuture;
+    let scope: web_sys::WorkerGlobalScope = js_sys::global().unchecked_into();
+    let response = match JsFuture::from(scope.fetch_with_str(url)).await {
+        Ok(r) => r.dyn_into::<web_sys::Response>().ok(),
+        Err(_) => None,
+    };
+    let Some(response) = response else {
+        return Err(!scope.navigator().on_line());
+    };
+    let status = response.status();
+    let text = if status == 200 {
+        match response.text() {
+            Ok(p) => JsFuture::from(p).await.ok().and_then(|v| v.as_string()),
+            Err(_) => None,
+        }
+    } else {
+        None
+    };
+    Ok((status, text))
 }
 
 /// Natively the worker answers one request from stdin (a way to try it by hand).

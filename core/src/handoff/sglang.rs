@@ -63,6 +63,8 @@ pub struct SglangView {
     pub default_mfs: String,
     /// SGLang's default `--chunked-prefill-size` here (empty when the settings are not accepted).
     pub default_chunked: String,
+    /// The results' SGLang panel as HTML text (the page's worker writes it; empty otherwise).
+    pub panel: String,
 }
 
 /// The request for SGLang's figures of the scenario `query`.
@@ -204,6 +206,7 @@ pub fn write_view(v: &SglangView) -> String {
         record(&["command", &v.command]),
         record(&["why", &v.why]),
         record(&["defaults", &v.default_mfs, &v.default_chunked]),
+        record(&["panel", &v.panel]),
     ];
     for s in &v.stats {
         out.push(record(&[
@@ -234,6 +237,7 @@ pub fn read_view(text: &str) -> SglangView {
             "lines" => v.lines = f.text(1),
             "command" => v.command = f.text(1),
             "why" => v.why = f.text(1),
+            "panel" => v.panel = f.text(1),
             "defaults" => {
                 v.default_mfs = f.text(1);
                 v.default_chunked = f.text(2);

@@ -14,13 +14,12 @@ const fn gib_hundredths(hundredths: u64) -> Bytes {
     Bytes(hundredths * GIB / 100)
 }
 
-/// A model preset: the model as the arithmetic sees it, plus where its weights figure comes from.
+/// A model preset: the model as the arithmetic sees it (where its weights figure comes from is
+/// cited beside each preset in `models.rs`).
 #[derive(Clone, Debug)]
 pub struct ModelPreset {
     /// The model (its `id` is the Hugging Face id, matched case-insensitively).
     pub spec: ModelSpec,
-    /// Where `spec.weights` comes from.
-    pub weights_source: &'static str,
 }
 
 impl ModelPreset {

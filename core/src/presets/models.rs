@@ -48,7 +48,7 @@ pub const MODELS: [ModelPreset; 22] = [
             },
             state: None,
         },
-        weights_source: "vLLM log: Model loading took 15.27 GiB (checkpoint 16,381,470,720 B)",
+        // Weights: vLLM log: Model loading took 15.27 GiB (checkpoint 16,381,470,720 B)
     },
     // config.json: 40 layers, 40 q / 8 kv heads, head_dim 128, vocab 151936, max_pos 40960, bf16.
     ModelPreset {
@@ -73,7 +73,7 @@ pub const MODELS: [ModelPreset; 22] = [
             },
             state: None,
         },
-        weights_source: "vLLM log: Model loading took 27.52 GiB (checkpoint 29,536,614,400 B)",
+        // Weights: vLLM log: Model loading took 27.52 GiB (checkpoint 29,536,614,400 B)
     },
     // AWQ w4 g128; activations and KV in fp16. Geometry as Qwen3-14B.
     ModelPreset {
@@ -98,7 +98,7 @@ pub const MODELS: [ModelPreset; 22] = [
             },
             state: None,
         },
-        weights_source: "vLLM log: Model loading took 9.44 GiB (checkpoint ≈ 9.98 GB)",
+        // Weights: vLLM log: Model loading took 9.44 GiB (checkpoint ≈ 9.98 GB)
     },
     // config.json: 28 layers, 28 q / 4 kv heads, head_dim 128 (3584/28), vocab 152064, max_pos 32768.
     // `sliding_window` is present but `use_sliding_window: false`: full attention.
@@ -124,7 +124,7 @@ pub const MODELS: [ModelPreset; 22] = [
             },
             state: None,
         },
-        weights_source: "vLLM log: Model loading took 14.25 GiB (checkpoint 15,231,233,024 B)",
+        // Weights: vLLM log: Model loading took 14.25 GiB (checkpoint 15,231,233,024 B)
     },
     // AWQ (fp16); geometry as Qwen2.5-7B-Instruct.
     ModelPreset {
@@ -149,8 +149,8 @@ pub const MODELS: [ModelPreset; 22] = [
             },
             state: None,
         },
-        weights_source:
-            "vLLM logs: Model loading took 5.29–5.43 GiB; the higher figure (checkpoint ≈ 5.57 GB)",
+        // Weights: vLLM logs: Model loading took 5.29–5.43 GiB; the higher figure (checkpoint
+        // ≈ 5.57 GB)
     },
     // config.json: 32 layers, 32 q / 8 kv heads, head_dim 128, vocab 128256, max_pos 131072.
     ModelPreset {
@@ -175,7 +175,7 @@ pub const MODELS: [ModelPreset; 22] = [
             },
             state: None,
         },
-        weights_source: "vLLM log: Model loading took 14.99 GiB (checkpoint 16,060,522,496 B)",
+        // Weights: vLLM log: Model loading took 14.99 GiB (checkpoint 16,060,522,496 B)
     },
     // config.json: 32 layers, 32 q / 8 kv heads, head_dim 128, vocab 32768, max_pos 32768.
     ModelPreset {
@@ -200,7 +200,7 @@ pub const MODELS: [ModelPreset; 22] = [
             },
             state: None,
         },
-        weights_source: "checkpoint safetensors bytes (no vLLM log figure known)",
+        // Weights: checkpoint safetensors bytes (no vLLM log figure known)
     },
     // config.json: 42 layers alternating sliding (window 4096) and full, 16 q / 8 kv heads,
     // head_dim 256 (not 3584/16 = 224), vocab 256000, max_pos 8192. vLLM runs its float32 config in bf16.
@@ -229,7 +229,7 @@ pub const MODELS: [ModelPreset; 22] = [
             },
             state: None,
         },
-        weights_source: "checkpoint safetensors bytes (no vLLM log figure known)",
+        // Weights: checkpoint safetensors bytes (no vLLM log figure known)
     },
     // config.json: 27 layers, 16 heads, MLA kv_lora_rank 512 + qk_rope_head_dim 64, vocab 102400, max_pos 163840.
     ModelPreset {
@@ -257,7 +257,7 @@ pub const MODELS: [ModelPreset; 22] = [
             },
             state: None,
         },
-        weights_source: "checkpoint safetensors bytes (no vLLM log figure known)",
+        // Weights: checkpoint safetensors bytes (no vLLM log figure known)
     },
     // config.json: 64 layers, 64 q / 8 kv heads, head_dim 128 (not 5120/64 = 80), vocab 151936, max_pos 40960.
     ModelPreset {
@@ -282,7 +282,7 @@ pub const MODELS: [ModelPreset; 22] = [
             },
             state: None,
         },
-        weights_source: "checkpoint safetensors bytes (no vLLM log figure known)",
+        // Weights: checkpoint safetensors bytes (no vLLM log figure known)
     },
     // config.json: 48 layers, 32 q / 4 kv heads, head_dim 128 (not 2048/32 = 64), MoE 128 experts, 8 active.
     ModelPreset {
@@ -307,7 +307,7 @@ pub const MODELS: [ModelPreset; 22] = [
             },
             state: None,
         },
-        weights_source: "checkpoint safetensors bytes (no vLLM log figure known)",
+        // Weights: checkpoint safetensors bytes (no vLLM log figure known)
     },
     // The 2026 families (VLLM-HYBRID). Qwen3.5-9B config.json (text_config): 32 layers, every 4th
     // full attention (8) with 16 q / 4 kv heads × 256; 24 Gated DeltaNet layers (16 key heads ×
@@ -334,7 +334,7 @@ pub const MODELS: [ModelPreset; 22] = [
             },
             state: Some(gdn(24, 32)),
         },
-        weights_source: "vLLM 0.19 log (L40S): Model loading took 17.66 GiB",
+        // Weights: vLLM 0.19 log (L40S): Model loading took 17.66 GiB
     },
     // Qwen3.5-27B: 64 layers (16 attention, 24 q / 4 kv heads × 256; 48 GDN with 48 value heads),
     // hidden 5120, MLP 17408, vocab 248320, max_pos 262144.
@@ -360,7 +360,7 @@ pub const MODELS: [ModelPreset; 22] = [
             },
             state: Some(gdn(48, 48)),
         },
-        weights_source: "checkpoint ≈ 55.56 GB (27.78 B parameters in bf16, with the vision encoder and the MTP layer vLLM skips; no vLLM log figure known)",
+        // Weights: checkpoint ≈ 55.56 GB (27.78 B parameters in bf16, with the vision encoder and the MTP layer vLLM skips; no vLLM log figure known)
     },
     // Qwen3.5-35B-A3B: 40 layers (10 attention, 16 q / 2 kv heads × 256; 30 GDN with 32 value
     // heads), hidden 2048, 256 experts × 512 (8 active) and a shared expert of 512.
@@ -386,7 +386,7 @@ pub const MODELS: [ModelPreset; 22] = [
             },
             state: Some(gdn(30, 32)),
         },
-        weights_source: "checkpoint safetensors 66.97 GiB (35.95 B parameters, with the vision encoder and the MTP layer vLLM skips; no vLLM log figure known)",
+        // Weights: checkpoint safetensors 66.97 GiB (35.95 B parameters, with the vision encoder and the MTP layer vLLM skips; no vLLM log figure known)
     },
     // Qwen3-Next-80B-A3B-Instruct: 48 layers, full_attention_interval 4 (12 attention, 16 q / 2 kv
     // heads × 256; 36 GDN, state in bf16), hidden 2048, 512 experts × 512 (10 active), shared 512.
@@ -416,7 +416,7 @@ pub const MODELS: [ModelPreset; 22] = [
                 ..gdn(36, 32)
             }),
         },
-        weights_source: "checkpoint safetensors 151.49 GiB (81.32 B parameters with the MTP layer; no vLLM log figure known)",
+        // Weights: checkpoint safetensors 151.49 GiB (81.32 B parameters with the MTP layer; no vLLM log figure known)
     },
     // gpt-oss-20b: 24 layers alternating sliding (window 128, sinks) and full, 64 q / 8 kv heads
     // × 64, 32 MXFP4 experts (4 active) of 2880, vocab 201088, max_pos 131072.
@@ -445,7 +445,7 @@ pub const MODELS: [ModelPreset; 22] = [
             },
             state: None,
         },
-        weights_source: "vLLM 0.11 log (H100): Model loading took 13.47 GiB (MXFP4 experts)",
+        // Weights: vLLM 0.11 log (H100): Model loading took 13.47 GiB (MXFP4 experts)
     },
     // gpt-oss-120b: 36 layers (18 sliding), 128 experts, otherwise as gpt-oss-20b.
     ModelPreset {
@@ -473,7 +473,7 @@ pub const MODELS: [ModelPreset; 22] = [
             },
             state: None,
         },
-        weights_source: "vLLM 0.11 log (H100): Model loading took 64.38 GiB (MXFP4 experts)",
+        // Weights: vLLM 0.11 log (H100): Model loading took 64.38 GiB (MXFP4 experts)
     },
     // gemma-3-12b-it (text_config): 48 layers, 5 sliding (window 1024) : 1 full, 16 q / 8 kv
     // heads × 256, vocab 262208, max_pos 131072.
@@ -502,7 +502,7 @@ pub const MODELS: [ModelPreset; 22] = [
             },
             state: None,
         },
-        weights_source: "vLLM 0.19 log (H100): Model loading took 23.31 GiB",
+        // Weights: vLLM 0.19 log (H100): Model loading took 23.31 GiB
     },
     // gemma-3-27b-it (text_config): 62 layers (52 sliding, 10 full), 32 q / 16 kv heads × 128.
     ModelPreset {
@@ -530,7 +530,7 @@ pub const MODELS: [ModelPreset; 22] = [
             },
             state: None,
         },
-        weights_source: "vLLM 0.19 log (H100): Model loading took 51.45 GiB",
+        // Weights: vLLM 0.19 log (H100): Model loading took 51.45 GiB
     },
     // Llama-4-Scout-17B-16E-Instruct (text_config): 48 layers, every 4th global (NoPE), the other
     // 36 chunked local (attention_chunk_size 8192), 40 q / 8 kv heads × 128, 16 experts (1
@@ -560,7 +560,7 @@ pub const MODELS: [ModelPreset; 22] = [
             },
             state: None,
         },
-        weights_source: "vLLM 0.19 log (4 × H100, TP 4): Model loading took 53.12 GiB per GPU",
+        // Weights: vLLM 0.19 log (4 × H100, TP 4): Model loading took 53.12 GiB per GPU
     },
     // DeepSeek-V3.2: 61 layers, 128 heads, MLA kv_lora_rank 512 + rope 64 with the sparse
     // indexer (index_head_dim 128), 256 experts × 2048 (8 active), FP8 weights, max_pos 163840.
@@ -589,7 +589,7 @@ pub const MODELS: [ModelPreset; 22] = [
             },
             state: None,
         },
-        weights_source: "checkpoint safetensors 642.13 GiB (FP8, with the MTP layer; no vLLM log figure known)",
+        // Weights: checkpoint safetensors 642.13 GiB (FP8, with the MTP layer; no vLLM log figure known)
     },
     // NVIDIA-Nemotron-3-Nano-30B-A3B-BF16: hybrid_override_pattern of 52 layers, 23 Mamba2 (64
     // heads × 64, state 128, 8 groups, kernel 4, mamba_ssm_cache_dtype float32), 6 attention (32 q
@@ -629,6 +629,6 @@ pub const MODELS: [ModelPreset; 22] = [
                 chunk_size: 128,
             }),
         },
-        weights_source: "estimate from config.json: 31.64 B parameters × 2 B (no vLLM log figure or checkpoint size known)",
+        // Weights: estimate from config.json: 31.64 B parameters × 2 B (no vLLM log figure or checkpoint size known)
     },
 ];
