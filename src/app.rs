@@ -93,9 +93,9 @@ pub fn App() -> impl IntoView {
     move || {
         let drawn = lang.get();
         let embed = embed.get();
-        // (Once this markup replaces the old one.)
+        // (Once this markup replaces the old one and its parts are written.)
         set_timeout(
-            move || browser::restore_after_redraw(drawn, 20),
+            move || browser::restore_after_redraw(drawn),
             std::time::Duration::ZERO,
         );
         let ui = parts::Ui::new(notices, fresh_entry);

@@ -259,10 +259,11 @@ fn sglang_stats_and_lines() {
     // and text from the worker escaped.
     let mut hostile = v.clone();
     hostile.notes.push("<script>x</script>".into());
-    let html = page::sglang_panel_html(&s, &hostile, true);
+    let html = page::sglang_panel_html(&s, &hostile);
     assert!(html.contains(r#"data-testid="sglang-tokens" data-value="7422""#));
     assert!(html.contains(r#"data-testid="compare-sglang-tokens" data-value="7422""#));
-    assert!(html.contains(r#"class="stale" aria-busy="true""#));
+    // The page shows an older panel dimmed while the worker computes the current one.
+    assert!(page::dimmed(&html).starts_with(r#"<div class="stale" aria-busy="true">"#));
     assert!(html.contains("&lt;script&gt;") && !html.contains("<script>"));
 }
 
@@ -280,7 +281,15 @@ fn the_results_html_escapes_what_users_type_and_carries_the_test_ids() {
     let words = explain(&s, &o);
     // 30 GiB of weights do not load on a 24 GB card: a refusal with its fixes.
     let f = fixes(&s, &o);
-    let top = page::results_top(&s, &o, &words, &f, None, "ValueError: <oops>", false);
+    let top = page::results_top(
+        &s,
+        &o,
+        &words,
+        &page::fixes_html(&f),
+        None,
+        "ValueError: <oops>",
+        false,
+    );
     let bottom = page::results_bottom(&o, &words, "vllm serve 'a<b'");
     for html in [&top, &bottom] {
         assert!(!html.contains("<img"), "{html}");
@@ -320,26 +329,23 @@ fn the_log_comparison_html_escapes_the_log_and_names_its_jobs() {
         mismatches: vec!["model: <b>x</b> here".into()],
         rows: vec![row],
     };
-    let html = page::log_compare_html("vllm", Some(&v), false);
+    let html = page::log_compare_html("vllm", Some(&v));
     assert!(html.contains("&lt;img src=x&gt;") && !html.contains("<img"));
     assert!(html.contains("a &amp; b") && html.contains("&lt;b&gt;x&lt;/b&gt;"));
     assert!(html.contains(r#"<tr data-row="tokens" data-diff="-16">"#));
     for job in ["log_align", "log_adopt", "log_report"] {
         assert!(html.contains(&format!(r#"data-log-job="{job}""#)), "{job}");
     }
-    // Dimmed while the worker computes the newer scenario's answer.
-    assert!(page::log_compare_html("vllm", Some(&v), true)
-        .contains(r#"class="table-wrap stale" aria-busy="true""#));
     // SGLang's table has its own adopt button and no vLLM actions; nothing read, nothing shown.
-    let sg = page::log_compare_html("sglang", Some(&v), false);
+    let sg = page::log_compare_html("sglang", Some(&v));
     assert!(
         sg.contains("log-adopt-sglang")
             && !sg.contains("log_report")
             && !sg.contains("log-mismatch")
     );
-    assert_eq!(page::log_compare_html("none", None, false), "");
+    assert_eq!(page::log_compare_html("none", None), "");
     // A vLLM log whose answer is not in yet still offers its actions.
-    assert!(page::log_compare_html("vllm", None, false).contains("log-download"));
+    assert!(page::log_compare_html("vllm", None).contains("log-download"));
 }
 
 #[test]

@@ -64,9 +64,22 @@ impl Asked {
         self.got.set(None);
     }
 
+    /// A panel the worker writes as HTML text: the current one, an older one dimmed while the
+    /// worker computes the current one, or why it could not.
+    pub fn html(&self) -> String {
+        match self.latest() {
+            Some((Ok(html), true)) => html,
+            Some((Ok(html), false)) => crate::page::dimmed(&html),
+            Some((Err(e), _)) => format!("<p>{}</p>", crate::page::html_escape(&e)),
+            None => String::new(),
+        }
+    }
+
     /// The answer to the request now (`None` while the worker computes it).
     pub fn now(&self) -> Option<Result<String, String>> {
-        self.latest().filter(|(_, current)| *current).map(|(a, _)| a)
+        self.latest()
+            .filter(|(_, current)| *current)
+            .map(|(a, _)| a)
     }
 }
 

@@ -321,43 +321,27 @@ pub fn keep_through_redraw(to: Lang) {
     KEPT.with(|k| k.set((open, Some(to))));
 }
 
-/// Restores what [`keep_through_redraw`] noted, once the page drawn anew in `drawn` has it (the
-/// panels below the answer come a frame later): the switch focused, the panels opened again.
-/// Gives up after `tries` tenths of a second; noted for another language (a switch that never
-/// drew, texts that never came), it is forgotten.
-pub fn restore_after_redraw(drawn: Lang, tries: u32) {
-    let (mut left, to) = KEPT.with(|k| k.get());
+/// Restores what [`keep_through_redraw`] noted, once the page drawn anew in `drawn` has it (its
+/// markup and parts are written by then): the switch focused, the panels opened again. Noted for
+/// another language (a switch that never drew, texts that never came), it is forgotten.
+pub fn restore_after_redraw(drawn: Lang) {
+    let (kept, to) = KEPT.with(|k| k.replace((0, None)));
     if to != Some(drawn) {
-        KEPT.with(|k| k.set((0, None)));
         return;
     }
-    if left & FOCUS_SWITCH != 0 {
+    if kept & FOCUS_SWITCH != 0 {
         if let Some(e) = window()
             .document()
             .and_then(|d| d.get_element_by_id("lang"))
             .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok())
         {
             let _ = e.focus();
-            left &= !FOCUS_SWITCH;
         }
     }
-    for i in 0..PANELS.len() {
-        if left & 1 << i == 0 {
-            continue;
-        }
+    for i in (0..PANELS.len()).filter(|i| kept & 1 << i != 0) {
         if let Some(e) = panel(i) {
             let _ = e.set_attribute("open", "");
-            left &= !(1 << i);
         }
-    }
-    // (Forgotten when given up, so a later redraw does not restore it.)
-    let again = tries > 0 && left != 0;
-    KEPT.with(|k| k.set(if again { (left, to) } else { (0, None) }));
-    if again {
-        set_timeout(
-            move || restore_after_redraw(drawn, tries - 1),
-            Duration::from_millis(100),
-        );
     }
 }
 

@@ -31,7 +31,9 @@ fn read(state: State, ui: Ui, panel: &'static DropPanel, file: web_sys::File) {
         log_check::reading(state, &name);
     }
     // The page may be drawn anew (a change of language) by the time a long file is read.
-    browser::read_text(file, panel.max_bytes, move |text| take(state, ui, panel, text));
+    browser::read_text(file, panel.max_bytes, move |text| {
+        take(state, ui, panel, text)
+    });
 }
 
 /// A change: the language switch, a file chosen, the embed builder's pickers, or the form (whose
@@ -52,7 +54,10 @@ pub fn change(state: State, ui: Ui, ev: leptos::ev::Event) {
     if embed::change(ui, &id, &value) {
         return;
     }
-    if let Some(panel) = [&IMPORT_PANEL, &LOG_PANEL].into_iter().find(|p| p.file_id == id) {
+    if let Some(panel) = [&IMPORT_PANEL, &LOG_PANEL]
+        .into_iter()
+        .find(|p| p.file_id == id)
+    {
         if let Some(file) = browser::chosen_file(&ev) {
             read(state, ui, panel, file);
         }
@@ -67,7 +72,9 @@ pub fn change(state: State, ui: Ui, ev: leptos::ev::Event) {
 /// A click on one of the page's buttons (each panel says whether it was its).
 pub fn click(state: State, ui: Ui, ev: leptos::ev::MouseEvent) {
     if let Some(text_id) = browser::clicked_data(&ev, "button[data-take]", "data-take") {
-        if let Some(panel) = [&IMPORT_PANEL, &LOG_PANEL].into_iter().find(|p| p.text_id == text_id)
+        if let Some(panel) = [&IMPORT_PANEL, &LOG_PANEL]
+            .into_iter()
+            .find(|p| p.text_id == text_id)
         {
             take(state, ui, panel, Ok(dom::control_value(panel.text_id)));
         }
@@ -117,19 +124,21 @@ fn dispatch(state: State, ui: Ui, ev: web_sys::Event) {
         "toggle" => {
             if let Some(d) = ev
                 .target()
-                .and_then(|t| t.dyn_into::<web_sys::HtmlDetailsElement>().ok())
+                .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
             {
-                gpus::toggled(ui, &d, d.open());
+                gpus::toggled(ui, &d, d.has_attribute("open"));
             }
         }
         _ => {}
     }
 }
 
+/// The page's handler: every event it listens for, with the state of the page drawn last.
+type Handler = Box<dyn Fn(web_sys::Event)>;
+
 thread_local! {
     /// The handler of the page drawn last.
-    static HANDLER: std::cell::RefCell<Option<Box<dyn Fn(web_sys::Event)>>> =
-        const { std::cell::RefCell::new(None) };
+    static HANDLER: std::cell::RefCell<Option<Handler>> = const { std::cell::RefCell::new(None) };
 }
 
 /// Passes the page's events to the handlers above, with `state` and `ui` (the page drawn last:

@@ -58,7 +58,10 @@ fn figure_html(state: State, ui: Ui, chart: &'static Chart) -> String {
 /// painted, when measuring costs nothing; they are drawn again when the window is resized.
 pub fn parts(state: State, ui: Ui, embed: Embed) {
     for c in CHARTS.iter().filter(|c| page::chart_shown(c, embed)) {
-        part(&page::chart_box_id(c), Box::new(move || figure_html(state, ui, c)));
+        part(
+            &page::chart_box_id(c),
+            Box::new(move || figure_html(state, ui, c)),
+        );
     }
     if ui.chart_width.get_untracked().is_some() {
         request_animation_frame(move || {

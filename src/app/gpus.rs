@@ -4,7 +4,7 @@
 use super::asks::Asked;
 use super::parts::{part, Ui};
 use super::{browser, State};
-use crate::page::{self, panel_request};
+use crate::page::panel_request;
 use kvbudget_core::scenario::GpuChoice;
 use leptos::prelude::*;
 
@@ -22,21 +22,13 @@ pub fn parts(state: State, ui: Ui) {
                 .with(|x| x.as_ref().map(|x| panel_request("gpus", &x.s)))
         }),
     );
-    part(
-        "p-gpus",
-        Box::new(move || match asked.latest() {
-            Some((Ok(html), true)) => html,
-            Some((Ok(html), false)) => format!(r#"<div class="stale" aria-busy="true">{html}</div>"#),
-            Some((Err(e), _)) => format!("<p>{}</p>", page::html_escape(&e)),
-            None => String::new(),
-        }),
-    );
+    part("p-gpus", Box::new(move || asked.html()));
 }
 
 /// The panel opened or closed (`toggle` events do not bubble: the page listens for them as they
 /// go down).
 pub fn toggled(ui: Ui, el: &web_sys::Element, open: bool) {
-    if el.class_list().contains("gpus") {
+    if el.class_name().split(' ').any(|c| c == "gpus") {
         ui.gpus_open.set(open);
     }
 }

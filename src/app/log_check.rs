@@ -41,7 +41,12 @@ impl LogState {
             Box::new(move || {
                 let n = reads.get();
                 (n > 0)
-                    .then(|| shown.with(|x| x.as_ref().map(|x| format!("log_panel\n{}\n{n}", encode(&x.s)))))
+                    .then(|| {
+                        shown.with(|x| {
+                            x.as_ref()
+                                .map(|x| format!("log_panel\n{}\n{n}", encode(&x.s)))
+                        })
+                    })
                     .flatten()
             }),
         );
@@ -112,7 +117,11 @@ pub fn parts(state: State) {
         let mut lines = text.splitn(3, '\n');
         let verdict = lines.next().unwrap_or_default().to_string();
         let message = lines.next().unwrap_or_default().to_string();
-        (verdict, message, lines.next().unwrap_or_default().to_string())
+        (
+            verdict,
+            message,
+            lines.next().unwrap_or_default().to_string(),
+        )
     };
     part(
         "p-log-status",
@@ -151,7 +160,7 @@ pub fn parts(state: State) {
                 if current {
                     html
                 } else {
-                    format!(r#"<div class="stale" aria-busy="true">{html}</div>"#)
+                    crate::page::dimmed(&html)
                 }
             }
             _ => String::new(),

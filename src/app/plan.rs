@@ -21,15 +21,7 @@ pub fn parts(state: State) {
             })
         }),
     );
-    part(
-        "p-plan",
-        Box::new(move || match asked.latest() {
-            Some((Ok(html), true)) => html,
-            Some((Ok(html), false)) => format!(r#"<div class="stale" aria-busy="true">{html}</div>"#),
-            Some((Err(e), _)) => format!("<p>{}</p>", crate::page::html_escape(&e)),
-            None => String::new(),
-        }),
-    );
+    part("p-plan", Box::new(move || asked.html()));
 }
 
 /// A plan's button: the plan of the scenario shown (whose values the panel states) applied to

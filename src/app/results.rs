@@ -49,9 +49,7 @@ fn panel_html(state: State, fixes: Asked) -> (String, String) {
     };
     // (The worker writes SGLang's panel; an older one is shown dimmed.)
     let sglang_panel = match &sg {
-        Some(Some(v)) if busy && !v.panel.is_empty() => {
-            format!(r#"<div class="stale" aria-busy="true">{}</div>"#, v.panel)
-        }
+        Some(Some(v)) if busy && !v.panel.is_empty() => page::dimmed(&v.panel),
         Some(Some(v)) => v.panel.clone(),
         _ => String::new(),
     };

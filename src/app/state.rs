@@ -31,7 +31,9 @@ pub struct Shown {
 type Evaluated = Result<(PageScenario, Outcome), kvbudget_core::error::KvError>;
 
 /// What tells an evaluation from another.
-fn evaluation_key(r: Option<&Evaluated>) -> Option<Result<&PageScenario, &kvbudget_core::error::KvError>> {
+fn evaluation_key(
+    r: Option<&Evaluated>,
+) -> Option<Result<&PageScenario, &kvbudget_core::error::KvError>> {
     r.map(|r| r.as_ref().map(|x| &x.0))
 }
 

@@ -47,7 +47,12 @@ pub fn log_read_request(text: &str) -> String {
 /// The request that applies a button of the panel `job` (`plan_apply`: `which` is its
 /// `data-plan-apply`; `fix_apply`: its `data-fix-index`) of the scenario shown, `shown`, to the
 /// scenario as edited, `target` (they differ while an edit is refused).
-pub fn apply_request(job: &str, which: &str, shown: &PageScenario, target: &PageScenario) -> String {
+pub fn apply_request(
+    job: &str,
+    which: &str,
+    shown: &PageScenario,
+    target: &PageScenario,
+) -> String {
     format!("{job}\n{which}\n{}\n{}", encode(shown), encode(target))
 }
 
@@ -85,7 +90,12 @@ fn panel_answer(session: &mut Session, request: &str) -> Option<String> {
             Ok(st) => {
                 let st = read_status(&st);
                 let line = |t: &str| t.replace('\n', " ");
-                ok(format!("{}\n{}\n{}", line(&st.kind), line(&st.verdict), line(&st.message)))
+                ok(format!(
+                    "{}\n{}\n{}",
+                    line(&st.kind),
+                    line(&st.verdict),
+                    line(&st.message)
+                ))
             }
             Err(e) => format!("err\n{e}"),
         });
@@ -108,7 +118,11 @@ fn panel_answer(session: &mut Session, request: &str) -> Option<String> {
             shown.map(|(s, o)| {
                 if job == "plan_apply" {
                     apply_plan(&mut target, &s, &o, &which);
-                } else if let Some(f) = which.parse::<usize>().ok().and_then(|i| fixes(&s, &o).get(i).cloned()) {
+                } else if let Some(f) = which
+                    .parse::<usize>()
+                    .ok()
+                    .and_then(|i| fixes(&s, &o).get(i).cloned())
+                {
                     f.change.apply(&mut target);
                 }
                 ok(encode(&target))
@@ -119,18 +133,23 @@ fn panel_answer(session: &mut Session, request: &str) -> Option<String> {
         "log_panel" => {
             let query = next();
             let status = session.answer(&log_question("log_status", ""));
-            read_text(&status).and_then(|st| {
-                let st = read_status(&st);
-                let compare = if st.kind == "none" {
-                    String::new()
-                } else {
-                    let view = session.answer(&log_question("log_view", query));
-                    log_compare_html(&st.kind, Some(&read_view(&read_text(&view)?)))
-                };
-                let line = |t: &str| t.replace('\n', " ");
-                Ok(ok(format!("{}\n{}\n{compare}", line(&st.verdict), line(&st.message))))
-            })
-            .map_err(|e| format!("err\n{e}"))
+            read_text(&status)
+                .and_then(|st| {
+                    let st = read_status(&st);
+                    let compare = if st.kind == "none" {
+                        String::new()
+                    } else {
+                        let view = session.answer(&log_question("log_view", query));
+                        log_compare_html(&st.kind, Some(&read_view(&read_text(&view)?)))
+                    };
+                    let line = |t: &str| t.replace('\n', " ");
+                    Ok(ok(format!(
+                        "{}\n{}\n{compare}",
+                        line(&st.verdict),
+                        line(&st.message)
+                    )))
+                })
+                .map_err(|e| format!("err\n{e}"))
         }
         // SGLang's figures with the results' SGLang panel (`SglangView::panel`).
         "sglang" => {

@@ -35,6 +35,12 @@ pub fn stat_html(out: &mut String, st: &Stat, sub: bool) {
     out.push_str("</div>");
 }
 
+/// A panel the worker wrote for an older scenario, shown dimmed and marked busy while it computes
+/// the current one (rather than the panel blinking out and back on every keystroke).
+pub fn dimmed(html: &str) -> String {
+    format!(r#"<div class="stale" aria-busy="true">{html}</div>"#)
+}
+
 /// A refusal's fixes, each a button (`data-fix-index`: its place in the list), or why there is
 /// none.
 pub fn fixes_html(fixes: &[Fix]) -> String {

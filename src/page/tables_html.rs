@@ -3,11 +3,11 @@
 //! rows of figures, rebuilt on every edit, need no view of their own.
 
 use super::{html_escape as esc, rate, refusal_short};
-use kvbudget_core::floatfmt::fixed;
 use kvbudget_core::calc::Outcome;
+use kvbudget_core::floatfmt::fixed;
 use kvbudget_core::gpus::GpuRow;
-use kvbudget_core::scenario::PageScenario;
 use kvbudget_core::repertoire::Row;
+use kvbudget_core::scenario::PageScenario;
 use kvbudget_core::t;
 use kvbudget_core::units::{fixed2, thousands, GIB};
 use std::fmt::Write;
