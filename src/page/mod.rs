@@ -1,7 +1,8 @@
 //! The page's decisions as pure functions, compiled for every target and tested natively
-//! (`tests/page.rs`): what each input shows and how typed text is committed, what the pickers
-//! offer and select, the texts the panels show, the three charts as one table, and the embed
-//! snippet. The Leptos components in `app/` only wire these to the DOM.
+//! (`tests/page.rs`, `tests/worker_jobs.rs`): the page's markup, what each input shows and how
+//! typed text is committed, what the pickers offer and select, the texts the panels show, the
+//! three charts as one table, the embed snippet, and the panels the worker writes for the page
+//! (`jobs`). `app/` only wires these to the DOM.
 
 mod embed;
 mod engines;

@@ -56,8 +56,6 @@ pub struct LogRow {
 /// The scenario beside the log: the settings that differ, and the rows.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct LogView {
-    /// The scenario (its URL query) this is for.
-    pub query: String,
     /// "what: x here, y in the log", for each setting that differs (vLLM logs).
     pub mismatches: Vec<String>,
     /// The comparison.
@@ -184,10 +182,7 @@ pub fn status(log: &Loaded) -> LogStatus {
 
 /// The scenario beside the loaded log.
 pub fn log_view(s: &PageScenario, log: &Loaded) -> LogView {
-    let mut v = LogView {
-        query: crate::query::encode(s),
-        ..LogView::default()
-    };
+    let mut v = LogView::default();
     match log {
         Loaded::Vllm(p) => {
             v.mismatches = mismatches(s, p)
@@ -272,8 +267,11 @@ pub fn read_status(text: &str) -> LogStatus {
 
 /// The view on the wire.
 pub fn write_view(v: &LogView) -> String {
-    let mut out = vec![record(&["query", &v.query])];
-    out.extend(v.mismatches.iter().map(|m| record(&["mismatch", m])));
+    let mut out: Vec<String> = v
+        .mismatches
+        .iter()
+        .map(|m| record(&["mismatch", m]))
+        .collect();
     out.extend(v.rows.iter().map(|r| {
         record(&[
             "row",
@@ -295,7 +293,6 @@ pub fn read_view(text: &str) -> LogView {
     for line in text.lines() {
         let f = Fields::of(line);
         match f.text(0).as_str() {
-            "query" => v.query = f.text(1),
             "mismatch" => v.mismatches.push(f.text(1)),
             "row" => v.rows.push(LogRow {
                 key: f.text(1),

@@ -4,7 +4,6 @@
 use super::wire::{opt, record, Fields};
 use crate::calc::evaluate;
 use crate::engines::{compare, sglang_command, sglang_outcome, SglangOutcome};
-use crate::query;
 use crate::scenario::PageScenario;
 use crate::t;
 use crate::units::thousands;
@@ -41,8 +40,6 @@ pub struct EngineRow {
 /// The page's scenario under SGLang, as the page shows it.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct SglangView {
-    /// The scenario (its URL query) these figures are for.
-    pub query: String,
     /// The answer in one line, and whether SGLang refuses to start.
     pub answer: String,
     /// Whether SGLang refuses (or does not accept the settings).
@@ -145,7 +142,6 @@ pub fn sglang_lines(o: &SglangOutcome) -> String {
 /// SGLang's figures for the page's scenario.
 pub fn sglang_view(s: &PageScenario) -> SglangView {
     let mut v = SglangView {
-        query: query::encode(s),
         command: sglang_command(s),
         default_mfs: crate::floatfmt::display(crate::engines::default_mfs(s)),
         ..SglangView::default()
@@ -200,7 +196,6 @@ pub fn sglang_view(s: &PageScenario) -> SglangView {
 /// The view on the wire.
 pub fn write_view(v: &SglangView) -> String {
     let mut out = vec![
-        record(&["query", &v.query]),
         record(&["answer", &v.answer, if v.refused { "1" } else { "0" }]),
         record(&["lines", &v.lines]),
         record(&["command", &v.command]),
@@ -229,7 +224,6 @@ pub fn read_view(text: &str) -> SglangView {
     for line in text.lines() {
         let f = Fields::of(line);
         match f.text(0).as_str() {
-            "query" => v.query = f.text(1),
             "answer" => {
                 v.answer = f.text(1);
                 v.refused = f.text(2) == "1";
