@@ -53,7 +53,7 @@ pub struct Ui {
     pub gpus_open: RwSignal<bool>,
     /// The width the charts are drawn at (`None` until known).
     pub chart_width: RwSignal<Option<u32>>,
-    /// Set a frame after the page is drawn: the panels below the answer come then.
+    /// Set a frame after the page is drawn: the repertoire, below the answer, comes then.
     pub later: RwSignal<bool>,
 }
 
