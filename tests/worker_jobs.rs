@@ -200,6 +200,7 @@ fn the_page_markup_has_a_box_for_every_part() {
         "copy-status",
         "embed-box",
         "embed-code",
+        "embed-preview",
         "p-plan",
         "p-log-status",
         "p-log-compare",

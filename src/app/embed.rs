@@ -71,19 +71,23 @@ pub fn view_parts(state: State) {
 }
 
 /// The embed builder: shown while open; its snippet and preview follow the scenario, the view
-/// and the theme (the preview is loaded only while the builder is open).
+/// and the theme (the preview's frame exists only while the builder is open).
 pub fn builder_parts(state: State, ui: Ui) {
     shown_while("embed-box", Box::new(move || ui.embed_open.get()));
     let scenario = state.scenario;
     Effect::new(move |prev: Option<String>| {
         if !ui.embed_open.get() {
-            return prev.unwrap_or_default();
+            // (The preview's frame goes with the builder.)
+            if prev.as_ref().is_some_and(|p| !p.is_empty()) {
+                dom::set_html("embed-preview", "");
+            }
+            return String::new();
         }
         let (mode, theme) = ui.embed.get();
         let url = browser::url_for(&scenario.with(|s| encode(&page::embedded(s, mode, theme))));
         if prev.as_deref() != Some(url.as_str()) {
             dom::set_control_value("embed-code", &page::embed_snippet(&url, mode));
-            dom::set_attr(".embed-preview", "src", &url);
+            dom::set_html("embed-preview", &page::embed_preview_html(&url));
         }
         url
     });

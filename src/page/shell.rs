@@ -57,6 +57,16 @@ fn charts_html(out: &mut String, embed: Embed) {
     out.push_str("</section>");
 }
 
+/// The preview of the embed builder: the embedded view of `url` in a frame (drawn only while the
+/// builder is open: a frame costs a browsing context).
+pub fn embed_preview_html(url: &str) -> String {
+    format!(
+        r#"<iframe class="embed-preview" title="{}" src="{}"></iframe>"#,
+        esc(t!(EM_PREVIEW_TITLE)),
+        esc(url)
+    )
+}
+
 /// The calculator in `lang`: header, form, results, panels, charts, tables, footer.
 pub fn page_html(lang: Lang) -> String {
     let mut out = String::with_capacity(24_000);
@@ -79,12 +89,11 @@ pub fn page_html(lang: Lang) -> String {
     );
     let _ = write!(
         out,
-        r#"<div class="outputs"><section class="results" aria-labelledby="results-title"><div class="part" id="p-top"></div><div class="part" id="p-primer"></div><div class="part" id="p-bottom"></div><div class="actions" id="actions" hidden>{}<span class="copied" role="status" data-testid="copy-status" id="copy-status"></span></div><div class="embed-box" id="embed-box" hidden>{}<textarea id="embed-code" readonly rows="5" data-testid="embed-snippet"></textarea><button type="button" data-action="copy-snippet">{}</button><p class="hint">{}</p><iframe class="embed-preview" title="{}"></iframe></div></section><div class="part" id="p-plan"></div>"#,
+        r#"<div class="outputs"><section class="results" aria-labelledby="results-title"><div class="part" id="p-top"></div><div class="part" id="p-primer"></div><div class="part" id="p-bottom"></div><div class="actions" id="actions" hidden>{}<span class="copied" role="status" data-testid="copy-status" id="copy-status"></span></div><div class="embed-box" id="embed-box" hidden>{}<textarea id="embed-code" readonly rows="5" data-testid="embed-snippet"></textarea><button type="button" data-action="copy-snippet">{}</button><p class="hint">{}</p><div class="part" id="embed-preview"></div></div></section><div class="part" id="p-plan"></div>"#,
         actions_html(),
         embed_pickers_html(),
         esc(t!(EM_COPY_SNIPPET)),
-        esc(t!(EM_PREVIEW)),
-        esc(t!(EM_PREVIEW_TITLE))
+        esc(t!(EM_PREVIEW))
     );
     let _ = write!(
         out,
