@@ -58,6 +58,15 @@ impl Asked {
             .with(|g| g.as_ref().map(|(gk, a)| (a.clone(), *gk == k)))
     }
 
+    /// Whether the latest answer answers the request now (read without copying it).
+    pub fn current(&self) -> bool {
+        let Some(k) = self.key.get() else {
+            return false;
+        };
+        self.got
+            .with(|g| g.as_ref().is_some_and(|(gk, _)| *gk == k))
+    }
+
     /// Forgets the latest answer (it answers a question that no longer makes sense: another log
     /// was read).
     pub fn forget(&self) {

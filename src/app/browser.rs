@@ -355,20 +355,21 @@ pub fn remove_element(id: &str) {
 /// The attribute `attr` of the element matching `selector` that a click landed in (a click on a
 /// button inside HTML text the panel set, handled by the panel).
 pub fn clicked_data(ev: &leptos::ev::MouseEvent, selector: &str, attr: &str) -> Option<String> {
+    closest(ev, selector)?.get_attribute(attr)
+}
+
+/// The element matching `selector` that the element an event comes from is inside (or is).
+fn closest(ev: &web_sys::Event, selector: &str) -> Option<web_sys::Element> {
     ev.target()?
         .dyn_into::<web_sys::Element>()
         .ok()?
         .closest(selector)
-        .ok()??
-        .get_attribute(attr)
+        .ok()?
 }
 
 /// Whether the element an event comes from is inside (or is) one matching `selector`.
 pub fn target_closest(ev: &web_sys::Event, selector: &str) -> bool {
-    ev.target()
-        .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
-        .and_then(|e| e.closest(selector).ok().flatten())
-        .is_some()
+    closest(ev, selector).is_some()
 }
 
 /// The page's second module: a Web Worker built by Trunk from `worker/`, started on first use.

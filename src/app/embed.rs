@@ -107,11 +107,9 @@ pub fn change(ui: Ui, id: &str, value: &str) -> bool {
     true
 }
 
-/// The builder's copy button. Returns whether the click was its.
-pub fn click(ui: Ui, ev: &leptos::ev::MouseEvent) -> bool {
-    if browser::clicked_data(ev, "button[data-action]", "data-action").as_deref()
-        != Some("copy-snippet")
-    {
+/// The builder's copy button (`data-action`). Returns whether the action was its.
+pub fn action(ui: Ui, action: &str) -> bool {
+    if action != "copy-snippet" {
         return false;
     }
     let snippet = dom::control_value("embed-code");

@@ -80,9 +80,12 @@ pub fn click(state: State, ui: Ui, ev: leptos::ev::MouseEvent) {
         }
         return;
     }
-    let _ = inputs::click(state, &ev)
-        || results::click(state, ui, &ev)
-        || embed::click(ui, &ev)
+    if let Some(a) = browser::clicked_data(&ev, "button[data-action]", "data-action") {
+        let _ =
+            inputs::action(state, &a) || results::action(state, ui, &a) || embed::action(ui, &a);
+        return;
+    }
+    let _ = results::click(state, ui, &ev)
         || plan::click(state, ui, &ev)
         || log_check::click(state, &ev)
         || import::click(state.scenario, ui, &ev)

@@ -2,7 +2,7 @@
 //! markup), the page's handlers pass its events here (the control found by its id), and one effect
 //! writes what each control shows (`page::fields_now`), touching only what changed.
 
-use super::{browser, dom, State};
+use super::{dom, State};
 use crate::page::{self, FieldNow, Typed};
 use kvbudget_core::scenario::PageScenario;
 use kvbudget_core::units::Bytes;
@@ -118,14 +118,14 @@ pub fn change(state: State, id: &str, ev: &leptos::ev::Event) -> bool {
     true
 }
 
-/// The form's buttons: the overhead's two shortcuts and the reset. Returns whether the click was
-/// theirs.
-pub fn click(state: State, ev: &leptos::ev::MouseEvent) -> bool {
+/// The form's buttons (`data-action`): the overhead's two shortcuts and the reset. Returns
+/// whether the action was theirs.
+pub fn action(state: State, action: &str) -> bool {
     let (scenario, typed) = (state.scenario, state.typed);
-    match browser::clicked_data(ev, "button[data-action]", "data-action").as_deref() {
-        Some("seed-overhead") => scenario.update(|s| s.overhead = Some(Bytes::gib(1))),
-        Some("estimate-overhead") => scenario.update(|s| s.overhead = None),
-        Some("reset") => {
+    match action {
+        "seed-overhead" => scenario.update(|s| s.overhead = Some(Bytes::gib(1))),
+        "estimate-overhead" => scenario.update(|s| s.overhead = None),
+        "reset" => {
             typed.set(Typed::default());
             scenario.update(|s| {
                 *s = PageScenario {

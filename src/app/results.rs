@@ -148,8 +148,7 @@ pub fn parts(state: State, ui: Ui) {
     part("copy-status", Box::new(move || esc(&ui.copied.get())));
 }
 
-/// The results' buttons: a refusal's fixes (`data-fix-index`) and the actions (`data-action`).
-/// Returns whether the click was theirs.
+/// A refusal's fix (`data-fix-index`). Returns whether the click was one.
 pub fn click(state: State, ui: Ui, ev: &leptos::ev::MouseEvent) -> bool {
     let scenario = state.scenario;
     if let Some(i) = browser::clicked_data(ev, "button[data-fix-index]", "data-fix-index") {
@@ -164,23 +163,30 @@ pub fn click(state: State, ui: Ui, ev: &leptos::ev::MouseEvent) -> bool {
         }
         return true;
     }
-    match browser::clicked_data(ev, "button[data-action]", "data-action").as_deref() {
+    false
+}
+
+/// The results' actions and the notices' dismissal (a button's `data-action`). Returns whether
+/// the action was theirs.
+pub fn action(state: State, ui: Ui, action: &str) -> bool {
+    let scenario = state.scenario;
+    match action {
         // (Under SGLang the command is the worker's; while it computes there is none yet.)
-        Some("copy-command") => match shown_command(state) {
+        "copy-command" => match shown_command(state) {
             c if c.is_empty() => ui.copied.set(t!(RS_SGLANG_PENDING).into()),
             c => browser::copy_reporting(t!(RS_COMMAND), c, ui.copied),
         },
-        Some("copy-link") => {
+        "copy-link" => {
             let link = browser::url_for(&scenario.with_untracked(encode));
             browser::copy_reporting(t!(RS_LINK), link, ui.copied);
         }
-        Some("embed") => {
+        "embed" => {
             ui.embed_open.update(|v| *v = !*v);
             let open = ui.embed_open.get_untracked().to_string();
             dom::set_attr(r#"[data-action="embed"]"#, "aria-expanded", &open);
         }
-        Some("use-budget") => scenario.update(|s| s.kv_memory = None),
-        Some("dismiss") => ui.notices.set(Vec::new()),
+        "use-budget" => scenario.update(|s| s.kv_memory = None),
+        "dismiss" => ui.notices.set(Vec::new()),
         _ => return false,
     }
     true

@@ -38,6 +38,6 @@ pub fn follow(
             },
         })
     });
-    let current = Memo::new(move |_| asked.latest().is_some_and(|(_, now)| now));
+    let current = Memo::new(move |_| asked.current());
     (latest, current)
 }

@@ -56,6 +56,11 @@ pub fn apply_request(
     format!("{job}\n{which}\n{}\n{}", encode(shown), encode(target))
 }
 
+/// A text as one line of an answer.
+fn one_line(text: &str) -> String {
+    text.replace('\n', " ")
+}
+
 fn ok(text: String) -> String {
     format!("ok\n{text}")
 }
@@ -89,12 +94,11 @@ fn panel_answer(session: &mut Session, request: &str) -> Option<String> {
         return Some(match read_text(&answer) {
             Ok(st) => {
                 let st = read_status(&st);
-                let line = |t: &str| t.replace('\n', " ");
                 ok(format!(
                     "{}\n{}\n{}",
-                    line(&st.kind),
-                    line(&st.verdict),
-                    line(&st.message)
+                    one_line(&st.kind),
+                    one_line(&st.verdict),
+                    one_line(&st.message)
                 ))
             }
             Err(e) => format!("err\n{e}"),
@@ -142,11 +146,10 @@ fn panel_answer(session: &mut Session, request: &str) -> Option<String> {
                         let view = session.answer(&log_question("log_view", query));
                         log_compare_html(&st.kind, Some(&read_view(&read_text(&view)?)))
                     };
-                    let line = |t: &str| t.replace('\n', " ");
                     Ok(ok(format!(
                         "{}\n{}\n{compare}",
-                        line(&st.verdict),
-                        line(&st.message)
+                        one_line(&st.verdict),
+                        one_line(&st.message)
                     )))
                 })
                 .map_err(|e| format!("err\n{e}"))
