@@ -4,7 +4,7 @@
 use kvbudget::core::calc::evaluate;
 use kvbudget::core::model::KvDtype;
 use kvbudget::core::query::decode;
-use kvbudget::core::repertoire::rows;
+use kvbudget::core::repertoire::{rows, rows_key};
 
 #[test]
 fn repertoire_on_a_4090_at_8k() {
@@ -60,6 +60,61 @@ fn with_prompt_and_trace_the_row_matches_the_results() {
             "{}",
             row.key()
         );
+    }
+}
+
+#[test]
+fn the_table_is_keyed_on_what_its_rows_read() {
+    // The page recomputes the table only when `rows_key` changes: every row sets its own model
+    // and dtype, so a scenario and its key give the same rows, and scenarios that differ only in
+    // the model, the dtype or the amount of a log's KV memory share one key.
+    let scenario = |q: &str| decode(q).0;
+    let base = "?gpu=rtx-4090&ctx=8192&overhead_gib=1";
+    for q in [
+        format!("{base}&model=Qwen/Qwen3-8B"),
+        format!("{base}&model=Qwen/Qwen2.5-7B-Instruct&kv=fp8"),
+        format!("{base}&model=Qwen/Qwen3-8B&weights_gib=15.5"),
+        format!("{base}&model=Qwen/Qwen3-8B&kv_bytes=4000000000"),
+        format!("{base}&model=custom&layers=40&kv_heads=8&head_dim=128&weights_gib=12"),
+        "?gpu=h100-sxm&ctx=32768&prompt=1000&trace=4000&tp=2".to_string(),
+    ] {
+        let s = scenario(&q);
+        assert_eq!(rows(&s), rows(&rows_key(&s)), "{q}");
+    }
+    let key = |q: &str| rows_key(&scenario(q));
+    assert_eq!(
+        key(&format!("{base}&model=Qwen/Qwen3-8B")),
+        key(&format!("{base}&model=Qwen/Qwen3-14B-AWQ&kv=fp8"))
+    );
+    assert_eq!(
+        key(&format!("{base}&kv_bytes=4000000000")),
+        key(&format!("{base}&kv_bytes=5000000000"))
+    );
+    // What a row reads changes the key: the GPU, the context, whether a log gave the KV memory
+    // (the caption says so), and the model when a log measured its weights (Qwen3-8B's rows
+    // use 15.5 GiB; another model's do not).
+    assert_ne!(key(base), key("?gpu=l40s&ctx=8192&overhead_gib=1"));
+    assert_ne!(key(base), key("?gpu=rtx-4090&ctx=4096&overhead_gib=1"));
+    assert_ne!(key(base), key(&format!("{base}&kv_bytes=4000000000")));
+    assert_ne!(
+        key(&format!("{base}&model=Qwen/Qwen3-8B&weights_gib=15.5")),
+        key(&format!(
+            "{base}&model=Qwen/Qwen2.5-7B-Instruct&weights_gib=15.5"
+        ))
+    );
+    // Measured weights count in their model's rows, as in the results after loading the row:
+    // 23,263,690,359 B (92 % of the 4090, as above) − ⌊15.5 × 2³⁰⌋ 16,642,998,272 − 1 GiB
+    // = 5,546,950,263 B of pool for Qwen3-8B (5,793,910,883 with the preset's 15.27 GiB).
+    let s = scenario(&format!("{base}&model=Qwen/Qwen3-8B&weights_gib=15.5"));
+    let measured = rows(&s);
+    let plain = rows(&scenario(base));
+    assert_eq!(measured[0].pool, 5_546_950_263);
+    assert_eq!(plain[0].pool, 5_793_910_883);
+    assert_eq!(measured[4].pool, plain[4].pool);
+    for row in &measured {
+        let mut t = s.clone();
+        row.load_into(&mut t);
+        assert_eq!(row.pool, evaluate(&t).unwrap().chosen.pool, "{}", row.key());
     }
 }
 

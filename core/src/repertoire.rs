@@ -54,6 +54,23 @@ impl Row {
     }
 }
 
+/// What `rows` and the table's caption read of a scenario: the scenario with what every row sets
+/// for itself made the same (the KV dtype, the model, the log's KV memory but for whether there is
+/// one), so the page recomputes the table only when a row can change, not on every edit of the
+/// model or the dtype. The model stays when a log measured its weights: `set_model` keeps them
+/// for that model's rows and drops them for the others.
+pub fn rows_key(s: &PageScenario) -> PageScenario {
+    let mut k = s.clone();
+    k.kv = KvDtype::Auto;
+    k.kv_memory = s.kv_memory.map(|_| Bytes(0));
+    if k.weights.is_none() {
+        if let Some(p) = presets::model(REPERTOIRE[0]) {
+            k.model = ModelChoice::Preset(p);
+        }
+    }
+    k
+}
+
 /// The repertoire (Qwen3-8B, Qwen3-14B-AWQ, Qwen2.5-7B-Instruct) × {`auto`, FP8} under the page's
 /// GPU, version, utilization, overhead, parallelism, `max_num_seqs` and context. KV memory taken
 /// from a log belongs to the log's model, so the rows use the budget. A row that cannot be
@@ -70,7 +87,8 @@ pub fn rows(s: &PageScenario) -> Vec<Row> {
             t.set_model(ModelChoice::Preset(p));
             t.kv = kv;
             t.kv_memory = None;
-            let Ok(side) = side(&t, &p.spec, kv, context) else {
+            // The preset's geometry, with the weights a log measured when it is this model's log.
+            let Ok(side) = side(&t, &t.model_spec(), kv, context) else {
                 continue;
             };
             let r = side.report;

@@ -3,43 +3,53 @@
 use super::parts::{part, Ui};
 use super::{browser, State};
 use crate::page;
-use kvbudget_core::repertoire::rows;
+use kvbudget_core::repertoire::{rows, rows_key};
+use kvbudget_core::scenario::PageScenario;
 use kvbudget_core::t;
 use leptos::prelude::*;
 
-/// The table (HTML text: `page::table_html`), recomputed when the evaluated scenario changes;
-/// drawn a frame after the page, so the numbers and the charts show sooner.
+/// The table (HTML text: `page::table_html`), recomputed when a row can change (`rows_key`: not
+/// on an edit of the model or the dtype, which every row sets for itself); drawn a frame after
+/// the page, so the numbers and the charts show sooner.
 pub fn parts(state: State, ui: Ui) {
+    // The key the table was last drawn for, and the table.
+    let last = std::cell::RefCell::new((None, String::new()));
     part(
         "p-repertoire",
         Box::new(move || {
             if !ui.later.get() {
                 return String::new();
             }
-            let Some((caption, rows)) = state.shown.with(|x| {
-                x.as_ref().map(|x| {
-                    (
-                        page::repertoire_caption(&x.s),
-                        page::repertoire_rows_html(&rows(&x.s)),
-                    )
-                })
-            }) else {
-                return String::new();
-            };
-            let heads = [
-                t!(IN_MODEL),
-                t!(IN_KV_DTYPE),
-                t!(RP_BPT),
-                t!(RP_PER_SEQ),
-                t!(RS_STAT_SEQS),
-            ];
-            format!(
-                r#"<section class="repertoire" aria-labelledby="rep-title"><h2 id="rep-title">{}</h2><div class="table-wrap">{}</div></section>"#,
-                page::html_escape(t!(RP_TITLE)),
-                page::table_html("", &caption, &heads, &rows)
-            )
+            let key = state.shown.with(|x| x.as_ref().map(|x| rows_key(&x.s)));
+            let mut last = last.borrow_mut();
+            if last.0 != key {
+                last.1 = key.as_ref().map(table).unwrap_or_default();
+                last.0 = key;
+            }
+            last.1.clone()
         }),
     );
+}
+
+/// The table for a scenario (or its `rows_key`).
+fn table(s: &PageScenario) -> String {
+    let heads = [
+        t!(IN_MODEL),
+        t!(IN_KV_DTYPE),
+        t!(RP_BPT),
+        t!(RP_PER_SEQ),
+        t!(RS_STAT_SEQS),
+    ];
+    format!(
+        r#"<section class="repertoire" aria-labelledby="rep-title"><h2 id="rep-title">{}</h2><div class="table-wrap">{}</div></section>"#,
+        page::html_escape(t!(RP_TITLE)),
+        page::table_html(
+            "",
+            &page::repertoire_caption(s),
+            &heads,
+            &page::repertoire_rows_html(&rows(s))
+        )
+    )
 }
 
 /// A row's button (`data-load`, in the repertoire) loads its model and dtype. Returns whether the
