@@ -213,11 +213,7 @@ pub fn evaluate(s: &PageScenario) -> Result<Outcome> {
         side(s, &model, sixteen_bit(&model), context)?,
         side(s, &model, KvDtype::Fp8, context)?,
     ];
-    // The chosen dtype is usually one of the pair: its side is the same computation.
-    let chosen = match pair.iter().find(|p| p.kv == s.kv) {
-        Some(p) => p.clone(),
-        None => side(s, &model, s.kv, context)?,
-    };
+    let chosen = side(s, &model, s.kv, context)?;
     let mha = capacity::bytes_per_token_mha(&model, s.kv)?;
     let seqs = s.seqs();
     let r = &chosen.report;
