@@ -4,6 +4,7 @@
 // Prints, per site, the medians of navigation → first complete render and of its steps, and per
 // site after the first the median of the paired differences. Asserts nothing.
 //   node bench/ab-load.mjs dist /path/to/other-dist [rounds]
+import path from 'node:path';
 import { serve, browser } from '../tests/e2e/harness.mjs';
 
 const args = process.argv.slice(2);
@@ -29,7 +30,7 @@ const INIT = `(() => {
 })()`;
 
 const servers = [];
-for (const d of dists) servers.push(await serve(d));
+for (const d of dists) servers.push(await serve(path.resolve(d)));
 const b = await browser();
 const runs = dists.map(() => []);
 for (let i = 0; i < ROUNDS; i++) {
@@ -56,7 +57,7 @@ await b.close();
 for (const s of servers) s.server.close();
 
 const median = (xs) => [...xs].sort((a, c) => a - c)[Math.floor(xs.length / 2)];
-const ms = (x) => `${x.toFixed(1)} ms`.padStart(9);
+const ms = (x) => (Number.isFinite(x) ? `${x.toFixed(1)} ms` : 'n/a').padStart(9);
 for (const k of dists.keys()) {
   const m = (f) => ms(median(runs[k].map(f)));
   console.log(`${dists[k]}: rendered ${m((x) => x.rendered)} | parsed ${m((x) => x.parsed)} | wasm arrived ${m((x) => x.wasm)} | markup ${m((x) => x.markup)} | wasm → markup ${m((x) => x.markup - x.wasm)} | markup → rendered ${m((x) => x.rendered - x.markup)}`);

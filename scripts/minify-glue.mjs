@@ -1,6 +1,6 @@
 // Trunk post-build hook: minifies the page's JavaScript glue, wasm-bindgen's ES module (47 KB raw,
 // 8.0 KB gzip; minified 21 KB, 6.0 KB gzip). Trunk's own minifier gives up on it ("Failed to
-// minify JS": it does not parse `export default`) and leaves it as written. The new
+// minify JS": it does not parse `export { …, __wbg_init as default }`) and leaves it as written. The new
 // subresource-integrity hash replaces the old one in index.html. Release builds only; the
 // worker's glue, a classic script, Trunk minifies itself.
 import fs from 'node:fs';
@@ -14,7 +14,7 @@ if (!dir) throw new Error('TRUNK_STAGING_DIR is not set: run this as a Trunk pos
 const htmlFile = path.join(dir, 'index.html');
 let html = fs.readFileSync(htmlFile, 'utf8');
 const sri = (text) => `sha384-${crypto.createHash('sha384').update(text).digest('base64')}`;
-const glue = fs.readdirSync(dir).filter((f) => /^kvbudget-[0-9a-f]+\.js$/.test(f));
+const glue = fs.readdirSync(dir).filter((f) => /^kvbudget(-[0-9a-f]+)?\.js$/.test(f));
 if (glue.length !== 1) throw new Error(`expected one page glue file, found ${glue.length}`);
 for (const f of glue) {
   const file = path.join(dir, f);

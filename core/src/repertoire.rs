@@ -54,10 +54,10 @@ impl Row {
     }
 }
 
-/// What `rows` and the table's caption read of a scenario: the scenario with what every row sets
-/// for itself made the same (the KV dtype, the model, the log's KV memory but for whether there is
-/// one), so the page recomputes the table only when a row can change, not on every edit of the
-/// model or the dtype. The model stays when a log measured its weights: `set_model` keeps them
+/// The scenario as `rows` and the table's caption see it: with what every row sets for itself made
+/// the same (the KV dtype, the model, the log's KV memory but for whether there is one), so the
+/// page recomputes the table when anything else changes, not on every edit of the model or the
+/// dtype. (Fields the rows do not read, such as the plan, stay: a new field is kept by default.) The model stays when a log measured its weights: `set_model` keeps them
 /// for that model's rows and drops them for the others.
 pub fn rows_key(s: &PageScenario) -> PageScenario {
     let mut k = s.clone();

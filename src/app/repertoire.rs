@@ -8,7 +8,7 @@ use kvbudget_core::scenario::PageScenario;
 use kvbudget_core::t;
 use leptos::prelude::*;
 
-/// The table (HTML text: `page::table_html`), recomputed when a row can change (`rows_key`: not
+/// The table (HTML text: `page::table_html`), recomputed when its key changes (`rows_key`: not
 /// on an edit of the model or the dtype, which every row sets for itself); drawn a frame after
 /// the page, so the numbers and the charts show sooner.
 pub fn parts(state: State, ui: Ui) {
