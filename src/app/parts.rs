@@ -53,7 +53,10 @@ pub struct Ui {
     pub gpus_open: RwSignal<bool>,
     /// The width the charts are drawn at (`None` until known).
     pub chart_width: RwSignal<Option<u32>>,
-    /// Set a frame after the page is drawn: the repertoire, below the answer, comes then.
+    /// Set in the first animation frame after the page is written, before that frame's layout:
+    /// the repertoire, below the answer, is computed then, after the numbers and the charts.
+    /// (Deferring it past that frame's paint was measured: no difference in when the page shows,
+    /// which the first layout and paint, about 100 ms here, decide.)
     pub later: RwSignal<bool>,
 }
 

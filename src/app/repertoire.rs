@@ -9,8 +9,8 @@ use kvbudget_core::t;
 use leptos::prelude::*;
 
 /// The table (HTML text: `page::table_html`), recomputed when its key changes (`rows_key`: not
-/// on an edit of the model or the dtype, which every row sets for itself); drawn a frame after
-/// the page, so the numbers and the charts show sooner.
+/// on an edit of the model or the dtype, which every row sets for itself); computed in the first
+/// animation frame after the page is written (`Ui::later`), after the numbers and the charts.
 pub fn parts(state: State, ui: Ui) {
     // The key the table was last drawn for, and the table.
     let last = std::cell::RefCell::new((None, String::new()));
