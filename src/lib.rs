@@ -7,6 +7,8 @@ pub mod page;
 
 #[cfg(target_arch = "wasm32")]
 pub mod app;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod cli;
 
 /// Text made safe to place inside HTML or SVG text or a double-quoted attribute (the page's
 /// markup and the charts' labels).
@@ -16,5 +18,3 @@ pub fn html_escape(s: &str) -> String {
         .replace('<', "&lt;")
         .replace('>', "&gt;")
 }
-#[cfg(not(target_arch = "wasm32"))]
-pub mod cli;

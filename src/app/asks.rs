@@ -4,7 +4,8 @@
 //! meanwhile, rather than blinking out on every keystroke), and an answer to a request that is no
 //! longer current is dropped.
 
-use super::browser;
+use super::parts::Ui;
+use super::{browser, State};
 use kvbudget_core::handoff::{read_scenario, read_text};
 use kvbudget_core::i18n::Lang;
 use kvbudget_core::scenario::PageScenario;
@@ -92,9 +93,30 @@ impl Asked {
     }
 }
 
-/// Asks the worker once for a scenario (`request`: a panel's `apply_request`) and sets it, unless
-/// the scenario changed meanwhile; `failed` gets why the worker could not.
-pub fn apply(scenario: RwSignal<PageScenario>, request: String, failed: impl Fn(String) + 'static) {
+/// A button of a panel the worker wrote (`job`: `plan_apply`, `fix_apply`; `which`: the button):
+/// the change for the scenario shown, which the panel states, applied by the worker to the
+/// scenario as edited (they differ while an edit is refused). Why the worker could not goes to
+/// the results' status line.
+pub fn apply_button(state: State, ui: Ui, job: &str, which: &str) {
+    let scenario = state.scenario;
+    let request = state.shown.with_untracked(|x| {
+        let x = x.as_ref()?;
+        Some(scenario.with_untracked(|t| crate::page::apply_request(job, which, &x.s, t)))
+    });
+    if let Some(request) = request {
+        apply(scenario, request, |_| {}, move |e| ui.copied.set(e));
+    }
+}
+
+/// Asks the worker once for a scenario (`request`: a panel's `apply_request`, a log's
+/// `log_adopt`) and sets it, unless the scenario changed meanwhile; `applied` gets the notes
+/// that came with it, `failed` why the worker could not.
+pub fn apply(
+    scenario: RwSignal<PageScenario>,
+    request: String,
+    applied: impl FnOnce(Vec<String>) + 'static,
+    failed: impl FnOnce(String) + 'static,
+) {
     let before = scenario.with_untracked(kvbudget_core::query::encode);
     leptos::task::spawn_local(async move {
         match browser::ask_worker(request)
@@ -102,7 +124,10 @@ pub fn apply(scenario: RwSignal<PageScenario>, request: String, failed: impl Fn(
             .and_then(|a| read_scenario(&a))
         {
             Ok(_) if scenario.with_untracked(kvbudget_core::query::encode) != before => {}
-            Ok((s, _)) => scenario.set(s),
+            Ok((s, notes)) => {
+                scenario.set(s);
+                applied(notes);
+            }
             Err(e) => failed(e),
         }
     });

@@ -19,8 +19,8 @@ pub fn target_id(ev: &leptos::ev::Event) -> Option<String> {
     Some(ev.target()?.dyn_into::<web_sys::Element>().ok()?.id())
 }
 
-/// Sets the value of an `<input>`, `<select>` or `<textarea>`, unless it already has it (so the caret of a
-/// field being typed into never moves).
+/// Sets the value of an `<input>`, `<select>` or `<textarea>`, unless it already has it (so the
+/// caret of a field being typed into never moves).
 pub fn set_control_value(id: &str, value: &str) {
     let Some(el) = by_id(id) else { return };
     if let Some(i) = el.dyn_ref::<web_sys::HtmlInputElement>() {

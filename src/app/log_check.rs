@@ -2,12 +2,13 @@
 //! course lab's kv_report.json to download. The panel's markup is in the page's
 //! (`page::page_html`); its events come here.
 
-use super::asks::Asked;
+use super::asks::{apply, Asked};
 use super::parts::part;
 use super::{browser, Shown, State};
-use kvbudget_core::handoff::{self, log_question, read_scenario, read_text};
+use crate::page::panel_request;
+use kvbudget_core::handoff::{self, log_question, read_text};
 use kvbudget_core::i18n::Lang;
-use kvbudget_core::query::{self, encode};
+use kvbudget_core::query::encode;
 use kvbudget_core::t;
 use leptos::prelude::*;
 
@@ -44,7 +45,7 @@ impl LogState {
                     .then(|| {
                         shown.with(|x| {
                             x.as_ref()
-                                .map(|x| format!("log_panel\n{}\n{n}", encode(&x.s)))
+                                .map(|x| format!("{}\n{n}", panel_request("log_panel", &x.s)))
                         })
                     })
                     .flatten()
@@ -188,37 +189,32 @@ pub fn take(state: State, text: Result<String, String>) {
 /// Asks the worker for the scenario with the log's numbers (`log_adopt`) or settings
 /// (`log_align`), and applies it.
 fn change(state: State, job: &'static str) {
-    let scenario = state.scenario;
-    let log = state.log;
-    let q = scenario.with_untracked(encode);
-    leptos::task::spawn_local(async move {
-        match browser::ask_worker(log_question(job, &q))
-            .await
-            .and_then(|a| read_scenario(&a))
-        {
-            // Dropped if the scenario changed while the worker worked.
-            Ok(_) if scenario.with_untracked(encode) != q => {}
-            Ok((s, notes)) => {
-                scenario.set(s);
-                log.adopted.set(if job == "log_align" {
-                    vec![t!(LC_ALIGNED).into()]
-                } else {
-                    notes
-                });
-            }
-            Err(e) => log.adopted.set(vec![e]),
-        }
-    });
+    let adopted = state.log.adopted;
+    let request = log_question(job, &state.scenario.with_untracked(encode));
+    apply(
+        state.scenario,
+        request,
+        move |notes| {
+            adopted.set(if job == "log_align" {
+                vec![t!(LC_ALIGNED).into()]
+            } else {
+                notes
+            })
+        },
+        move |e| adopted.set(vec![e]),
+    );
 }
 
 /// The course lab's kv_report.json, written in the worker from the log it keeps (and the JSON
 /// code), offered as a download.
 fn download(state: State) {
-    let Some(x) = state.shown.get_untracked() else {
+    let Some(request) = state.shown.with_untracked(|x| {
+        x.as_ref()
+            .map(|x| log_question("log_report", &encode(&x.s)))
+    }) else {
         return;
     };
     let adopted = state.log.adopted;
-    let request = log_question("log_report", &query::encode(&x.s));
     leptos::task::spawn_local(async move {
         match browser::ask_worker(request)
             .await

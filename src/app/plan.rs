@@ -2,10 +2,10 @@
 //! The worker writes the panel (`page::plan_html`; a button's `data-plan-apply` says what it
 //! applies) and applies a button: the first load carries no plan search.
 
-use super::asks::{apply, Asked};
+use super::asks::{apply_button, Asked};
 use super::parts::{part, Ui};
 use super::{browser, State};
-use crate::page::{apply_request, panel_request};
+use crate::page::panel_request;
 use leptos::prelude::*;
 
 /// The plan panel, shown when the scenario asks for a plan (the last one, dimmed, while the
@@ -31,14 +31,6 @@ pub fn click(state: State, ui: Ui, ev: &leptos::ev::MouseEvent) -> bool {
     else {
         return false;
     };
-    let scenario = state.scenario;
-    let request = state.shown.with_untracked(|x| {
-        let x = x.as_ref()?;
-        Some(scenario.with_untracked(|t| apply_request("plan_apply", &which, &x.s, t)))
-    });
-    if let Some(request) = request {
-        // (Why the worker could not, in the results' status line.)
-        apply(scenario, request, move |e| ui.copied.set(e));
-    }
+    apply_button(state, ui, "plan_apply", &which);
     true
 }

@@ -4,11 +4,9 @@ use super::parts::{part, Ui};
 use super::{browser, State};
 use crate::page;
 use kvbudget_core::repertoire::{rows, rows_key};
-use kvbudget_core::scenario::PageScenario;
-use kvbudget_core::t;
 use leptos::prelude::*;
 
-/// The table (HTML text: `page::table_html`), recomputed when its key changes (`rows_key`: not
+/// The table (HTML text: `page::repertoire_html`), recomputed when its key changes (`rows_key`: not
 /// on an edit of the model or the dtype, which every row sets for itself); computed in the first
 /// animation frame after the page is written (`Ui::later`), after the numbers and the charts.
 pub fn parts(state: State, ui: Ui) {
@@ -23,33 +21,12 @@ pub fn parts(state: State, ui: Ui) {
             let key = state.shown.with(|x| x.as_ref().map(|x| rows_key(&x.s)));
             let mut last = last.borrow_mut();
             if last.0 != key {
-                last.1 = key.as_ref().map(table).unwrap_or_default();
+                last.1 = key.as_ref().map(page::repertoire_html).unwrap_or_default();
                 last.0 = key;
             }
             last.1.clone()
         }),
     );
-}
-
-/// The table for a scenario (or its `rows_key`).
-fn table(s: &PageScenario) -> String {
-    let heads = [
-        t!(IN_MODEL),
-        t!(IN_KV_DTYPE),
-        t!(RP_BPT),
-        t!(RP_PER_SEQ),
-        t!(RS_STAT_SEQS),
-    ];
-    format!(
-        r#"<section class="repertoire" aria-labelledby="rep-title"><h2 id="rep-title">{}</h2><div class="table-wrap">{}</div></section>"#,
-        page::html_escape(t!(RP_TITLE)),
-        page::table_html(
-            "",
-            &page::repertoire_caption(s),
-            &heads,
-            &page::repertoire_rows_html(&rows(s))
-        )
-    )
 }
 
 /// A row's button (`data-load`, in the repertoire) loads its model and dtype. Returns whether the

@@ -1,7 +1,7 @@
 //! The answer: notices about the URL, the one-line answer bar, and the results panel with its
 //! figures, vLLM's lines, the derivations and the serve command (all HTML text: `page::results_*`).
 
-use super::asks::{apply, Asked};
+use super::asks::{apply_button, Asked};
 use super::parts::{part, shown_while, Ui};
 use super::{browser, dom, State};
 use crate::page::{self, html_escape as esc};
@@ -150,20 +150,12 @@ pub fn parts(state: State, ui: Ui) {
 
 /// A refusal's fix (`data-fix-index`). Returns whether the click was one.
 pub fn click(state: State, ui: Ui, ev: &leptos::ev::MouseEvent) -> bool {
-    let scenario = state.scenario;
-    if let Some(i) = browser::clicked_data(ev, "button[data-fix-index]", "data-fix-index") {
-        // The fix of the scenario shown (the worker lists them the same way), applied to the
-        // scenario.
-        let request = state.shown.with_untracked(|x| {
-            let x = x.as_ref()?;
-            Some(scenario.with_untracked(|t| page::apply_request("fix_apply", &i, &x.s, t)))
-        });
-        if let Some(request) = request {
-            apply(scenario, request, move |e| ui.copied.set(e));
-        }
-        return true;
-    }
-    false
+    // (The worker lists the fixes of the scenario shown the same way.)
+    let Some(i) = browser::clicked_data(ev, "button[data-fix-index]", "data-fix-index") else {
+        return false;
+    };
+    apply_button(state, ui, "fix_apply", &i);
+    true
 }
 
 /// The results' actions and the notices' dismissal (a button's `data-action`). Returns whether

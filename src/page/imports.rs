@@ -2,7 +2,7 @@
 //! worker: `kvbudget_core::handoff::log`.)
 
 use kvbudget_core::config::matching_preset;
-use kvbudget_core::handoff::ImportAnswer;
+use kvbudget_core::handoff::{err_answer, ok_answer, one_line, ImportAnswer};
 use kvbudget_core::query::{decode, encode};
 use kvbudget_core::scenario::{ModelChoice, PageScenario};
 use kvbudget_core::t;
@@ -51,12 +51,12 @@ pub fn import_done_html(m: &ImportAnswer) -> String {
 pub fn import_page_answer(m: &ImportAnswer) -> String {
     let mut s = PageScenario::default();
     s.set_model(ModelChoice::Custom(m.spec.clone()));
-    format!(
-        "ok\n{}\n{}\n{}",
+    ok_answer(&format!(
+        "{}\n{}\n{}",
         encode(&s),
         m.default_max_model_len,
-        import_done_html(m).replace('\n', " ")
-    )
+        one_line(&import_done_html(m))
+    ))
 }
 
 /// Reads [`import_page_answer`] into `s` (see [`adopt_import`]); returns what the import said,
@@ -91,7 +91,7 @@ pub fn hub_answer(id: &str, fetched: HubFetch, import: impl FnOnce(&str) -> Stri
         Ok((code @ (401 | 403), _)) => t!(im_gated(id, code)),
         Ok((code, _)) => t!(im_http(code, id)),
     };
-    format!("err\n{failed}")
+    err_answer(&failed)
 }
 
 /// A drop panel's two inputs as HTML text: the text area (`id`, label, `data-testid`) with the

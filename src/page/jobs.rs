@@ -1,7 +1,8 @@
 //! The panels the first load does without, answered by the page's worker as HTML text: a plan,
-//! a refusal's fixes, the GPU table, the log check's comparison, and what their buttons change. A request is lines: the job,
-//! then its arguments (scenarios as URL queries); the answer is `ok` and the text, or `err` and why
-//! (`handoff::read_text`, `handoff::read_scenario` read them). Other requests are the core's
+//! a refusal's fixes, the GPU table, the log check's comparison, and what their buttons change.
+//! A request is lines: the job, then its arguments (scenarios as URL queries); the answer is `ok`
+//! and the text, or `err` and why (`handoff::ok_answer`, `handoff::err_answer`; read back by
+//! `handoff::read_text`, `handoff::read_scenario`). Other requests are the core's
 //! (`handoff::Session`).
 
 use super::{apply_plan, fixes_html, gpu_table_html, log_compare_html, plan_html};
@@ -9,7 +10,7 @@ use kvbudget_core::calc::{evaluate, Outcome};
 use kvbudget_core::fixes::fixes;
 use kvbudget_core::handoff::log::{read_status, read_view};
 use kvbudget_core::handoff::sglang::{sglang_view, write_view};
-use kvbudget_core::handoff::{log_question, read_text, Session};
+use kvbudget_core::handoff::{err_answer, log_question, ok_answer, one_line, read_text, Session};
 use kvbudget_core::query::{decode, encode};
 use kvbudget_core::scenario::PageScenario;
 
@@ -20,7 +21,7 @@ pub fn panel_request(job: &str, s: &PageScenario) -> String {
 
 /// The request that imports the config.json `text` (named `name`) for the page.
 pub fn import_page_request(name: &str, text: &str) -> String {
-    format!("import_page\n{}\n{text}", name.replace('\n', " "))
+    format!("import_page\n{}\n{text}", one_line(name))
 }
 
 /// Imports the config.json `text` (named `name`) for the page: [`super::import_page_answer`], or
@@ -29,7 +30,7 @@ pub fn import_for_page(session: &mut Session, name: &str, text: &str) -> String 
     let answer = session.answer(&kvbudget_core::handoff::import_request(name, text));
     match kvbudget_core::handoff::read_import(&answer) {
         Ok(m) => super::import_page_answer(&m),
-        Err(e) => format!("err\n{e}"),
+        Err(e) => err_answer(&e),
     }
 }
 
@@ -56,21 +57,12 @@ pub fn apply_request(
     format!("{job}\n{which}\n{}\n{}", encode(shown), encode(target))
 }
 
-/// A text as one line of an answer.
-fn one_line(text: &str) -> String {
-    text.replace('\n', " ")
-}
-
-fn ok(text: String) -> String {
-    format!("ok\n{text}")
-}
-
 /// The scenario of a query with its evaluation, or the answer that says why there is none.
 fn evaluated(query: &str) -> Result<(PageScenario, Outcome), String> {
     let (s, _) = decode(query);
     match evaluate(&s) {
         Ok(o) => Ok((s, o)),
-        Err(e) => Err(format!("err\n{e}")),
+        Err(e) => Err(err_answer(&e.to_string())),
     }
 }
 
@@ -94,14 +86,14 @@ fn panel_answer(session: &mut Session, request: &str) -> Option<String> {
         return Some(match read_text(&answer) {
             Ok(st) => {
                 let st = read_status(&st);
-                ok(format!(
+                ok_answer(&format!(
                     "{}\n{}\n{}",
                     one_line(&st.kind),
                     one_line(&st.verdict),
                     one_line(&st.message)
                 ))
             }
-            Err(e) => format!("err\n{e}"),
+            Err(e) => err_answer(&e),
         });
     }
     let mut lines = request.split('\n');
@@ -109,7 +101,7 @@ fn panel_answer(session: &mut Session, request: &str) -> Option<String> {
     let mut next = || lines.next().unwrap_or_default();
     let answer = match job {
         "plan" | "fixes" | "gpus" => evaluated(next()).map(|(s, o)| {
-            ok(match job {
+            ok_answer(&match job {
                 "plan" => plan_html(&s, &o).unwrap_or_default(),
                 "fixes" => fixes_html(&fixes(&s, &o)),
                 _ => gpu_table_html(&s, &o),
@@ -129,7 +121,7 @@ fn panel_answer(session: &mut Session, request: &str) -> Option<String> {
                 {
                     f.change.apply(&mut target);
                 }
-                ok(encode(&target))
+                ok_answer(&encode(&target))
             })
         }
         // The log check's panel for a scenario, from the log the session keeps: the verdict,
@@ -146,13 +138,13 @@ fn panel_answer(session: &mut Session, request: &str) -> Option<String> {
                         let view = session.answer(&log_question("log_view", query));
                         log_compare_html(&st.kind, Some(&read_view(&read_text(&view)?)))
                     };
-                    Ok(ok(format!(
+                    Ok(ok_answer(&format!(
                         "{}\n{}\n{compare}",
                         one_line(&st.verdict),
                         one_line(&st.message)
                     )))
                 })
-                .map_err(|e| format!("err\n{e}"))
+                .map_err(|e| err_answer(&e))
         }
         // SGLang's figures with the results' SGLang panel (`SglangView::panel`).
         "sglang" => {
@@ -161,7 +153,7 @@ fn panel_answer(session: &mut Session, request: &str) -> Option<String> {
             if !v.stats.is_empty() {
                 v.panel = super::sglang_panel_html(&s, &v);
             }
-            Ok(ok(write_view(&v)))
+            Ok(ok_answer(&write_view(&v)))
         }
         _ => return None,
     };

@@ -61,8 +61,8 @@ pub fn fixes_html(fixes: &[Fix]) -> String {
 }
 
 /// The panel from its heading to vLLM's (or SGLang's) lines: the title, the answer for screen
-/// readers, the refusal with its fixes (`fixes`: HTML text, [`fixes_html`]), the four figures, the range note, the warnings, the
-/// lines. `sg`: SGLang's figures when it is the engine; `busy`: they are for an older scenario.
+/// readers, the refusal with its fixes (`fixes`: HTML text, [`fixes_html`]), the four figures,
+/// the range note, the warnings, the lines. `sg`: SGLang's figures when it is the engine; `busy`: they are for an older scenario.
 pub fn results_top(
     s: &PageScenario,
     o: &Outcome,

@@ -1,6 +1,6 @@
-//! The repertoire's and the GPU table's rows as HTML text (a click on a row's button is handled
-//! by the page: the repertoire's by the row's index, the GPU table's by the GPU's slug): plain
-//! rows of figures, rebuilt on every edit, need no view of their own.
+//! The repertoire and the GPU table as HTML text (a click on a row's button is handled by the
+//! page: the repertoire's by the row's index, the GPU table's by the GPU's slug): plain rows of
+//! figures need no view of their own.
 
 use super::{html_escape as esc, rate, refusal_short};
 use kvbudget_core::calc::Outcome;
@@ -53,6 +53,28 @@ pub fn repertoire_rows_html(rows: &[Row]) -> String {
     out
 }
 
+/// The repertoire's section: the course's models under the scenario's settings (or those of its
+/// `repertoire::rows_key`, the same rows), a row's button loading its model and dtype.
+pub fn repertoire_html(s: &PageScenario) -> String {
+    let heads = [
+        t!(IN_MODEL),
+        t!(IN_KV_DTYPE),
+        t!(RP_BPT),
+        t!(RP_PER_SEQ),
+        t!(RS_STAT_SEQS),
+    ];
+    format!(
+        r#"<section class="repertoire" aria-labelledby="rep-title"><h2 id="rep-title">{}</h2><div class="table-wrap">{}</div></section>"#,
+        esc(t!(RP_TITLE)),
+        table_html(
+            "",
+            &super::repertoire_caption(s),
+            &heads,
+            &repertoire_rows_html(&kvbudget_core::repertoire::rows(s))
+        )
+    )
+}
+
 /// The GPU table: the scenario's model and context on every GPU preset (`gpus::compare`).
 pub fn gpu_table_html(s: &PageScenario, o: &Outcome) -> String {
     let caption = t!(gp_caption(&s.model.name(), &thousands(o.context)));
@@ -61,8 +83,9 @@ pub fn gpu_table_html(s: &PageScenario, o: &Outcome) -> String {
     table_html(r#" data-testid="gpu-table""#, &caption, &heads, &rows)
 }
 
-/// The GPU table's rows: a button that loads the GPU (`data-gpu`: its slug), the memory vLLM sees, sequences that fit
-/// (or why vLLM would not start) and the decode rate of all of them together.
+/// The GPU table's rows: a button that loads the GPU (`data-gpu`: its slug), the memory vLLM
+/// sees, sequences that fit (or why vLLM would not start) and the decode rate of all of them
+/// together.
 pub fn gpu_rows_html(rows: &[GpuRow]) -> String {
     let mut out = String::with_capacity(rows.len() * 500);
     for row in rows {

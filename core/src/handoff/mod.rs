@@ -22,7 +22,7 @@ use crate::{pyjson, seed};
 
 /// The request that imports `text` as a config.json named `name`.
 pub fn import_request(name: &str, text: &str) -> String {
-    format!("import\n{}\n{text}", name.replace('\n', " "))
+    format!("import\n{}\n{text}", one_line(name))
 }
 
 /// The course lab's kv_report.json for the scenario's geometry and pool beside a log: the seed's
@@ -99,24 +99,24 @@ impl Session {
     /// Runs a request and returns the answer.
     pub fn answer(&mut self, request: &str) -> String {
         let (job, rest) = request.split_once('\n').unwrap_or((request, ""));
-        let no_log = || format!("err\n{}", crate::t!(HO_NO_LOG));
+        let no_log = || err_answer(crate::t!(HO_NO_LOG));
         match job {
             "texts" => {
                 let lines: Vec<String> = crate::i18n::zh_pairs()
                     .into_iter()
                     .map(|(en, zh)| wire::record(&[en, zh]))
                     .collect();
-                format!("ok\n{}", lines.join("\n"))
+                ok_answer(&lines.join("\n"))
             }
             "import" => import(rest),
             "sglang" => {
                 let (s, _) = query::decode(rest);
-                format!("ok\n{}", sglang::write_view(&sglang::sglang_view(&s)))
+                ok_answer(&sglang::write_view(&sglang::sglang_view(&s)))
             }
             "log" => {
                 let (status, loaded) = log::read_log(rest);
                 self.log = loaded;
-                format!("ok\n{}", log::write_status(&status))
+                ok_answer(&log::write_status(&status))
             }
             "log_view" | "log_adopt" | "log_align" | "log_report" | "log_status" => {
                 let Some(loaded) = &self.log else {
@@ -124,19 +124,19 @@ impl Session {
                 };
                 let (s, _) = query::decode(rest);
                 match job {
-                    "log_view" => format!("ok\n{}", log::write_view(&log::log_view(&s, loaded))),
+                    "log_view" => ok_answer(&log::write_view(&log::log_view(&s, loaded))),
                     "log_adopt" => {
                         let (s, notes) = log::adopt_log(&s, loaded);
                         let mut lines = vec!["ok".to_string(), query::encode(&s)];
-                        lines.extend(notes.iter().map(|n| n.replace('\n', " ")));
+                        lines.extend(notes.iter().map(|n| one_line(n)));
                         lines.join("\n")
                     }
-                    "log_align" => format!("ok\n{}", query::encode(&log::align_log(&s, loaded))),
+                    "log_align" => ok_answer(&query::encode(&log::align_log(&s, loaded))),
                     "log_report" => report(&s, loaded),
-                    _ => format!("ok\n{}", log::write_status(&log::status(loaded))),
+                    _ => ok_answer(&log::write_status(&log::status(loaded))),
                 }
             }
-            _ => format!("err\n{}", crate::t!(HO_UNKNOWN_JOB)),
+            _ => err_answer(crate::t!(HO_UNKNOWN_JOB)),
         }
     }
 }
@@ -144,14 +144,14 @@ impl Session {
 /// The lab's kv_report.json of the scenario beside the kept vLLM log.
 fn report(s: &PageScenario, log: &log::Loaded) -> String {
     let log::Loaded::Vllm(parsed) = log else {
-        return format!("err\n{}", crate::t!(HO_NO_REPORT));
+        return err_answer(crate::t!(HO_NO_REPORT));
     };
     let report = calc::evaluate(s)
         .ok()
         .and_then(|o| lab_report(s, &o, parsed));
     match report {
-        Some(json) => format!("ok\n{json}"),
-        None => format!("err\n{}", crate::t!(HO_NO_REPORT)),
+        Some(json) => ok_answer(&json),
+        None => err_answer(crate::t!(HO_NO_REPORT)),
     }
 }
 
@@ -167,12 +167,12 @@ fn import(rest: &str) -> String {
                 "ok".to_string(),
                 query::encode(&s),
                 m.default_max_model_len.to_string(),
-                m.summary().replace('\n', " "),
+                one_line(&m.summary()),
             ];
-            lines.extend(m.notes.iter().map(|n| n.replace('\n', " ")));
+            lines.extend(m.notes.iter().map(|n| one_line(n)));
             lines.join("\n")
         }
-        Err(e) => format!("err\n{e}"),
+        Err(e) => err_answer(&e.to_string()),
     }
 }
 
@@ -199,6 +199,21 @@ pub struct ImportAnswer {
     pub summary: String,
     /// What was read or assumed.
     pub notes: Vec<String>,
+}
+
+/// An answer that carries `text` (what [`read_text`] gives back).
+pub fn ok_answer(text: &str) -> String {
+    format!("ok\n{text}")
+}
+
+/// An answer that says why there is none (what [`read_text`] gives back as the error).
+pub fn err_answer(why: &str) -> String {
+    format!("err\n{why}")
+}
+
+/// A text as one line of a request or an answer.
+pub fn one_line(text: &str) -> String {
+    text.replace('\n', " ")
 }
 
 /// Reads the worker's answer to a kv_report request: the JSON, or the error the worker met.
