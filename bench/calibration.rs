@@ -104,7 +104,7 @@ fn main() {
     let (f1, n) = common::within(&single, 0.05, |r| (r.fixed1 - r.reported) / r.reported);
     let (f2, _) = common::within(&single, 0.05, |r| (r.fixed2 - r.reported) / r.reported);
     println!(
-        "\nbefore the per-family estimate (one rule set fitted on the 0.19 H100 logs, fixed constants, so every split is the same), on these 92 logs:\n  \
+        "\nrecorded when the per-family estimate replaced the previous one (one rule set fitted on the 0.19 H100 logs, fixed constants, so every split is the same), on the 92 logs of that time:\n  \
          all 70 of 92 (76 %) within ±5 %, 64 within ±2 %, 81 (88 %) inside the range, median width 4.9 %;\n  \
          single-GPU 52 of 70 within ±5 %, 64 inside; multi-GPU 18 of 22 within ±5 %, 17 inside"
     );
