@@ -14,7 +14,7 @@ crate::texts! {
     LC_ALIGN: "Align to log",
     LC_CAPTION: "This scenario beside the log (differences: log − scenario)",
     LC_DOWNLOAD: "Download kv_report.json",
-    LC_SUMMARY: "Check against a vLLM log",
+    LC_SUMMARY: "Check against a vLLM or SGLang log",
     LC_TEXT_LABEL: "serve.log (paste or drop; any vLLM version)",
     LC_COMPARE: "Compare",
     DP_CHOOSE_FILE: "or choose the file",

@@ -14,7 +14,7 @@ crate::texts! {
     LC_ALIGN: "对齐到日志",
     LC_CAPTION: "本场景与日志对照（差值 = 日志 − 场景）",
     LC_DOWNLOAD: "下载 kv_report.json",
-    LC_SUMMARY: "对照 vLLM 启动日志校验",
+    LC_SUMMARY: "对照 vLLM 或 SGLang 启动日志校验",
     LC_TEXT_LABEL: "serve.log（粘贴或拖入；任何 vLLM 版本均可）",
     LC_COMPARE: "对照",
     DP_CHOOSE_FILE: "或选择文件",
