@@ -58,11 +58,24 @@ fn a_reasoning_trace_sets_the_context() {
     // vLLM: 2,455 blocks // ⌈5000 / 16⌉ = 313 per sequence = 7.
     assert_eq!((o.chosen.seed_max, o.chosen.vllm_max), (7, 7));
     // More tokens than max_model_len is refused with a message naming the fields.
-    let (s, _) = decode("?model=Qwen/Qwen3-8B&ctx=4096&prompt=1000&trace=4000");
+    let (mut s, _) = decode("?model=Qwen/Qwen3-8B&ctx=4096");
+    (s.prompt, s.trace) = (Some(1000), Some(4000));
     assert!(evaluate(&s)
         .unwrap_err()
         .to_string()
         .contains("more than max_model_len"));
+    // In a URL both take their default (the context is then max_model_len, 4,096) with a notice
+    // naming them and why; the page shows that scenario instead of nothing.
+    let (s, notes) = decode("?model=Qwen/Qwen3-8B&ctx=4096&prompt=1000&trace=4000");
+    assert_eq!((s.prompt, s.trace), (None, None));
+    assert_eq!(evaluate(&s).unwrap().context, 4096);
+    assert_eq!(notes.len(), 1);
+    assert_eq!(notes[0].param, "prompt, trace");
+    assert!(
+        notes[0].message.contains("add up to 5,000 tokens, more than max_model_len (4,096)"),
+        "{}",
+        notes[0].message
+    );
 }
 
 #[test]

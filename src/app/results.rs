@@ -75,8 +75,12 @@ fn notices_html(state: State, ui: Ui) -> String {
         let params: Vec<&str> = n.iter().map(|n| n.param.as_str()).collect();
         (items, params.join(","))
     });
+    // (Only a scenario shown before can be "kept"; before any, the error alone.)
     if let Some(e) = state.error.get() {
-        items.push(t!(rs_invalid_kept(&e)));
+        items.push(match state.shown.with(Option::is_some) {
+            true => t!(rs_invalid_kept(&e)),
+            false => e,
+        });
     }
     format!(
         r#"<div class="notices" data-testid="notice" data-value="{}" role="status"{}><ul>{}</ul><button type="button" class="linkish" data-action="dismiss">{}</button></div>"#,

@@ -1,7 +1,7 @@
 //! What each input shows and how typed text is committed, what the pickers offer and select,
 //! and the hints beside them.
 
-use kvbudget_core::calc::Outcome;
+use kvbudget_core::calc::{checked_context, Outcome};
 use kvbudget_core::error::KvError;
 use kvbudget_core::fields;
 use kvbudget_core::floatfmt::{display, fixed};
@@ -374,7 +374,8 @@ pub const REQUESTS: [Input; 2] = [
         show: |s, _| s.prompt.map(|n| n.to_string()).unwrap_or_default(),
         apply: |s, t, _| {
             s.prompt = optional(t, fields::parse_prompt)?;
-            Ok(())
+            // Refused here, under the field, when prompt + trace is no request vLLM accepts.
+            checked_context(s).map(drop)
         },
     },
     Input {
@@ -385,7 +386,7 @@ pub const REQUESTS: [Input; 2] = [
         show: |s, _| s.trace.map(|n| n.to_string()).unwrap_or_default(),
         apply: |s, t, _| {
             s.trace = optional(t, fields::parse_trace)?;
-            Ok(())
+            checked_context(s).map(drop)
         },
     },
 ];

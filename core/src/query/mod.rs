@@ -644,6 +644,19 @@ pub fn decode(query: &str) -> (PageScenario, Vec<Notice>) {
             c.kv_heads = c.attention_heads;
         }
     }
+    // Prompt and trace are each valid alone but must add up to a request vLLM accepts: when they
+    // do not, both take their default (the context is then max_model_len), as a bad field does.
+    if let (true, Err(e)) = (
+        s.prompt.is_some() || s.trace.is_some(),
+        crate::calc::checked_context(&s),
+    ) {
+        notes.push(Notice {
+            param: "prompt, trace".into(),
+            message: tf!(Q_USING_DEFAULT, e, crate::t!(D_CTX_NONE)),
+        });
+        s.prompt = None;
+        s.trace = None;
+    }
     (s, notes)
 }
 
