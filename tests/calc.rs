@@ -72,7 +72,9 @@ fn a_reasoning_trace_sets_the_context() {
     assert_eq!(notes.len(), 1);
     assert_eq!(notes[0].param, "prompt, trace");
     assert!(
-        notes[0].message.contains("add up to 5,000 tokens, more than max_model_len (4,096)"),
+        notes[0]
+            .message
+            .contains("add up to 5,000 tokens, more than max_model_len (4,096)"),
         "{}",
         notes[0].message
     );
@@ -322,4 +324,48 @@ fn prefix_caching_changes_no_memory_and_hits_whole_blocks() {
         "{line}"
     );
     assert!(words.serve_command.ends_with("--enable-prefix-caching"));
+}
+
+#[test]
+fn a_context_over_the_models_limit() {
+    // Qwen3-8B allows 40,960 tokens (max_position_embeddings). At 50,000 vLLM's model config
+    // refuses before anything loads: its own kind, not the KV fit check.
+    let (s, _) = decode("?model=Qwen/Qwen3-8B&gpu=rtx-4090&ctx=50000");
+    let o = evaluate(&s).unwrap();
+    let r = &o.chosen.report;
+    assert_eq!(r.refusal.unwrap().kind, RefusalKind::ModelLimit);
+    assert_eq!(RefusalKind::ModelLimit.key(), "model-limit");
+    assert!(r.error.as_deref().unwrap().starts_with(
+        "User-specified max_model_len (50000) is greater than the derived max_model_len"
+    ));
+    // The fix is a shorter --max-model-len. At the model's 40,960 one request does not fit this
+    // card's KV cache (4.76 GiB estimated; `kvbudget vllm … --max-model-len 40960` refuses with
+    // "the estimated maximum model length is 34656"), so the fix is vLLM's estimate: 34,656.
+    let f = fixes(&s, &o);
+    assert_eq!(f.len(), 1, "{f:?}");
+    assert_eq!(
+        f[0].label,
+        "--max-model-len 34656: 1 sequence of 34,656 tokens fits"
+    );
+    // On an H200 the model's own limit fits, so the fix is 40,960 itself.
+    let (s, _) = decode("?model=Qwen/Qwen3-8B&gpu=h200&ctx=65536");
+    let o = evaluate(&s).unwrap();
+    let f = fixes(&s, &o);
+    assert_eq!(f.len(), 1, "{f:?}");
+    assert!(
+        f[0].label.starts_with("--max-model-len 40960: "),
+        "{}",
+        f[0].label
+    );
+    let mut t = s.clone();
+    f[0].change.apply(&mut t);
+    assert!(evaluate(&t).unwrap().chosen.report.refusal.is_none());
+    // Its memory split draws no sequences for a scenario vLLM refuses (it drew 12 × 65,536).
+    let d = chart_data::build(&s, &o).unwrap();
+    for bar in &d.memory {
+        assert!(!bar
+            .segments
+            .iter()
+            .any(|x| matches!(x.kind, chart_data::SegmentKind::Sequences { .. })));
+    }
 }

@@ -128,10 +128,11 @@ fn text_is_never_below_11_px_at_phone_width() {
 
 #[test]
 fn many_sequences_and_the_dashed_roof_stay_a_few_elements() {
-    // Qwen2.5-7B on an H100 at 4K: 257 (BF16) and 515 (FP8) sequences, drawn as 200 bands each
-    // (merged beyond 200) in two colours by turns: one rectangle and one comb-shaped polygon per
-    // bar, not one element per band (the page replaces these elements on every edit).
-    let (_, d) = data("?model=Qwen/Qwen2.5-7B-Instruct&gpu=h100-sxm&ctx=4096&seqs=64");
+    // Qwen2.5-7B on an H100 at 4K: vLLM's blocks hold 253 (BF16) and 506 (FP8) sequences (under
+    // max_num_seqs 1,024; `kvbudget vllm … --json`), drawn as 200 bands each (merged beyond 200)
+    // in two colours by turns: one rectangle and one comb-shaped polygon per bar, not one
+    // element per band (the page replaces these elements on every edit).
+    let (_, d) = data("?model=Qwen/Qwen2.5-7B-Instruct&gpu=h100-sxm&ctx=4096");
     let svg = charts::memory(&d, 720).unwrap();
     assert_eq!(svg.matches("<polygon").count(), 2, "one comb per bar");
     assert!(
@@ -139,7 +140,7 @@ fn many_sequences_and_the_dashed_roof_stay_a_few_elements() {
         "{}",
         svg.matches("<rect").count()
     );
-    // 100 teeth of 4 corners each: the bands a bar of 257 shows in the second colour.
+    // 100 teeth of 4 corners each: the bands a bar of 253 shows in the second colour.
     let first = svg.split("<polygon").nth(1).unwrap();
     let points = first
         .split("points=\"")
@@ -172,5 +173,34 @@ fn extreme_custom_models_are_charted_without_overflow() {
         for svg in all_three(&d, 720) {
             assert!(svg.starts_with("<svg") && svg.ends_with("</svg>"), "{q}");
         }
+    }
+}
+
+#[test]
+fn the_memory_split_counts_what_the_headline_counts_and_stays_on_the_gpu() {
+    // The sequences band holds vLLM's whole-block count capped by max_num_seqs, as the headline:
+    // Qwen2.5-7B on an H100 at 4K fits 253 (BF16), capped at 64 here.
+    let (o, d) = data("?model=Qwen/Qwen2.5-7B-Instruct&gpu=h100-sxm&ctx=4096&seqs=64");
+    let count = |d: &ChartData, i: usize| {
+        d.memory[i].segments.iter().find_map(|x| match x.kind {
+            SegmentKind::Sequences { count } => Some(count),
+            _ => None,
+        })
+    };
+    assert_eq!(o.chosen.capped, 64);
+    assert_eq!(count(&d, 0), Some(64));
+    // Qwen3-8B on an RTX 4090 at utilization 0.000001: ⌈25,286,619,955 × 10⁻⁶⌉ = 25,287 B
+    // requested, far below the weights (16,396,037,652 B) and the overhead. No sequences, no free
+    // KV, and the unclaimed band shrinks to what weights and overhead leave of the card: the bar
+    // is the GPU's total (it was weights + overhead + the whole 1 − util, about 40 GiB of a
+    // 23.55 GiB card).
+    let (_, d) = data("?model=Qwen/Qwen3-8B&gpu=rtx-4090&util=0.000001");
+    for bar in &d.memory {
+        let sum: u64 = bar.segments.iter().map(|x| x.bytes).sum();
+        assert_eq!(sum, d.total.0, "{:?}", bar.segments);
+        assert!(!bar
+            .segments
+            .iter()
+            .any(|x| matches!(x.kind, SegmentKind::Sequences { .. })));
     }
 }

@@ -45,8 +45,12 @@ fn typed_text_commits_or_names_the_field_and_range() {
     assert_eq!(t.util, None);
     // Prompt and trace are refused under the field when together they exceed max_model_len
     // (8,192 by default): 4,000 + 5,000 = 9,000; 4,000 + 4,000 = 8,000 is accepted.
-    let t = input("prompt").commit(&s, "4000", Units::default()).unwrap();
-    let e = input("trace").commit(&t, "5000", Units::default()).unwrap_err();
+    let t = input("prompt")
+        .commit(&s, "4000", Units::default())
+        .unwrap();
+    let e = input("trace")
+        .commit(&t, "5000", Units::default())
+        .unwrap_err();
     assert_eq!(
         e,
         "prompt + trace tokens: add up to 9,000 tokens, more than max_model_len (8,192); vLLM would reject such a request"

@@ -170,7 +170,9 @@ fn memory(s: &PageScenario, o: &Outcome, total: Bytes) -> Vec<Bar> {
                 bytes: o.overhead.0,
                 kind: SegmentKind::Overhead,
             }]);
-            let n = p.seed_max.min(p.vllm_max.max(p.seed_max));
+            // The sequences the headline counts: vLLM's whole blocks, capped by max_num_seqs
+            // (none when vLLM refuses); what they leave of the pool is the free band.
+            let n = p.capped;
             let pool = p.pool.max(0) as u128;
             let used = (n as u128 * p.bytes_per_sequence.0 as u128).min(pool) as u64;
             // A hybrid's state is its own band after the sequences' per-token cache.
@@ -194,9 +196,14 @@ fn memory(s: &PageScenario, o: &Outcome, total: Bytes) -> Vec<Bar> {
                 bytes: (p.pool.max(0) as u64).saturating_sub(used),
                 kind: SegmentKind::KvFree,
             });
+            // What vLLM leaves unclaimed, less what weights and overhead take beyond their
+            // budget when no KV memory is left (the bar never outgrows the GPU for it).
+            let taken = o
+                .requested
+                .max(o.weights_per_gpu.0.saturating_add(o.overhead.0));
             segments.push(Segment {
                 label: t!(CH_SEG_UNCLAIMED).into(),
-                bytes: total.0.saturating_sub(o.requested),
+                bytes: total.0.saturating_sub(taken),
                 kind: SegmentKind::Unclaimed,
             });
             Bar {

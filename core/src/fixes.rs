@@ -156,12 +156,20 @@ pub fn fixes(s: &PageScenario, o: &Outcome) -> Vec<Fix> {
             let above = valid_tps(s).find(|&t| t > s.tp);
             changes.extend(below.into_iter().chain(above).map(Change::Tp));
         }
-        RefusalKind::MaxModelLen => {
-            let longest = r
-                .estimated_max_len
+        RefusalKind::ModelLimit => {
+            // Only a shorter --max-model-len: the model's own limit, or, when one request of
+            // that length does not fit the KV cache, vLLM's estimate of the longest that does.
+            let mut t = s.clone();
+            t.ctx = o.model.max_position;
+            let at_limit = side(&t, &o.model, t.kv, t.ctx).ok();
+            let longest = at_limit
+                .and_then(|x| x.report.estimated_max_len)
                 .filter(|&l| l > 0)
-                .or((o.model.max_position > 0 && s.ctx > o.model.max_position)
-                    .then_some(o.model.max_position));
+                .unwrap_or(t.ctx);
+            return fix(s, Change::Ctx(longest)).into_iter().collect();
+        }
+        RefusalKind::MaxModelLen => {
+            let longest = r.estimated_max_len.filter(|&l| l > 0);
             changes.extend(longest.map(Change::Ctx));
             if s.kv.bytes(o.model.dtype) > 1 {
                 changes.push(Change::Kv(KvDtype::Fp8));

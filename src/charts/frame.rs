@@ -238,6 +238,7 @@ pub(super) fn refusal_words(kind: RefusalKind) -> &'static str {
         RefusalKind::WeightsDoNotFit => t!(CH_REFUSE_WEIGHTS),
         RefusalKind::NoKvMemory => t!(CH_REFUSE_NO_KV),
         RefusalKind::MaxModelLen => t!(CH_REFUSE_TOO_LONG),
+        RefusalKind::ModelLimit => t!(CH_REFUSE_MODEL_LIMIT),
         RefusalKind::InvalidTp => t!(CH_REFUSE_TP),
     }
 }

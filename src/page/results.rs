@@ -145,6 +145,7 @@ pub fn refusal_summary(kind: RefusalKind) -> &'static str {
         RefusalKind::WeightsDoNotFit => t!(RS_REFUSE_WEIGHTS),
         RefusalKind::NoKvMemory => t!(RS_REFUSE_NO_KV),
         RefusalKind::MaxModelLen => t!(RS_REFUSE_TOO_LONG),
+        RefusalKind::ModelLimit => t!(RS_REFUSE_MODEL_LIMIT),
         RefusalKind::InvalidTp => t!(RS_REFUSE_TP),
     }
 }
@@ -185,6 +186,7 @@ pub fn refusal_short(kind: RefusalKind) -> &'static str {
         RefusalKind::WeightsDoNotFit => t!(RS_WEIGHTS_NO_LOAD_SHORT),
         RefusalKind::NoKvMemory => t!(RS_NO_KV_SHORT),
         RefusalKind::MaxModelLen => t!(RS_TOO_LONG_SHORT),
+        RefusalKind::ModelLimit => t!(RS_MODEL_LIMIT_SHORT),
         RefusalKind::InvalidTp => t!(RS_TP_INVALID_SHORT),
     }
 }

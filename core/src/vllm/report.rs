@@ -248,8 +248,11 @@ impl Report {
 /// Why vLLM would not start, by the check that stops it (in the order vLLM runs them).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum RefusalKind {
-    /// `max_model_len` longer than the model allows, or than one request's KV fits in.
+    /// `max_model_len` longer than one request's KV fits in (the fit check after profiling).
     MaxModelLen,
+    /// `max_model_len` longer than the model allows (`max_position_embeddings`): the model's
+    /// config refuses it before anything loads.
+    ModelLimit,
     /// A tensor-parallel size that does not split the heads.
     InvalidTp,
     /// The weights do not fit on the GPU: out of memory while loading, before any KV line.
@@ -263,6 +266,7 @@ impl RefusalKind {
     pub const fn key(self) -> &'static str {
         match self {
             RefusalKind::MaxModelLen => "max-model-len",
+            RefusalKind::ModelLimit => "model-limit",
             RefusalKind::InvalidTp => "invalid-tp",
             RefusalKind::WeightsDoNotFit => "weights-do-not-fit",
             RefusalKind::NoKvMemory => "no-kv-memory",
@@ -467,7 +471,7 @@ fn build(s: &Scenario, quiet: bool) -> Result<Report> {
 
     let max_model_len = r.max_model_len;
     if s.model.max_position > 0 && max_model_len > s.model.max_position {
-        out.refuse(RefusalKind::MaxModelLen, "ValueError", || format!(
+        out.refuse(RefusalKind::ModelLimit, "ValueError", || format!(
             "User-specified max_model_len ({max_model_len}) is greater than the derived max_model_len \
              (max_position_embeddings={} or model_max_length=None in model's config.json). To allow overriding \
              this maximum, set the env var VLLM_ALLOW_LONG_MAX_MODEL_LEN=1.",
