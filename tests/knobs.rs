@@ -194,8 +194,28 @@ fn a_plan_says_why_none_fits() {
     )
     .unwrap();
     let why = p.util.unwrap_err();
-    assert!(why.contains("no utilization gives 64 sequences"), "{why}");
+    assert!(
+        why.contains("no utilization gives 64 sequences of 32,768 tokens"),
+        "{why}"
+    );
     assert_eq!(p.smallest_tp, None);
+    // Its --kv-cache-memory, 64 × 2,048 blocks × 2,359,296 B = 309,237,645,312 B, does not fit
+    // beside the weights (16,396,037,652 B) on a card of 25,286,619,955 B: no "use it", and what
+    // it needs: weights + the estimate's overhead + those bytes.
+    assert_eq!(p.kv_cache_memory, 309_237_645_312);
+    let (needed, total) = p.kv_cache_memory_over.unwrap();
+    assert_eq!(total, 25_286_619_955);
+    assert!(needed > 16_396_037_652 + 309_237_645_312, "{needed}");
+    // 4 sequences of 8,192 tokens (4.5 GiB) fit: nothing to say.
+    let p = plan(
+        &s,
+        Need {
+            sequences: 4,
+            context: 8192,
+        },
+    )
+    .unwrap();
+    assert_eq!(p.kv_cache_memory_over, None);
 }
 
 #[test]

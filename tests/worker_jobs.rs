@@ -36,6 +36,18 @@ fn the_plan_panel_and_its_buttons() {
     let (applied, _) = read_scenario(&ask(&request)).unwrap();
     assert_eq!(applied.kv_memory.map(|b| b.0), Some(4_834_197_504));
     assert_eq!(applied.ctx, 4096);
+    // 10 sequences: 5,121 blocks × 2,359,296 B = 12,081,954,816 B beside 16,396,037,652 B of
+    // weights is more than the card's 25,286,619,955 B: no button, only why; the button's
+    // request changes nothing.
+    let (ten, _) = decode("?model=Qwen/Qwen3-8B&gpu=rtx-4090&plan=10");
+    let html = read_text(&ask(&page::panel_request("plan", &ten))).unwrap();
+    assert!(html.contains(r#"data-value="12081954816""#), "{html}");
+    assert!(!html.contains(r#"data-plan-apply="kv""#), "{html}");
+    assert!(html.contains(r#"data-testid="plan-kv-over""#), "{html}");
+    assert!(html.contains("does not fit this GPU"), "{html}");
+    let request = page::apply_request("plan_apply", "kv", &ten, &ten);
+    let (applied, _) = read_scenario(&ask(&request)).unwrap();
+    assert_eq!(applied.kv_memory, None);
     // No plan asked: no panel.
     let (none, _) = decode("?model=Qwen/Qwen3-8B&gpu=rtx-4090");
     assert_eq!(

@@ -34,6 +34,8 @@ fn plan_json(p: &Plan) -> serde_json::Value {
         "why_not": p.util.as_ref().err(),
         "kv_cache_memory_bytes": p.kv_cache_memory,
         "kv_cache_blocks": p.kv_cache_blocks,
+        // Bytes needed beside the weights and overhead when that is more than the GPU (else null).
+        "kv_cache_memory_needs_bytes": p.kv_cache_memory_over.map(|(needed, _)| needed),
         "longest_max_model_len": {
             "safe": p.longest_context.safe,
             "point": p.longest_context.point,
@@ -58,11 +60,19 @@ fn plan_text(p: &Plan, need: Need) -> Vec<String> {
         Err(why) => format!("  --gpu-memory-utilization: none — {why}"),
     });
     out.push(format!(
-        "  --kv-cache-memory {} ({} GiB, {} blocks: exactly the {} sequences)",
+        "  --kv-cache-memory {} ({} GiB, {} blocks: exactly the {} sequences){}",
         p.kv_cache_memory,
         fixed2(Bytes(p.kv_cache_memory).as_gib()),
         thousands(p.kv_cache_blocks),
-        need.sequences
+        need.sequences,
+        match p.kv_cache_memory_over {
+            Some((needed, total)) => format!(
+                " — does not fit this GPU: with the weights and the estimated overhead it needs {} GiB of {} GiB",
+                fixed2(Bytes(needed).as_gib()),
+                fixed2(Bytes(total).as_gib())
+            ),
+            None => String::new(),
+        }
     ));
     let l = p.longest_context;
     out.push(format!(

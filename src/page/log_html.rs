@@ -148,17 +148,30 @@ pub fn plan_html(s: &PageScenario, o: &Outcome) -> Option<String> {
         }
     }
     let bytes = p.kv_cache_memory;
+    // Bytes that do not fit beside the weights get no button: only why not.
+    let use_kv = match p.kv_cache_memory_over {
+        None => format!(
+            r#"<button type="button" class="linkish" data-testid="plan-apply-kv" data-plan-apply="kv">{}</button>"#,
+            esc(t!(PL_USE_IT))
+        ),
+        Some((needed, total)) => format!(
+            r#"<span data-testid="plan-kv-over">{}</span>"#,
+            esc(&t!(pl_kv_over(
+                &Bytes(needed).to_string(),
+                &Bytes(total).to_string()
+            )))
+        ),
+    };
     let len = &p.longest_context;
     let tp = p.smallest_tp.map(|t| t.to_string());
     let _ = write!(
         out,
-        r#"<li>--kv-cache-memory <strong data-testid="plan-kv-bytes" data-value="{bytes}">{}</strong>{}<button type="button" class="linkish" data-testid="plan-apply-kv" data-plan-apply="kv">{}</button></li><li>{}<strong data-testid="plan-ctx" data-value="{}">{}</strong>{}</li><li>{}<strong data-testid="plan-tp" data-value="{}">{}</strong></li></ul><p class="hint">{}</p></section>"#,
+        r#"<li>--kv-cache-memory <strong data-testid="plan-kv-bytes" data-value="{bytes}">{}</strong>{}{use_kv}</li><li>{}<strong data-testid="plan-ctx" data-value="{}">{}</strong>{}</li><li>{}<strong data-testid="plan-tp" data-value="{}">{}</strong></li></ul><p class="hint">{}</p></section>"#,
         thousands(bytes),
         esc(&t!(pl_kv_bytes(
             &Bytes(bytes).to_string(),
             &thousands(p.kv_cache_blocks)
         ))),
-        esc(t!(PL_USE_IT)),
         esc(t!(PL_LONGEST)),
         len.safe,
         thousands(len.safe),
@@ -186,7 +199,9 @@ pub fn apply_plan(target: &mut PageScenario, s: &PageScenario, o: &Outcome, whic
                 target.util = Some(u.safe);
             }
         }
-        "kv" => target.kv_memory = Some(Bytes(p.kv_cache_memory)),
+        "kv" if p.kv_cache_memory_over.is_none() => {
+            target.kv_memory = Some(Bytes(p.kv_cache_memory))
+        }
         _ => {}
     }
 }

@@ -196,6 +196,10 @@ pub fn pl_kv_bytes(bytes: &str, blocks: &str) -> String {
     fill(t!(PL_KV_BYTES), &[&bytes, &blocks])
 }
 
+pub fn pl_kv_over(needed: &str, total: &str) -> String {
+    fill(t!(PL_KV_OVER), &[&needed, &total])
+}
+
 pub fn pl_len_range(point: &str, safe: &str, optimistic: &str) -> String {
     fill(t!(PL_LEN_RANGE), &[&point, &safe, &optimistic])
 }

@@ -5,7 +5,7 @@
 use super::report::{report, whole_sequences, KvMemory, Margin, Overhead, Report, Scenario};
 use super::version::Version;
 use crate::error::{KvError, Result};
-use crate::units::Bytes;
+use crate::units::{thousands, Bytes};
 
 /// What is asked for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -39,6 +39,10 @@ pub struct Plan {
     pub kv_cache_memory: u64,
     /// Blocks those bytes give.
     pub kv_cache_blocks: u64,
+    /// When those bytes do not fit the GPU beside the weights and the estimate's overhead:
+    /// (bytes needed, the GPU's total). vLLM skips its budget for `--kv-cache-memory` and
+    /// allocates what it is told, so such a figure runs out of memory instead.
+    pub kv_cache_memory_over: Option<(u64, u64)>,
     /// The longest `max_model_len` for N sequences at the scenario's utilization (0: none).
     pub longest_context: Ranged<u64>,
     /// The smallest tensor-parallel size (1, 2, 4, 8) that gives N × C at the scenario's
@@ -132,6 +136,17 @@ pub fn plan(base: &Scenario, need: Need) -> Result<Plan> {
         .saturating_mul(r.blocks_per_request)
         .saturating_add(null);
     let kv_cache_memory = blocks.saturating_mul(r.block_bytes);
+    let kv_cache_memory_over = match (s.memory, r.budget) {
+        (KvMemory::Budget { gpu_total, .. }, Some(b)) => {
+            let needed = b
+                .weights_per_gpu
+                .0
+                .saturating_add(b.overhead.0)
+                .saturating_add(kv_cache_memory);
+            (needed > gpu_total.0).then_some((needed, gpu_total.0))
+        }
+        _ => None,
+    };
     let util = match s.memory {
         KvMemory::Budget { .. } => {
             match (
@@ -169,6 +184,7 @@ pub fn plan(base: &Scenario, need: Need) -> Result<Plan> {
         util,
         kv_cache_memory,
         kv_cache_blocks: blocks,
+        kv_cache_memory_over,
         longest_context,
         smallest_tp,
     })
@@ -186,16 +202,19 @@ fn why_not(s: &Scenario, need: Need, maybe: bool) -> String {
     if maybe {
         format!(
             "only at the optimistic end of the range: even at --gpu-memory-utilization 1.0 a boot may refuse; \
-             at 1.0 the estimate holds {full} of the {} sequences",
-            need.sequences
+             at 1.0 the estimate holds {} of the {} sequences",
+            thousands(full),
+            thousands(need.sequences)
         )
     } else if weights.0 / s.tp.max(1) / s.pp.max(1) >= total.0 {
         "the weights alone exceed the GPU: add GPUs (tensor or pipeline parallel), quantize, or offload".into()
     } else {
         format!(
-            "no utilization gives {} sequences of {} tokens: at 1.0 the estimate holds {full}; \
+            "no utilization gives {} sequences of {} tokens: at 1.0 the estimate holds {}; \
              shorten the context, use an fp8 KV cache, or add GPUs",
-            need.sequences, need.context
+            thousands(need.sequences),
+            thousands(need.context),
+            thousands(full)
         )
     }
 }

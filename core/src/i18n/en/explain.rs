@@ -23,7 +23,7 @@ crate::texts! {
     EX_AS_MHA: "2 × {0} layers × {1} query heads × {2} head_dim × {3} B = {4} per token: grouped-query attention saves {5}×",
     EX_CTX: "{0} tokens (max_model_len)",
     EX_CTX_PROMPT: "{0} prompt + {1} trace = {2} tokens",
-    EX_POOL_GIVEN: "taken as given (from a vLLM log): {0}",
+    EX_POOL_GIVEN: "taken as given (a vLLM log's, or --kv-cache-memory): {0}",
     EX_SPLIT_TP: " (÷ TP {0})",
     EX_SPLIT_TP_PP: " (÷ TP {0} × PP {1})",
     EX_POOL: "{0}{1} B total × {2} utilization{3} = {4} B, − {5} B weights{6} − {7} B overhead = {8}",

@@ -73,6 +73,7 @@ crate::texts! {
     IM_TOO_BIG: "{0}; a config.json is a few KB",
     PL_UTIL_RANGE: " (range {0} – {1}; the safe end starts even at the estimate's high overhead) ",
     PL_KV_BYTES: " B ({0}, {1} whole blocks: exactly the sequences asked for) ",
+    PL_KV_OVER: "does not fit this GPU: with the weights and the estimated overhead it needs {0} of {1}, and vLLM allocates what --kv-cache-memory says",
     PL_LEN_RANGE: " (estimate {0}; range {1} – {2})",
     GP_CAPTION: "{0} at {1} tokens on every GPU preset (choose a row to load it)",
     GP_LOAD: "Load the {0}",

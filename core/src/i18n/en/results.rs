@@ -29,7 +29,7 @@ crate::texts! {
     RS_STAT_POOL: "KV pool",
     RS_STAT_VLLM_KV: "vLLM's KV cache",
     RS_NONE_LEFT: "none left",
-    RS_FROM_LOG: "taken from a vLLM log",
+    RS_FROM_LOG: "as given: a vLLM log's, or --kv-cache-memory",
     RS_SEED_OVERHEAD: "the course lab's single overhead figure",
     RS_ENGINE: "Engine",
     RS_TOKENS_IN_KV: "Tokens in the KV cache",

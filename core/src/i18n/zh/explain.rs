@@ -23,7 +23,7 @@ crate::texts! {
     EX_AS_MHA: "2 × {0} 层 × {1} 个查询头 × {2} head_dim × {3} 字节 = 每 token {4}：分组查询注意力（GQA）把它缩小为 1/{5}",
     EX_CTX: "{0} 个 token（max_model_len）",
     EX_CTX_PROMPT: "提示词 {0} + 推理过程 {1} = {2} 个 token",
-    EX_POOL_GIVEN: "按给定值（取自 vLLM 日志）：{0}",
+    EX_POOL_GIVEN: "按给定值（取自 vLLM 日志或 --kv-cache-memory）：{0}",
     EX_SPLIT_TP: "（÷ TP {0}）",
     EX_SPLIT_TP_PP: "（÷ TP {0} × PP {1}）",
     EX_POOL: "{0}总显存 {1} 字节 × 利用率 {2}{3} = {4} 字节，− 权重 {5} 字节{6} − 开销 {7} 字节 = {8}",

@@ -73,6 +73,7 @@ crate::texts! {
     IM_TOO_BIG: "{0}；config.json 一般只有几 KB",
     PL_UTIL_RANGE: "（范围 {0} – {1}；保守值即使开销取估计的上限也能启动）",
     PL_KV_BYTES: " 字节（{0}，{1} 个整块：恰好是所需的序列数）",
+    PL_KV_OVER: "这块 GPU 放不下：加上权重和估计的额外开销共需 {0}，而显存只有 {1}；vLLM 会按 --kv-cache-memory 的值直接分配",
     PL_LEN_RANGE: "（估计值 {0}；范围 {1} – {2}）",
     GP_CAPTION: "{0} 在 {1} 个 token 时，在各预设 GPU 上的结果（点选一行即可载入）",
     GP_LOAD: "载入 {0}",

@@ -29,7 +29,7 @@ crate::texts! {
     RS_STAT_POOL: "KV 缓存池",
     RS_STAT_VLLM_KV: "vLLM 的 KV 缓存",
     RS_NONE_LEFT: "无剩余",
-    RS_FROM_LOG: "取自 vLLM 日志",
+    RS_FROM_LOG: "按给定值：取自 vLLM 日志或 --kv-cache-memory",
     RS_SEED_OVERHEAD: "课程实验的单一开销数值",
     RS_ENGINE: "推理引擎",
     RS_TOKENS_IN_KV: "KV 缓存中的 token 数",
