@@ -369,3 +369,35 @@ fn a_context_over_the_models_limit() {
             .any(|x| matches!(x.kind, chart_data::SegmentKind::Sequences { .. })));
     }
 }
+
+#[test]
+fn fewer_batched_tokens_than_sequences_is_refused() {
+    // vLLM's scheduler config: max_num_batched_tokens must be ≥ max_num_seqs (every running
+    // sequence takes a token of each step). Qwen3-8B on an RTX 4090 keeps the 24 GB card's
+    // default max_num_seqs, 256; 128 batched tokens are fewer.
+    let (s, _) = decode("?model=Qwen/Qwen3-8B&gpu=rtx-4090&ctx=4096&mnbt=128");
+    let o = evaluate(&s).unwrap();
+    let r = &o.chosen.report;
+    assert_eq!(r.refusal.unwrap().kind, RefusalKind::BatchedTokens);
+    assert_eq!(
+        r.error_line().unwrap(),
+        "ValueError: max_num_batched_tokens (128) must be greater than or equal to max_num_seqs (256)."
+    );
+    assert_eq!(o.chosen.capped, 0);
+    // The fixes: 256 batched tokens, or 128 sequences; each makes it start.
+    let f = fixes(&s, &o);
+    let flags: Vec<String> = f.iter().map(|x| x.change.flag()).collect();
+    assert_eq!(
+        flags,
+        ["--max-num-batched-tokens 256", "--max-num-seqs 128"],
+        "{f:?}"
+    );
+    for x in &f {
+        let mut t = s.clone();
+        x.change.apply(&mut t);
+        assert!(evaluate(&t).unwrap().chosen.report.refusal.is_none());
+    }
+    // Equal is accepted.
+    let (s, _) = decode("?model=Qwen/Qwen3-8B&gpu=rtx-4090&ctx=4096&mnbt=256");
+    assert!(evaluate(&s).unwrap().chosen.report.refusal.is_none());
+}

@@ -24,6 +24,10 @@ pub enum Change {
     Gpu(&'static GpuPreset),
     /// A higher `--gpu-memory-utilization`.
     Util(f64),
+    /// Another `--max-num-batched-tokens`.
+    Mnbt(u64),
+    /// Another `--max-num-seqs`.
+    Seqs(u64),
 }
 
 impl Change {
@@ -39,6 +43,8 @@ impl Change {
             Change::Tp(t) => s.tp = t,
             Change::Gpu(g) => s.gpu = GpuChoice::Preset(g),
             Change::Util(u) => s.util = Some(u),
+            Change::Mnbt(n) => s.mnbt = Some(n),
+            Change::Seqs(n) => s.seqs = Some(n),
         }
     }
     /// A stable key for the kind of change (`data-fix` on the page).
@@ -50,6 +56,8 @@ impl Change {
             Change::Tp(_) => "tp",
             Change::Gpu(_) => "gpu",
             Change::Util(_) => "util",
+            Change::Mnbt(_) => "mnbt",
+            Change::Seqs(_) => "seqs",
         }
     }
     /// The change as the flag or choice a user makes.
@@ -61,6 +69,8 @@ impl Change {
             Change::Tp(t) => format!("--tensor-parallel-size {t}"),
             Change::Gpu(g) => crate::tf!(FX_GPU, g.name),
             Change::Util(u) => format!("--gpu-memory-utilization {}", crate::floatfmt::display(*u)),
+            Change::Mnbt(n) => format!("--max-num-batched-tokens {n}"),
+            Change::Seqs(n) => format!("--max-num-seqs {n}"),
         }
     }
 }
@@ -155,6 +165,14 @@ pub fn fixes(s: &PageScenario, o: &Outcome) -> Vec<Fix> {
             let below = valid_tps(s).take_while(|&t| t < s.tp).last();
             let above = valid_tps(s).find(|&t| t > s.tp);
             changes.extend(below.into_iter().chain(above).map(Change::Tp));
+        }
+        RefusalKind::BatchedTokens => {
+            // As many batched tokens as sequences, or as many sequences as batched tokens.
+            let (batched, seqs) = (r.max_num_batched_tokens, r.max_num_seqs);
+            return [Change::Mnbt(seqs), Change::Seqs(batched)]
+                .into_iter()
+                .filter_map(|c| fix(s, c))
+                .collect();
         }
         RefusalKind::ModelLimit => {
             // Only a shorter --max-model-len: the model's own limit, or, when one request of

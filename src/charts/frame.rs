@@ -240,6 +240,7 @@ pub(super) fn refusal_words(kind: RefusalKind) -> &'static str {
         RefusalKind::MaxModelLen => t!(CH_REFUSE_TOO_LONG),
         RefusalKind::ModelLimit => t!(CH_REFUSE_MODEL_LIMIT),
         RefusalKind::InvalidTp => t!(CH_REFUSE_TP),
+        RefusalKind::BatchedTokens => t!(CH_REFUSE_BATCHED),
     }
 }
 

@@ -147,6 +147,7 @@ pub fn refusal_summary(kind: RefusalKind) -> &'static str {
         RefusalKind::MaxModelLen => t!(RS_REFUSE_TOO_LONG),
         RefusalKind::ModelLimit => t!(RS_REFUSE_MODEL_LIMIT),
         RefusalKind::InvalidTp => t!(RS_REFUSE_TP),
+        RefusalKind::BatchedTokens => t!(RS_REFUSE_BATCHED),
     }
 }
 
@@ -188,6 +189,7 @@ pub fn refusal_short(kind: RefusalKind) -> &'static str {
         RefusalKind::MaxModelLen => t!(RS_TOO_LONG_SHORT),
         RefusalKind::ModelLimit => t!(RS_MODEL_LIMIT_SHORT),
         RefusalKind::InvalidTp => t!(RS_TP_INVALID_SHORT),
+        RefusalKind::BatchedTokens => t!(RS_BATCHED_SHORT),
     }
 }
 

@@ -255,6 +255,8 @@ pub enum RefusalKind {
     ModelLimit,
     /// A tensor-parallel size that does not split the heads.
     InvalidTp,
+    /// `max_num_batched_tokens` below `max_num_seqs`: the scheduler's config refuses it.
+    BatchedTokens,
     /// The weights do not fit on the GPU: out of memory while loading, before any KV line.
     WeightsDoNotFit,
     /// Nothing left for the KV cache after the weights and the profile run.
@@ -268,6 +270,7 @@ impl RefusalKind {
             RefusalKind::MaxModelLen => "max-model-len",
             RefusalKind::ModelLimit => "model-limit",
             RefusalKind::InvalidTp => "invalid-tp",
+            RefusalKind::BatchedTokens => "batched-tokens",
             RefusalKind::WeightsDoNotFit => "weights-do-not-fit",
             RefusalKind::NoKvMemory => "no-kv-memory",
         }
@@ -477,6 +480,18 @@ fn build(s: &Scenario, quiet: bool) -> Result<Report> {
              this maximum, set the env var VLLM_ALLOW_LONG_MAX_MODEL_LEN=1.",
             py_float_repr(s.model.max_position as f64)
         ));
+        return Ok(out);
+    }
+    // Every running sequence takes at least one token of a step's batch: the scheduler's config
+    // refuses fewer batched tokens than sequences (`SchedulerConfig._verify_args`, vllm/config.py
+    // 0.4–0.9; `verify_max_model_len`, vllm/config/scheduler.py from 0.10).
+    let (batched, seqs) = (r.max_num_batched_tokens, r.max_num_seqs);
+    if batched < seqs {
+        out.refuse(RefusalKind::BatchedTokens, "ValueError", || {
+            format!(
+                "max_num_batched_tokens ({batched}) must be greater than or equal to max_num_seqs ({seqs})."
+            )
+        });
         return Ok(out);
     }
     if let Some((exception, message)) = tp_refusal(&s.model, s.tp) {

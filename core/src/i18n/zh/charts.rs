@@ -19,6 +19,7 @@ crate::texts! {
     CH_REFUSE_WEIGHTS: "vLLM 无法启动：权重无法加载",
     CH_REFUSE_NO_KV: "vLLM 无法启动：没有剩余显存给 KV 缓存",
     CH_REFUSE_TOO_LONG: "vLLM 无法启动：放不下一个 max_model_len 长度的请求",
+    CH_REFUSE_BATCHED: "vLLM 无法启动：max_num_batched_tokens < max_num_seqs",
     CH_REFUSE_MODEL_LIMIT: "vLLM 无法启动：max_model_len 超过了模型的上限",
     CH_REFUSE_TP: "vLLM 无法启动：TP 无法均分注意力头",
     CH_LEG_WEIGHTS: "权重",
