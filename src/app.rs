@@ -112,6 +112,7 @@ pub fn App() -> impl IntoView {
             crate::page::page_html(drawn)
         } else {
             embed::view_parts(state);
+            results::notices(state, ui);
             figures::parts(state, ui, embed);
             crate::page::embed_html(embed)
         };

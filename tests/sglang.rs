@@ -617,3 +617,21 @@ mod calibration {
         assert_eq!(message(printed), line);
     }
 }
+
+#[test]
+fn weights_larger_than_the_free_memory_run_out_while_loading() {
+    // Qwen3-14B's 27.52 GiB of weights on an RTX 4090 (24,564 MiB, 23.14 GiB free predicted):
+    // SGLang runs out of memory while loading them, before `Load weight end` and any pool. Its
+    // cell is still the model's: 40 layers × 8 KV heads × 128 × 2 (K and V) × 2 B = 163,840 B.
+    let model = presets::model("Qwen/Qwen3-14B").unwrap().spec();
+    let r = run(&Scenario::new(model, v("0.5.12"), Some(24_564)));
+    assert_eq!(r.error_type, Some("torch.OutOfMemoryError"));
+    assert!(r
+        .error
+        .as_deref()
+        .unwrap()
+        .starts_with("CUDA out of memory while loading the weights (27.52 GiB per GPU"));
+    assert_eq!(r.lines, ["Load weight begin. avail mem=23.14 GB"]);
+    assert_eq!(r.max_total_num_tokens, None);
+    assert_eq!(r.cell_size_bytes, 163_840);
+}

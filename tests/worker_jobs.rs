@@ -243,4 +243,16 @@ fn the_page_markup_has_a_box_for_every_part() {
     let one = page::embed_html(Embed::Memory);
     assert!(one.contains(r#"id="p-chart-memory""#) && !one.contains("p-chart-roofline"));
     assert!(page::embed_html(Embed::Compact).contains(r#"id="p-card""#));
+    // Every embedded view has a box for the URL's notices (a bad key in an embed was silent).
+    for mode in [
+        Embed::Compact,
+        Embed::Memory,
+        Embed::Concurrency,
+        Embed::Roofline,
+    ] {
+        assert!(
+            page::embed_html(mode).contains(r#"id="p-notices""#),
+            "{mode:?}"
+        );
+    }
 }

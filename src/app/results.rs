@@ -91,6 +91,12 @@ fn notices_html(state: State, ui: Ui) -> String {
     )
 }
 
+/// The URL's refused parameters and a scenario that does not evaluate, on the full page and in
+/// an embedded view alike.
+pub fn notices(state: State, ui: Ui) {
+    part("p-notices", Box::new(move || notices_html(state, ui)));
+}
+
 /// The answer in one line, pinned to the bottom of narrow screens where the results sit below
 /// the inputs.
 fn answer_html(state: State) -> String {
@@ -114,7 +120,7 @@ fn answer_html(state: State) -> String {
 /// (`page::results_top`, `page::results_bottom`), so an edit replaces that text and nothing else;
 /// the primer between them and the actions under them are drawn once.
 pub fn parts(state: State, ui: Ui) {
-    part("p-notices", Box::new(move || notices_html(state, ui)));
+    notices(state, ui);
     part("p-answer", Box::new(move || answer_html(state)));
     let fixes = Asked::new(
         state.lang,

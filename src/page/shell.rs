@@ -119,7 +119,7 @@ pub fn page_html(lang: Lang) -> String {
 /// charts it shows.
 pub fn embed_html(embed: Embed) -> String {
     let mut out = String::from(
-        r#"<main class="embed"><h1 class="embed__head" id="p-embed-head"></h1><div class="part" id="p-card"></div>"#,
+        r#"<main class="embed"><h1 class="embed__head" id="p-embed-head"></h1><div class="part" id="p-notices"></div><div class="part" id="p-card"></div>"#,
     );
     charts_html(&mut out, embed);
     out + "</main>"

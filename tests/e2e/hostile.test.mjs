@@ -98,3 +98,22 @@ test('every control is reachable and usable from the keyboard', async () => {
   assert.deepEqual(problems, []);
   await context.close();
 });
+
+test('a bad key is named in an embed too, and prompt + trace over max_model_len falls back with a notice', async () => {
+  // An embedded card with a bad ctx: the default context, and a notice naming the key.
+  const { openPage } = await import('./harness.mjs');
+  const emb = await openPage(env.b, env.srv.base + '?embed=1&ctx=abc');
+  await emb.page.waitForSelector('[data-testid="notice"]:not([hidden])');
+  assert.equal(await value(emb.page, 'notice'), 'ctx');
+  assert.match(await text(emb.page, 'notice'), /ctx/);
+  assert.deepEqual(emb.problems, []);
+  await emb.context.close();
+  // 5,000 + 5,000 tokens on Qwen3-8B's default max_model_len (40,960 is the model's; the page's
+  // default ctx is 8,192): both take their default, the page shows that scenario and says why.
+  const { context, page, problems } = await openReady(env, '?prompt=5000&trace=5000');
+  assert.equal(await value(page, 'notice'), 'prompt, trace');
+  assert.match(await text(page, 'notice'), /add up to 10,000 tokens, more than max_model_len \(8,192\)/);
+  assert.ok(Number(await value(page, 'max-seqs')) > 0);
+  assert.deepEqual(problems, []);
+  await context.close();
+});

@@ -332,6 +332,22 @@ pub fn report(s: &Scenario) -> Result<Report> {
         range,
         notes,
     };
+    // Weights larger than the memory free before loading them: SGLang runs out of memory while
+    // loading, before `Load weight end` and any pool (torch raises; the message says why).
+    if let (Some(pre), Some(after)) = (r.pre_load_free_gib, r.post_load_free_gib) {
+        if after < 0.0 {
+            r.lines.push(lines::load_begin(pre));
+            // (In English, as the engine's own lines are.)
+            r.error = Some(format!(
+                "CUDA out of memory while loading the weights ({} GiB per GPU; avail mem={} GB before loading).",
+                fixed2(capacity::weights_per_gpu(s.model.weights, s.tp, s.pp).as_gib()),
+                fixed2(pre)
+            ));
+            r.error_type = Some("torch.OutOfMemoryError");
+            r.cell_size_bytes = g.cell(v);
+            return Ok(r);
+        }
+    }
     assemble(s, &g, &p, torch, &mut r);
     Ok(r)
 }
