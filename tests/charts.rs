@@ -204,3 +204,14 @@ fn the_memory_split_counts_what_the_headline_counts_and_stays_on_the_gpu() {
             .any(|x| matches!(x.kind, SegmentKind::Sequences { .. })));
     }
 }
+
+#[test]
+fn a_short_context_keeps_its_point_on_the_charts() {
+    // At 256 tokens the curves start at 256 instead of 512, so the operating point is drawn
+    // (it had no marker: the x axis began at 512).
+    let (o, d) = data("?model=Qwen/Qwen3-8B&gpu=rtx-4090&ctx=256");
+    assert_eq!(o.context, 256);
+    assert_eq!(d.contexts[0], 256);
+    let svg = charts::concurrency(&d, 720).unwrap();
+    assert!(svg.contains(r#"r="6""#), "the operating point's dot");
+}

@@ -113,9 +113,11 @@ pub struct ChartData {
     pub refusal: Option<RefusalKind>,
 }
 
-/// Context values for the curves: log-spaced from 512 to `max`, plus `extra` points, sorted.
+/// Context values for the curves: log-spaced from 512 (or the smallest `extra` point below it,
+/// so a short operating point stays on the chart) to `max`, plus `extra` points, sorted.
 fn contexts(max: u64, extra: &[u64]) -> Vec<u64> {
-    let (lo, hi) = (512f64.ln(), (max.max(1024) as f64).ln());
+    let start = extra.iter().copied().filter(|&x| x >= 1).fold(512, u64::min);
+    let (lo, hi) = (((start as f64).ln()), (max.max(1024) as f64).ln());
     let n = 48;
     let mut v: Vec<u64> = (0..=n)
         .map(|i| (lo + (hi - lo) * i as f64 / n as f64).exp().round() as u64)
@@ -124,7 +126,7 @@ fn contexts(max: u64, extra: &[u64]) -> Vec<u64> {
     v.dedup();
     for &x in extra
         .iter()
-        .filter(|&&x| (512..=max.max(1024)).contains(&x))
+        .filter(|&&x| (start..=max.max(1024)).contains(&x))
     {
         let at = v.partition_point(|&y| y < x);
         if v.get(at) != Some(&x) {
@@ -293,18 +295,20 @@ mod context_tests {
             (100, vec![512, 1024, 700]),
         ] {
             let v = contexts(max, &extra);
+            // From 512, or the smallest extra point below it (100 in the first case).
+            let start = extra.iter().copied().fold(512, u64::min);
             // The same list as sorting everything and dropping repeats.
             let mut reference = v.clone();
             reference.extend(
                 extra
                     .iter()
                     .copied()
-                    .filter(|&x| (512..=max.max(1024)).contains(&x)),
+                    .filter(|&x| (start..=max.max(1024)).contains(&x)),
             );
             reference.sort_unstable();
             reference.dedup();
             assert_eq!(v, reference, "max {max}");
-            assert_eq!((v[0], *v.last().unwrap()), (512, max.max(1024)));
+            assert_eq!((v[0], *v.last().unwrap()), (start, max.max(1024)));
         }
     }
 }
