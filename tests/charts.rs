@@ -215,3 +215,138 @@ fn a_short_context_keeps_its_point_on_the_charts() {
     let svg = charts::concurrency(&d, 720).unwrap();
     assert!(svg.contains(r#"r="6""#), "the operating point's dot");
 }
+
+#[test]
+fn tick_labels_never_run_together() {
+    // Qwen3.5-9B's curves span 512 to 262,144 tokens: on a phone-width chart the 1-2-5 labels
+    // ran together ("50k100k200k"). Each x label's box (about 0.6 em per character at 13 px)
+    // must clear its neighbour's, at every width the page draws.
+    let (_, d) = data("?model=Qwen/Qwen3.5-9B&gpu=l40s&ctx=32768");
+    for width in [280, 300, 320, 360, 480, 720, 860] {
+        for svg in [
+            charts::concurrency(&d, width).unwrap(),
+            charts::roofline(&d, width).unwrap(),
+        ] {
+            // The x labels: centred, hanging below the axis (`dy="0.76em"`), on one row.
+            let mut row: Vec<(f64, f64, String)> = Vec::new();
+            for t in svg.split("<text ").skip(1) {
+                if !(t.contains(r#"dy="0.76em""#) && t.contains(r#"text-anchor="middle""#)) {
+                    continue;
+                }
+                let attr = |name: &str| -> f64 {
+                    t.split(&format!(r#"{name}=""#))
+                        .nth(1)
+                        .unwrap()
+                        .split('"')
+                        .next()
+                        .unwrap()
+                        .parse()
+                        .unwrap()
+                };
+                let label = t
+                    .split('>')
+                    .nth(1)
+                    .unwrap()
+                    .split('<')
+                    .next()
+                    .unwrap()
+                    .to_string();
+                row.push((attr("y"), attr("x"), label));
+            }
+            let y = row.iter().map(|r| r.0).fold(f64::MIN, f64::max);
+            let mut xs: Vec<(f64, String)> = row
+                .into_iter()
+                .filter(|r| r.0 == y)
+                .map(|r| (r.1, r.2))
+                .collect();
+            xs.sort_by(|a, b| a.0.total_cmp(&b.0));
+            assert!(xs.len() >= 3, "width {width}: {xs:?}");
+            for w in xs.windows(2) {
+                let need = (w[0].1.len() + w[1].1.len()) as f64 / 2.0 * 0.6 * 13.0;
+                assert!(w[1].0 - w[0].0 >= need, "width {width}: {xs:?}");
+            }
+        }
+    }
+}
+
+#[test]
+fn a_refusal_message_stays_inside_the_plot() {
+    // "vLLM would not start: the weights do not load" (Qwen3-14B on an RTX 4090) spread over the
+    // y axis's labels on a phone-width chart. Now it is wrapped inside the plot: every line's
+    // estimated box (0.56 em per character at its font size) lies right of the y labels'
+    // column (the plot's left edge, the x of the axis line) and within the drawing.
+    let attr = |t: &str, name: &str| -> Option<f64> {
+        t.split(&format!(r#" {name}=""#))
+            .nth(1)?
+            .split('"')
+            .next()?
+            .parse()
+            .ok()
+    };
+    let (_, d) = data("?model=Qwen/Qwen3-14B&gpu=rtx-4090");
+    for width in [280, 320, 360, 720] {
+        let svg = charts::concurrency(&d, width).unwrap();
+        let drawn = attr(&svg, "width").unwrap();
+        // The axes' frame: `M{left} {top}L{left} {bottom}M…`, the first path.
+        let frame = svg.split(r#" d="M"#).nth(1).unwrap();
+        let left: f64 = frame.split(' ').next().unwrap().parse().unwrap();
+        // The message's lines: centred, `dy="0.5ex"` (tick labels end there, the legend's start).
+        let lines: Vec<(f64, f64, String)> = svg
+            .split("<text")
+            .skip(1)
+            .filter(|t| t.contains(r#"dy="0.5ex" text-anchor="middle""#))
+            .map(|t| {
+                let text = t.split('>').nth(1).unwrap().split('<').next().unwrap();
+                (
+                    attr(t, "x").unwrap(),
+                    attr(t, "font-size").unwrap_or(13.0),
+                    text.to_string(),
+                )
+            })
+            .collect();
+        let message: Vec<&str> = lines.iter().map(|l| l.2.as_str()).collect();
+        let message = message.join(" ");
+        assert!(
+            message.contains("vLLM would not start") && message.contains("the weights do not load"),
+            "{width}: {lines:?}"
+        );
+        for (x, size, s) in &lines {
+            let half = s.chars().count() as f64 * 0.56 * size / 2.0;
+            assert!(
+                x - half >= left,
+                "width {width}: {s:?} at {x} runs left of the plot ({left})"
+            );
+            assert!(
+                x + half <= drawn,
+                "width {width}: {s:?} at {x} runs off the chart"
+            );
+        }
+    }
+}
+
+#[test]
+fn the_gpu_total_has_its_own_row_where_weights_overflow() {
+    // Qwen3-14B's 27.5 GiB on an RTX 4090: the GPU's total is marked, and its label sat on the
+    // first bar's name ("BF16 (auto) KV"), running into it on a narrow chart. It now has a row
+    // above the bars: at least a line (14 px) above that name, at any width.
+    let (_, d) = data("?model=Qwen/Qwen3-14B&gpu=rtx-4090");
+    let y_of = |svg: &str, needle: &str| -> f64 {
+        let t = svg.split("<text").find(|t| t.contains(needle)).unwrap();
+        t.split(r#" y=""#)
+            .nth(1)
+            .unwrap()
+            .split('"')
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap()
+    };
+    for width in [300, 360, 720] {
+        let svg = charts::memory(&d, width).unwrap();
+        let (gpu, name) = (y_of(&svg, "GPU total"), y_of(&svg, ">BF16 (auto) KV<"));
+        assert!(
+            name - gpu >= 14.0,
+            "width {width}: GPU total at y {gpu}, the bar's name at {name}"
+        );
+    }
+}

@@ -116,8 +116,12 @@ pub struct ChartData {
 /// Context values for the curves: log-spaced from 512 (or the smallest `extra` point below it,
 /// so a short operating point stays on the chart) to `max`, plus `extra` points, sorted.
 fn contexts(max: u64, extra: &[u64]) -> Vec<u64> {
-    let start = extra.iter().copied().filter(|&x| x >= 1).fold(512, u64::min);
-    let (lo, hi) = (((start as f64).ln()), (max.max(1024) as f64).ln());
+    let start = extra
+        .iter()
+        .copied()
+        .filter(|&x| x >= 1)
+        .fold(512, u64::min);
+    let (lo, hi) = ((start as f64).ln(), (max.max(1024) as f64).ln());
     let n = 48;
     let mut v: Vec<u64> = (0..=n)
         .map(|i| (lo + (hi - lo) * i as f64 / n as f64).exp().round() as u64)

@@ -244,25 +244,51 @@ pub(super) fn refusal_words(kind: RefusalKind) -> &'static str {
     }
 }
 
-/// A message across the middle of a plot.
-pub(super) fn overlay(plot: &Root<'_>, text: &str) -> Result<(), ChartError> {
-    let (w, h) = plot.dim_in_pixel();
-    let size = FONT
-        .min((w as f64 - 40.0) * PX / em_width(text))
-        .max(11.0 * PX);
-    let tw = text_width(text, size) as i32;
-    let (cx, cy) = (w as i32 / 2, h as i32 / 2);
-    plot.draw(&Rectangle::new(
-        [(cx - tw / 2 - 10, cy - 16), (cx + tw / 2 + 10, cy + 16)],
+/// A message across the middle of the plot inside `(left, top, right, bottom)` on `area`: one
+/// line at up to the charts' size where it fits, else wrapped (after a space or a colon) in lines
+/// of at least 11 px, so it never spreads over the axes' labels.
+pub(super) fn overlay(
+    area: &Root<'_>,
+    (left, top, right, bottom): (i32, i32, i32, i32),
+    text: &str,
+) -> Result<(), ChartError> {
+    let avail = (right - left - 24).max(60) as f64;
+    let size = FONT.min(avail * PX / em_width(text)).max(11.0 * PX);
+    let mut lines: Vec<String> = vec![String::new()];
+    for word in text.split_inclusive([' ', ':', '：']) {
+        let line = lines.last_mut().expect("one line at least");
+        if line.is_empty() || text_width(format!("{line}{word}").trim_end(), size) <= avail {
+            line.push_str(word);
+        } else {
+            lines.push(word.to_string());
+        }
+    }
+    let lines: Vec<&str> = lines.iter().map(|l| l.trim_end()).collect();
+    let tw = lines
+        .iter()
+        .map(|l| text_width(l, size))
+        .fold(0.0, f64::max) as i32;
+    let line_h = (size / PX * 1.35) as i32;
+    let (cx, cy) = ((left + right) / 2, (top + bottom) / 2);
+    let half_h = line_h * lines.len() as i32 / 2 + 8;
+    area.draw(&Rectangle::new(
+        [
+            (cx - tw / 2 - 10, cy - half_h),
+            (cx + tw / 2 + 10, cy + half_h),
+        ],
         RGBAColor(0xd0, 0x3a, 0x2f, 0.15).filled(),
     ))
     .map_err(err)?;
-    plot.draw(&Text::new(
-        text.to_string(),
-        (cx, cy),
-        font(size).pos(Pos::new(HPos::Center, VPos::Center)),
-    ))
-    .map_err(err)
+    let first = cy - line_h * (lines.len() as i32 - 1) / 2;
+    for (i, line) in lines.into_iter().enumerate() {
+        area.draw(&Text::new(
+            line.to_string(),
+            (cx, first + line_h * i as i32),
+            font(size).pos(Pos::new(HPos::Center, VPos::Center)),
+        ))
+        .map_err(err)?;
+    }
+    Ok(())
 }
 
 #[cfg(test)]

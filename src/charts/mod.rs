@@ -52,25 +52,29 @@ pub fn memory(d: &ChartData, width: u32) -> Result<String, ChartError> {
             .collect(),
     );
     let bars = d.memory.len().max(1);
-    let plot_h = 64 + 62 * bars as u32;
+    let total_gib = (d.total.0 as f64 / GIB as f64).max(1.0);
+    let longest = d
+        .memory
+        .iter()
+        .map(|b| {
+            b.segments
+                .iter()
+                .fold(0u64, |a, s| a.saturating_add(s.bytes))
+        })
+        .max()
+        .unwrap_or(0) as f64
+        / GIB as f64;
+    // Where weights overflow the GPU, a row above the bars holds the GPU's total (beside the
+    // first bar's name it could run into it on a narrow chart).
+    let overflow = longest > total_gib;
+    let headroom = if overflow { 0.45 } else { 0.0 };
+    let plot_h = 64 + 62 * bars as u32 + if overflow { 24 } else { 0 };
     render(width, plot_h, &legend, |root| {
-        let total_gib = (d.total.0 as f64 / GIB as f64).max(1.0);
-        let longest = d
-            .memory
-            .iter()
-            .map(|b| {
-                b.segments
-                    .iter()
-                    .fold(0u64, |a, s| a.saturating_add(s.bytes))
-            })
-            .max()
-            .unwrap_or(0) as f64
-            / GIB as f64;
         let xmax = total_gib.max(longest) * 1.02;
         let chart = Plot::frame(
             root,
             Axis::linear(0.0, xmax),
-            Axis::linear(0.0, bars as f64),
+            Axis::linear(0.0, bars as f64 + headroom),
             8,
             (t!(CH_GIB_AXIS), ""),
         )?;
@@ -138,12 +142,12 @@ pub fn memory(d: &ChartData, width: u32) -> Result<String, ChartError> {
             }
         }
         // The GPU's total, marked where weights overflow it.
-        if longest > total_gib {
+        if overflow {
             chart.line(
-                &[(total_gib, 0.0), (total_gib, bars as f64)],
+                &[(total_gib, 0.0), (total_gib, bars as f64 + headroom)],
                 OVERFLOW.stroke_width(2),
             )?;
-            let (px, py) = chart.at((total_gib, bars as f64));
+            let (px, py) = chart.at((total_gib, bars as f64 + headroom));
             root.draw(&Text::new(
                 t!(ch_gpu_total(&fixed(total_gib, 2))),
                 (px - 4, py + 2),
@@ -217,9 +221,9 @@ pub fn concurrency(d: &ChartData, width: u32) -> Result<String, ChartError> {
             }
         }
         if let Some(kind) = d.refusal {
-            overlay(root, refusal_words(kind))?;
+            overlay(root, chart.bounds(), refusal_words(kind))?;
         } else if curve_max == 0 {
-            overlay(root, t!(CH_NONE_FITS))?;
+            overlay(root, chart.bounds(), t!(CH_NONE_FITS))?;
         }
         Ok(())
     })
@@ -278,7 +282,7 @@ pub fn roofline(d: &ChartData, width: u32) -> Result<String, ChartError> {
             chart.dot((px, py), 6, INK.filled())?;
         }
         if let Some(kind) = d.refusal {
-            overlay(root, refusal_words(kind))?;
+            overlay(root, chart.bounds(), refusal_words(kind))?;
         }
         Ok(())
     })

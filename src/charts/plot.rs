@@ -104,6 +104,11 @@ impl<'a, 'b> Plot<'a, 'b> {
     }
 
     /// The pixel of a data point, in the drawing area's coordinates.
+    /// The plot's pixel box: (left, top, right, bottom).
+    pub(super) fn bounds(&self) -> (i32, i32, i32, i32) {
+        (self.left, self.top, self.right, self.bottom)
+    }
+
     pub(super) fn at(&self, (x, y): (f64, f64)) -> (i32, i32) {
         let px = self.left as f64 + self.x.share(x) * (self.right - self.left) as f64;
         let py = self.bottom as f64 - self.y.share(y) * (self.bottom - self.top) as f64;
@@ -172,10 +177,42 @@ impl<'a, 'b> Plot<'a, 'b> {
         for &x in &px {
             self.pixels(&[(x, self.bottom + 1), (x, self.bottom + 6)], INK.into())?;
         }
-        for (&v, &x) in xs.iter().zip(&px) {
+        // Every label where they all fit side by side; else those at powers of ten; else each
+        // that clears the one before (a narrow log axis spanning 1k–200k ran "50k100k200k").
+        let labels: Vec<String> = xs.iter().map(|&v| label(v)).collect();
+        let half = |i: usize| (text_width(&labels[i], FONT) / 2.0) as i32;
+        let clear = |keep: &dyn Fn(usize) -> bool| {
+            let mut right = i32::MIN / 2;
+            (0..xs.len()).filter(|&i| keep(i)).all(|i| {
+                let ok = px[i] - half(i) >= right + 6;
+                right = px[i] + half(i);
+                ok
+            })
+        };
+        let decade = |i: usize| {
+            let l = xs[i].log10();
+            xs[i] > 0.0 && (l - l.round()).abs() < 1e-9
+        };
+        let keep: Vec<bool> = if clear(&|_| true) {
+            vec![true; xs.len()]
+        } else if clear(&decade) {
+            (0..xs.len()).map(decade).collect()
+        } else {
+            let mut right = i32::MIN / 2;
+            (0..xs.len())
+                .map(|i| {
+                    let ok = px[i] - half(i) >= right + 6;
+                    if ok {
+                        right = px[i] + half(i);
+                    }
+                    ok
+                })
+                .collect()
+        };
+        for ((text, &x), _) in labels.into_iter().zip(&px).zip(&keep).filter(|(_, &k)| k) {
             self.area
                 .draw(&Text::new(
-                    label(v),
+                    text,
                     (x, self.bottom + 6),
                     font(FONT).pos(Pos::new(HPos::Center, VPos::Top)),
                 ))

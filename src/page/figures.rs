@@ -63,7 +63,12 @@ pub const CHARTS: [Chart; 3] = [
                         .segments
                         .iter()
                         .filter(|s| s.bytes > 0)
-                        .map(|s| format!("{} {}", s.label, Bytes(s.bytes)))
+                        // (A label that states its size, "weights 27.5 GiB" past the GPU's
+                        // total, is read as it is: the band's own bytes are only the part drawn.)
+                        .map(|s| match s.label.ends_with("GiB") {
+                            true => s.label.clone(),
+                            false => format!("{} {}", s.label, Bytes(s.bytes)),
+                        })
                         .collect();
                     t!(ch_memory_summary(&bar.label, &parts.join(t!(LIST_COMMA))))
                 })
