@@ -245,29 +245,33 @@ pub(super) fn refusal_words(kind: RefusalKind) -> &'static str {
 }
 
 /// A message across the middle of the plot inside `(left, top, right, bottom)` on `area`: one
-/// line at up to the charts' size where it fits, else wrapped (after a space or a colon) in lines
-/// of at least 11 px, so it never spreads over the axes' labels.
+/// line at up to the charts' size where it fits at 11 px or more, else two, split after its colon,
+/// so it never spreads over the axes' labels.
 pub(super) fn overlay(
     area: &Root<'_>,
     (left, top, right, bottom): (i32, i32, i32, i32),
     text: &str,
 ) -> Result<(), ChartError> {
     let avail = (right - left - 24).max(60) as f64;
-    let size = FONT.min(avail * PX / em_width(text)).max(11.0 * PX);
-    let mut lines: Vec<String> = vec![String::new()];
-    for word in text.split_inclusive([' ', ':', '：']) {
-        let line = lines.last_mut().expect("one line at least");
-        if line.is_empty() || text_width(format!("{line}{word}").trim_end(), size) <= avail {
-            line.push_str(word);
-        } else {
-            lines.push(word.to_string());
+    let fit = |t: &str| FONT.min(avail * PX / em_width(t));
+    let colon = text.find(':').or_else(|| text.find('：'));
+    let lines: Vec<&str> = match colon {
+        Some(i) if fit(text) < 11.0 * PX => {
+            let at = i + text[i..].chars().next().map_or(1, char::len_utf8);
+            vec![text[..at].trim(), text[at..].trim()]
         }
-    }
-    let lines: Vec<&str> = lines.iter().map(|l| l.trim_end()).collect();
+        _ => vec![text],
+    };
+    let size = lines
+        .iter()
+        .map(|l| fit(l))
+        .fold(FONT, f64::min)
+        .max(11.0 * PX);
     let tw = lines
         .iter()
-        .map(|l| text_width(l, size))
-        .fold(0.0, f64::max) as i32;
+        .map(|l| text_width(l, size) as i32)
+        .max()
+        .unwrap_or(0);
     let line_h = (size / PX * 1.35) as i32;
     let (cx, cy) = ((left + right) / 2, (top + bottom) / 2);
     let half_h = line_h * lines.len() as i32 / 2 + 8;

@@ -170,6 +170,10 @@ impl<'a, 'b> Plot<'a, 'b> {
         xs: &[f64],
         label: impl Fn(f64) -> String,
     ) -> Result<(), ChartError> {
+        self.x_ticks_labelled(xs, xs.iter().map(|&v| label(v)).collect())
+    }
+
+    fn x_ticks_labelled(&self, xs: &[f64], labels: Vec<String>) -> Result<(), ChartError> {
         let px: Vec<i32> = xs.iter().map(|&x| self.at((x, self.y.lo)).0).collect();
         for &x in &px {
             self.pixels(&[(x, self.bottom), (x, self.top)], GRID.into())?;
@@ -177,46 +181,46 @@ impl<'a, 'b> Plot<'a, 'b> {
         for &x in &px {
             self.pixels(&[(x, self.bottom + 1), (x, self.bottom + 6)], INK.into())?;
         }
-        // Every label where they all fit side by side; else those at powers of ten; else each
-        // that clears the one before (a narrow log axis spanning 1k–200k ran "50k100k200k").
-        let labels: Vec<String> = xs.iter().map(|&v| label(v)).collect();
-        let half = |i: usize| (text_width(&labels[i], FONT) / 2.0) as i32;
-        let clear = |keep: &dyn Fn(usize) -> bool| {
-            let mut right = i32::MIN / 2;
-            (0..xs.len()).filter(|&i| keep(i)).all(|i| {
-                let ok = px[i] - half(i) >= right + 6;
-                right = px[i] + half(i);
-                ok
-            })
-        };
-        let decade = |i: usize| {
-            let l = xs[i].log10();
-            xs[i] > 0.0 && (l - l.round()).abs() < 1e-9
-        };
-        let keep: Vec<bool> = if clear(&|_| true) {
-            vec![true; xs.len()]
-        } else if clear(&decade) {
-            (0..xs.len()).map(decade).collect()
-        } else {
-            let mut right = i32::MIN / 2;
-            (0..xs.len())
-                .map(|i| {
-                    let ok = px[i] - half(i) >= right + 6;
-                    if ok {
-                        right = px[i] + half(i);
+        // Every label where they all fit side by side; else those at powers of ten (two at
+        // least); else each that clears the one before (a narrow log axis spanning 1k–200k ran
+        // "50k100k200k").
+        let mut keep = vec![true; xs.len()];
+        for pass in 0..3 {
+            let (mut right, mut clear, mut kept) = (i32::MIN / 2, true, 0);
+            for i in 0..xs.len() {
+                let l = xs[i].log10();
+                keep[i] = match pass {
+                    1 => xs[i] > 0.0 && (l - l.round()).abs() < 1e-9,
+                    _ => true,
+                };
+                let half = (text_width(&labels[i], FONT) / 2.0) as i32;
+                if !keep[i] {
+                    continue;
+                }
+                if px[i] - half < right + 6 {
+                    clear = false;
+                    if pass == 2 {
+                        keep[i] = false;
+                        continue;
                     }
-                    ok
-                })
-                .collect()
-        };
-        for ((text, &x), _) in labels.into_iter().zip(&px).zip(&keep).filter(|(_, &k)| k) {
-            self.area
-                .draw(&Text::new(
-                    text,
-                    (x, self.bottom + 6),
-                    font(FONT).pos(Pos::new(HPos::Center, VPos::Top)),
-                ))
-                .map_err(err)?;
+                }
+                right = px[i] + half;
+                kept += 1;
+            }
+            if clear && kept >= 2 || pass == 2 {
+                break;
+            }
+        }
+        for (i, text) in labels.into_iter().enumerate() {
+            if keep[i] {
+                self.area
+                    .draw(&Text::new(
+                        text,
+                        (px[i], self.bottom + 6),
+                        font(FONT).pos(Pos::new(HPos::Center, VPos::Top)),
+                    ))
+                    .map_err(err)?;
+            }
         }
         Ok(())
     }
