@@ -453,3 +453,40 @@ fn the_frame_the_tables_and_the_drop_panels_as_html_text() {
         "{f}"
     );
 }
+
+#[test]
+fn a_refusal_reads_as_one_everywhere() {
+    use kvbudget::core::calc::evaluate;
+    use kvbudget::core::explain::explain;
+    // Qwen3-8B on an RTX 4090 at utilization 0.5: ⌈25,286,619,955 × 0.5⌉ = 12,643,309,978 B
+    // requested, less 16,396,037,652 B of weights and the estimated overhead: no KV memory.
+    let (s, _) = decode("?model=Qwen/Qwen3-8B&gpu=rtx-4090&util=0.5");
+    let o = evaluate(&s).unwrap();
+    assert!(o.chosen.report.refusal.is_some());
+    // The embed's headline says vLLM would not start, not "0 sequences … fit".
+    assert_eq!(
+        page::embed_headline(&s, &o),
+        "Qwen/Qwen3-8B on RTX 4090 (auto KV): vLLM would not start (no KV memory)"
+    );
+    // The roofline's value: nothing decodes.
+    let roof = CHARTS
+        .iter()
+        .find(|c| c.testid == "chart-roofline")
+        .unwrap();
+    assert_eq!((roof.value)(&o), "0");
+    // The pool's derivation writes the shortfall with its sign and separators.
+    let pool = explain(&s, &o)
+        .derivations
+        .into_iter()
+        .find(|(term, _)| *term == "KV pool")
+        .unwrap()
+        .1;
+    let shortfall = o.chosen.pool.unsigned_abs() as u64;
+    assert!(
+        pool.ends_with(&format!(
+            "−{} B: nothing left for the KV cache",
+            kvbudget::core::units::thousands(shortfall)
+        )),
+        "{pool}"
+    );
+}

@@ -136,7 +136,11 @@ pub const CHARTS: [Chart; 3] = [
             }
             out
         },
-        value: |o| format!("{}", o.decode.aggregate.round() as u64),
+        // (Nothing decodes where vLLM would not start.)
+        value: |o| match o.chosen.report.refusal {
+            Some(_) => "0".into(),
+            None => format!("{}", o.decode.aggregate.round() as u64),
+        },
         summary: |o, _| {
             if o.chosen.report.refusal.is_some() {
                 return t!(CH_NOTHING_DECODES).into();

@@ -37,6 +37,15 @@ pub fn results_title(s: &PageScenario, o: &Outcome) -> String {
 
 /// The embedded view's one-line headline.
 pub fn embed_headline(s: &PageScenario, o: &Outcome) -> String {
+    // (A refusal is said as the full page says it, not as "0 sequences fit".)
+    if let Some(r) = o.chosen.report.refusal {
+        return t!(rs_embed_refused(
+            &s.model.name(),
+            &s.gpu.name(),
+            s.kv.name(),
+            refusal_short(r.kind)
+        ));
+    }
     t!(rs_embed_headline(
         &s.model.name(),
         &s.gpu.name(),

@@ -139,7 +139,10 @@ fn pool_and_sequences(s: &PageScenario, o: &Outcome) -> Vec<(&'static str, Strin
                 if chosen.pool > 0 {
                     both(chosen.pool as u64)
                 } else {
-                    tf!(EX_POOL_NONE, chosen.pool)
+                    // (Negative: written with its sign and separators, "−8,112,575,494".)
+                    let below = thousands(chosen.pool.unsigned_abs().min(u64::MAX as u128) as u64);
+                    let sign = if chosen.pool < 0 { "−" } else { "" };
+                    tf!(EX_POOL_NONE, format!("{sign}{below}"))
                 }
             ),
         ));

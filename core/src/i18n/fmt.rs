@@ -96,6 +96,10 @@ pub fn rs_embed_headline(
     )
 }
 
+pub fn rs_embed_refused(model: &str, gpu: &str, kv: &str, why: &str) -> String {
+    fill(t!(RS_EMBED_REFUSED), &[&model, &gpu, &kv, &why])
+}
+
 pub fn rs_repertoire_caption(gpu: &str, context: &str, from_log: &str) -> String {
     fill(t!(RS_REPERTOIRE_CAPTION), &[&gpu, &context, &from_log])
 }
@@ -257,7 +261,10 @@ pub fn ch_seg_weights_over(gib: &str) -> String {
 }
 
 pub fn ch_seg_sequences(n: u64, context: &str) -> String {
-    fill(t!(CH_SEG_SEQUENCES), &[&n, &context])
+    fill(
+        t!(CH_SEG_SEQUENCES),
+        &[&crate::units::thousands(n), &context],
+    )
 }
 
 pub fn in_gpu_seen_preset(

@@ -65,6 +65,7 @@ crate::texts! {
     RS_LINES_HEADING: "What {0} {1} prints at startup",
     RS_VLLM_STATS_HEADING: "Under vLLM {0} (SGLang {1} below)",
     RS_COMPARE_CAPTION: "Same GPU, both engines: {0} on {1} at {2} tokens per sequence",
+    RS_EMBED_REFUSED: "{0} on {1} ({2} KV): vLLM would not start ({3})",
     RS_EMBED_HEADLINE: "{0} on {1} ({2} KV): {3} sequences of {4} tokens fit · {5} B per token",
     RS_REPERTOIRE_CAPTION: "The course repertoire on {0} at {1} tokens{2} (choose a row to load it)",
     RS_OF_TOKENS_EACH: "of {0} tokens each",
