@@ -125,3 +125,15 @@ fn sliding_window_needs_both_keys() {
         }
     );
 }
+
+#[test]
+fn a_key_given_twice_takes_the_last_value_and_says_so() {
+    let (s, notes) = decode("?ctx=8192&ctx=4096");
+    assert_eq!(s.ctx, 4096);
+    assert_eq!(notes.len(), 1, "{notes:?}");
+    assert_eq!(notes[0].param, "ctx");
+    assert_eq!(
+        notes[0].message,
+        "is given more than once; the last value is used"
+    );
+}

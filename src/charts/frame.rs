@@ -186,9 +186,12 @@ pub(super) fn log_ticks(lo: f64, hi: f64) -> Vec<f64> {
     out
 }
 
-/// A tick label: `2k` = 2,000 tokens, `1.5` below 10, thousands separators above.
+/// A tick label: `2k` = 2,000 tokens, `5M` = 5,000,000, `1.5` below 10, thousands separators
+/// above.
 pub(super) fn tick_label(v: f64, thousands_as_k: bool) -> String {
-    if thousands_as_k && v >= 1000.0 {
+    if thousands_as_k && v >= 1e6 {
+        format!("{}M", thousands((v / 1e6).round() as u64))
+    } else if thousands_as_k && v >= 1000.0 {
         format!("{}k", thousands((v / 1000.0).round() as u64))
     } else if v < 10.0 && v.fract() != 0.0 {
         fixed(v, 1)
@@ -298,6 +301,16 @@ pub(super) fn overlay(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn tick_labels_use_k_and_m() {
+        // 2,000 tokens → 2k; 10,000,000 → 10M (it read 10,000k); below 10 one decimal.
+        assert_eq!(tick_label(2000.0, true), "2k");
+        assert_eq!(tick_label(1e7, true), "10M");
+        assert_eq!(tick_label(2e6, true), "2M");
+        assert_eq!(tick_label(1.5, true), "1.5");
+        assert_eq!(tick_label(20_000.0, false), "20,000");
+    }
 
     #[test]
     fn log_ticks_are_1_2_5_without_duplicates() {

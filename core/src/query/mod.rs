@@ -621,7 +621,13 @@ pub fn decode(query: &str) -> (PageScenario, Vec<Notice>) {
             });
             continue;
         }
-        params.insert(k.into_owned(), v.into_owned());
+        // A key given twice: the last value counts, as a form would send it, and the notice says so.
+        if params.insert(k.to_string(), v.into_owned()).is_some() {
+            notes.push(Notice {
+                param: truncate(&k, 40),
+                message: crate::t!(Q_REPEATED).into(),
+            });
+        }
     }
     for p in all_params() {
         let (Some(write), Some(v)) = (p.write, params.get(p.key)) else {
