@@ -360,6 +360,16 @@ fn a_context_over_the_models_limit() {
     let mut t = s.clone();
     f[0].change.apply(&mut t);
     assert!(evaluate(&t).unwrap().chosen.report.refusal.is_none());
+    // A prompt longer than the model's limit: the fix still applies, and the prompt falls back
+    // to the new max_model_len (its label says the context that then fits).
+    let (p, _) = decode("?model=Qwen/Qwen3-8B&gpu=l40s&ctx=65536&prompt=50000");
+    let po = evaluate(&p).unwrap();
+    let pf = fixes(&p, &po);
+    assert_eq!(pf.len(), 1, "{pf:?}");
+    let mut t = p.clone();
+    pf[0].change.apply(&mut t);
+    assert_eq!((t.prompt, t.ctx), (None, 40960));
+    assert!(evaluate(&t).unwrap().chosen.report.refusal.is_none());
     // Its memory split draws no sequences for a scenario vLLM refuses (it drew 12 × 65,536).
     let d = chart_data::build(&s, &o).unwrap();
     for bar in &d.memory {
@@ -373,9 +383,8 @@ fn a_context_over_the_models_limit() {
 #[test]
 fn fewer_batched_tokens_than_sequences_is_refused() {
     // vLLM's scheduler config: max_num_batched_tokens must be ≥ max_num_seqs (every running
-    // sequence takes a token of each step). Qwen3-8B on an RTX 4090 keeps the 24 GB card's
-    // default max_num_seqs, 256; 128 batched tokens are fewer.
-    let (s, _) = decode("?model=Qwen/Qwen3-8B&gpu=rtx-4090&ctx=4096&mnbt=128");
+    // sequence takes a token of each step). Both given, 128 tokens for 256 sequences on V1:
+    let (s, _) = decode("?model=Qwen/Qwen3-8B&gpu=rtx-4090&ctx=4096&mnbt=128&seqs=256");
     let o = evaluate(&s).unwrap();
     let r = &o.chosen.report;
     assert_eq!(r.refusal.unwrap().kind, RefusalKind::BatchedTokens);
@@ -397,7 +406,21 @@ fn fewer_batched_tokens_than_sequences_is_refused() {
         x.change.apply(&mut t);
         assert!(evaluate(&t).unwrap().chosen.report.refusal.is_none());
     }
-    // Equal is accepted.
-    let (s, _) = decode("?model=Qwen/Qwen3-8B&gpu=rtx-4090&ctx=4096&mnbt=256");
-    assert!(evaluate(&s).unwrap().chosen.report.refusal.is_none());
+    // Only the tokens given: V1 caps its default max_num_seqs (256 on a 24 GB card) at them
+    // (`EngineArgs`, vllm/engine/arg_utils.py), so vLLM starts with 128 sequences at most.
+    let (s, _) = decode("?model=Qwen/Qwen3-8B&gpu=rtx-4090&ctx=1024&mnbt=128");
+    let o = evaluate(&s).unwrap();
+    assert!(o.chosen.report.refusal.is_none());
+    assert_eq!(s.seqs(), 128);
+    assert_eq!(o.chosen.report.max_num_seqs, 128);
+    assert!(o.chosen.capped <= 128);
+    // The plan says the refusal instead of searching memory that cannot help.
+    let (s, _) = decode("?model=Qwen/Qwen3-8B&gpu=h200&ctx=8192&mnbt=100&seqs=1024&plan=4");
+    let o = evaluate(&s).unwrap();
+    let e = kvbudget::core::calc::plan(&s, &o).unwrap().unwrap_err();
+    assert!(
+        e.to_string()
+            .contains("must be greater than or equal to max_num_seqs (1024)"),
+        "{e}"
+    );
 }

@@ -272,9 +272,11 @@ fn tick_labels_never_run_together() {
 #[test]
 fn a_refusal_message_stays_inside_the_plot() {
     // "vLLM would not start: the weights do not load" (Qwen3-14B on an RTX 4090) spread over the
-    // y axis's labels on a phone-width chart. Now it is wrapped inside the plot: every line's
-    // estimated box (0.56 em per character at its font size) lies right of the y labels'
-    // column (the plot's left edge, the x of the axis line) and within the drawing.
+    // y axis's labels on a phone-width chart. Now every refusal's message is wrapped inside the
+    // plot, in both languages: each line's estimated box (0.56 em per Latin character, 1 em per
+    // CJK one, at its font size) lies right of the y labels' column (the plot's left edge, the
+    // x of the axis line) and within the drawing.
+    use kvbudget::core::i18n::{load_builtin_zh, set_lang, Lang};
     let attr = |t: &str, name: &str| -> Option<f64> {
         t.split(&format!(r#" {name}=""#))
             .nth(1)?
@@ -283,45 +285,61 @@ fn a_refusal_message_stays_inside_the_plot() {
             .parse()
             .ok()
     };
-    let (_, d) = data("?model=Qwen/Qwen3-14B&gpu=rtx-4090");
-    for width in [280, 320, 360, 720] {
-        let svg = charts::concurrency(&d, width).unwrap();
-        let drawn = attr(&svg, "width").unwrap();
-        // The axes' frame: `M{left} {top}L{left} {bottom}M…`, the first path.
-        let frame = svg.split(r#" d="M"#).nth(1).unwrap();
-        let left: f64 = frame.split(' ').next().unwrap().parse().unwrap();
-        // The message's lines: centred, `dy="0.5ex"` (tick labels end there, the legend's start).
-        let lines: Vec<(f64, f64, String)> = svg
-            .split("<text")
-            .skip(1)
-            .filter(|t| t.contains(r#"dy="0.5ex" text-anchor="middle""#))
-            .map(|t| {
-                let text = t.split('>').nth(1).unwrap().split('<').next().unwrap();
-                (
-                    attr(t, "x").unwrap(),
-                    attr(t, "font-size").unwrap_or(13.0),
-                    text.to_string(),
-                )
-            })
-            .collect();
-        let message: Vec<&str> = lines.iter().map(|l| l.2.as_str()).collect();
-        let message = message.join(" ");
-        assert!(
-            message.contains("vLLM would not start") && message.contains("the weights do not load"),
-            "{width}: {lines:?}"
-        );
-        for (x, size, s) in &lines {
-            let half = s.chars().count() as f64 * 0.56 * size / 2.0;
-            assert!(
-                x - half >= left,
-                "width {width}: {s:?} at {x} runs left of the plot ({left})"
-            );
-            assert!(
-                x + half <= drawn,
-                "width {width}: {s:?} at {x} runs off the chart"
-            );
+    let em = |s: &str| -> f64 {
+        s.chars()
+            .map(|c| if (c as u32) >= 0x2E80 { 1.0 } else { 0.56 })
+            .sum()
+    };
+    load_builtin_zh();
+    for lang in [Lang::En, Lang::ZhCn] {
+        set_lang(lang);
+        for q in [
+            "?model=Qwen/Qwen3-14B&gpu=rtx-4090",
+            "?model=Qwen/Qwen3-8B&gpu=rtx-4090&util=0.5",
+            "?model=Qwen/Qwen3-8B&gpu=rtx-4090&ctx=40960&overhead_gib=1",
+            "?model=Qwen/Qwen3-8B&gpu=rtx-4090&ctx=50000",
+            "?model=Qwen/Qwen3-8B&gpu=rtx-4090&ctx=4096&mnbt=128&seqs=256",
+            "?model=Qwen/Qwen3-8B&gpu=rtx-4090&tp=3",
+        ] {
+            let (_, d) = data(q);
+            assert!(d.refusal.is_some(), "{q}");
+            for width in [280, 300, 320, 360, 720] {
+                for svg in [
+                    charts::concurrency(&d, width).unwrap(),
+                    charts::roofline(&d, width).unwrap(),
+                ] {
+                    let drawn = attr(&svg, "width").unwrap();
+                    // The axes' frame: `M{left} {top}L{left} {bottom}M…`, the first path.
+                    let frame = svg.split(r#" d="M"#).nth(1).unwrap();
+                    let left: f64 = frame.split(' ').next().unwrap().parse().unwrap();
+                    // The message's lines: centred, `dy="0.5ex"` (tick labels end, legends start).
+                    let lines: Vec<(f64, f64, String)> = svg
+                        .split("<text")
+                        .skip(1)
+                        .filter(|t| t.contains(r#"dy="0.5ex" text-anchor="middle""#))
+                        .map(|t| {
+                            let text = t.split('>').nth(1).unwrap().split('<').next().unwrap();
+                            (
+                                attr(t, "x").unwrap(),
+                                attr(t, "font-size").unwrap_or(13.0),
+                                text.to_string(),
+                            )
+                        })
+                        .collect();
+                    assert!(!lines.is_empty(), "{q} {width}");
+                    for (x, size, s) in &lines {
+                        let half = em(s) * size / 2.0;
+                        assert!(x - half >= left, "{lang:?} {q} width {width}: {s:?} at {x} runs left of the plot ({left})");
+                        assert!(
+                            x + half <= drawn,
+                            "{lang:?} {q} width {width}: {s:?} at {x} runs off the chart"
+                        );
+                    }
+                }
+            }
         }
     }
+    set_lang(Lang::En);
 }
 
 #[test]

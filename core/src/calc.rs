@@ -99,7 +99,8 @@ fn vllm_scenario_with(
         pp: s.pp,
         block_size: None,
         max_model_len: Some(len),
-        max_num_seqs: Some(s.seqs()),
+        // The user's own, so vLLM's defaulting rules apply to the rest (`layout::resolve`).
+        max_num_seqs: s.seqs,
         max_num_batched_tokens: s.mnbt,
         version: s.version,
         engine: s.version.default_engine(),

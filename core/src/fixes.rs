@@ -2,7 +2,7 @@
 //! the scenario with it, as data the page turns into one-click actions.
 
 use crate::calc::{checked_context, side, Outcome};
-use crate::fields::MAX_TP;
+use crate::fields::{MAX_TP, MIN_CTX};
 use crate::model::KvDtype;
 use crate::presets::{GpuPreset, ModelPreset, MODELS};
 use crate::scenario::{GpuChoice, ModelChoice, PageScenario};
@@ -39,7 +39,14 @@ impl Change {
                 s.kv_memory = None;
             }
             Change::Kv(k) => s.kv = k,
-            Change::Ctx(c) => s.ctx = c,
+            Change::Ctx(c) => {
+                s.ctx = c;
+                // A prompt + trace longer than the new length falls back to it (the label says
+                // the context that then fits).
+                if s.context() > c {
+                    (s.prompt, s.trace) = (None, None);
+                }
+            }
             Change::Tp(t) => s.tp = t,
             Change::Gpu(g) => s.gpu = GpuChoice::Preset(g),
             Change::Util(u) => s.util = Some(u),
@@ -184,10 +191,14 @@ pub fn fixes(s: &PageScenario, o: &Outcome) -> Vec<Fix> {
                 .and_then(|x| x.report.estimated_max_len)
                 .filter(|&l| l > 0)
                 .unwrap_or(t.ctx);
-            return fix(s, Change::Ctx(longest)).into_iter().collect();
+            // (Not below the shortest max_model_len the page takes.)
+            return fix(s, Change::Ctx(longest))
+                .filter(|_| longest >= MIN_CTX)
+                .into_iter()
+                .collect();
         }
         RefusalKind::MaxModelLen => {
-            let longest = r.estimated_max_len.filter(|&l| l > 0);
+            let longest = r.estimated_max_len.filter(|&l| l >= MIN_CTX);
             changes.extend(longest.map(Change::Ctx));
             if s.kv.bytes(o.model.dtype) > 1 {
                 changes.push(Change::Kv(KvDtype::Fp8));

@@ -374,8 +374,15 @@ impl PageScenario {
     }
     /// `max_num_seqs` in force.
     pub fn seqs(&self) -> u64 {
-        self.seqs
-            .unwrap_or_else(|| serve_defaults(self.gpu.arch(), Some(self.gpu.total())).0)
+        let default = || serve_defaults(self.gpu.arch(), Some(self.gpu.total())).0;
+        match (self.seqs, self.mnbt) {
+            (Some(n), _) => n,
+            // V1 caps the default at the batch's tokens (`vllm::layout::resolve`).
+            (None, Some(m)) if self.version.default_engine() != crate::vllm::Engine::V0 => {
+                default().min(m)
+            }
+            _ => default(),
+        }
     }
     /// Tokens each sequence holds: prompt + trace when given, else `ctx`.
     pub fn context(&self) -> u64 {

@@ -257,19 +257,29 @@ pub(super) fn overlay(
 ) -> Result<(), ChartError> {
     let avail = (right - left - 24).max(60) as f64;
     let fit = |t: &str| FONT.min(avail * PX / em_width(t));
+    let size = fit(text).max(11.0 * PX);
+    // Too wide at 11 px: split after the colon, then each part at spaces where still too wide.
     let colon = text.find(':').or_else(|| text.find('：'));
-    let lines: Vec<&str> = match colon {
+    let parts: Vec<&str> = match colon {
         Some(i) if fit(text) < 11.0 * PX => {
             let at = i + text[i..].chars().next().map_or(1, char::len_utf8);
-            vec![text[..at].trim(), text[at..].trim()]
+            vec![&text[..at], &text[at..]]
         }
         _ => vec![text],
     };
-    let size = lines
-        .iter()
-        .map(|l| fit(l))
-        .fold(FONT, f64::min)
-        .max(11.0 * PX);
+    let mut lines: Vec<String> = Vec::new();
+    for part in parts {
+        let mut line = String::new();
+        for word in part.trim().split_inclusive(' ') {
+            let wide = text_width(&line, size) + text_width(word.trim_end(), size);
+            if !line.is_empty() && wide > avail {
+                lines.push(std::mem::take(&mut line));
+            }
+            line.push_str(word);
+        }
+        lines.push(line);
+    }
+    let lines: Vec<&str> = lines.iter().map(|l| l.trim_end()).collect();
     let tw = lines
         .iter()
         .map(|l| text_width(l, size) as i32)

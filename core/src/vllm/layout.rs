@@ -104,6 +104,13 @@ pub(super) fn resolve(s: &Scenario) -> Result<Resolved> {
         )?,
         None => def_mnbt,
     };
+    // V1 caps a default max_num_seqs at the batch's tokens (`EngineArgs`, vllm/engine/arg_utils.py:
+    // "if orig_max_num_seqs is None: self.max_num_seqs = min(self.max_num_seqs,
+    // self.max_num_batched_tokens)"), so only a max_num_seqs the user gives can exceed them.
+    let max_num_seqs = match s.max_num_seqs {
+        None if fam != Family::V0 => max_num_seqs.min(max_num_batched_tokens),
+        _ => max_num_seqs,
+    };
     let mamba_mode = mamba::mode(s);
     let (block_size, mamba) = match mamba::align(s, block_size, mamba_mode)? {
         Some((b, m)) => (b, Some(m)),

@@ -2,7 +2,9 @@
 //! the estimate's range: the lowest `--gpu-memory-utilization`, the `--kv-cache-memory` bytes
 //! for exactly N × C in whole blocks, the longest `max_model_len` for N, the smallest TP.
 
-use super::report::{report, whole_sequences, KvMemory, Margin, Overhead, Report, Scenario};
+use super::report::{
+    report, whole_sequences, KvMemory, Margin, Overhead, RefusalKind, Report, Scenario,
+};
 use super::version::Version;
 use crate::error::{KvError, Result};
 use crate::units::{thousands, Bytes};
@@ -122,11 +124,18 @@ pub fn plan(base: &Scenario, need: Need) -> Result<Plan> {
     s.max_model_len = Some(need.context);
     s.knobs.kv_cache_memory = None;
     let r: Report = report(&s)?;
-    if let Some(e) = r.error.as_ref().filter(|e| e.contains("max_position")) {
-        return Err(KvError::Invalid {
-            field: "context",
-            message: e.clone(),
-        });
+    // Refusals no memory changes (the model's limit, the scheduler's or TP's checks): the plan
+    // says them instead of searching.
+    if let (Some(kind), Some(e)) = (r.refusal.map(|x| x.kind), r.error.as_ref()) {
+        if matches!(
+            kind,
+            RefusalKind::ModelLimit | RefusalKind::BatchedTokens | RefusalKind::InvalidTp
+        ) {
+            return Err(KvError::Invalid {
+                field: "plan",
+                message: e.clone(),
+            });
+        }
     }
     // --kv-cache-memory: whole blocks for N requests, and the null block the fit check
     // reserves from 0.29.

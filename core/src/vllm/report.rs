@@ -484,9 +484,12 @@ fn build(s: &Scenario, quiet: bool) -> Result<Report> {
     }
     // Every running sequence takes at least one token of a step's batch: the scheduler's config
     // refuses fewer batched tokens than sequences (`SchedulerConfig._verify_args`, vllm/config.py
-    // 0.4–0.9; `verify_max_model_len`, vllm/config/scheduler.py from 0.10).
+    // 0.4–0.9; `verify_max_model_len`, vllm/config/scheduler.py from 0.10). Checked where both
+    // are given on V1: a default max_num_seqs is capped at the tokens (`layout::resolve`), and V0
+    // without chunked prefill refuses a batch shorter than max_model_len first (not modelled).
     let (batched, seqs) = (r.max_num_batched_tokens, r.max_num_seqs);
-    if batched < seqs {
+    let both_given = s.max_num_seqs.is_some() && s.max_num_batched_tokens.is_some();
+    if both_given && r.family != Family::V0 && batched < seqs {
         out.refuse(RefusalKind::BatchedTokens, "ValueError", || {
             format!(
                 "max_num_batched_tokens ({batched}) must be greater than or equal to max_num_seqs ({seqs})."
