@@ -103,12 +103,12 @@ impl<'a, 'b> Plot<'a, 'b> {
         Ok(p)
     }
 
-    /// The pixel of a data point, in the drawing area's coordinates.
     /// The plot's pixel box: (left, top, right, bottom).
     pub(super) fn bounds(&self) -> (i32, i32, i32, i32) {
         (self.left, self.top, self.right, self.bottom)
     }
 
+    /// The pixel of a data point, in the drawing area's coordinates.
     pub(super) fn at(&self, (x, y): (f64, f64)) -> (i32, i32) {
         let px = self.left as f64 + self.x.share(x) * (self.right - self.left) as f64;
         let py = self.bottom as f64 - self.y.share(y) * (self.bottom - self.top) as f64;

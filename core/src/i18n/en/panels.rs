@@ -15,7 +15,7 @@ crate::texts! {
     LC_CAPTION: "This scenario beside the log (differences: log − scenario)",
     LC_DOWNLOAD: "Download kv_report.json",
     LC_SUMMARY: "Check against a vLLM or SGLang log",
-    LC_TEXT_LABEL: "serve.log (paste or drop; any vLLM version)",
+    LC_TEXT_LABEL: "serve.log (paste or drop; any vLLM version, or SGLang's log)",
     LC_COMPARE: "Compare",
     DP_CHOOSE_FILE: "or choose the file",
     IM_OFFLINE: "The browser is offline: download config.json and drop it here instead.",

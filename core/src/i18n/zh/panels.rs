@@ -15,7 +15,7 @@ crate::texts! {
     LC_CAPTION: "本场景与日志对照（差值 = 日志 − 场景）",
     LC_DOWNLOAD: "下载 kv_report.json",
     LC_SUMMARY: "对照 vLLM 或 SGLang 启动日志校验",
-    LC_TEXT_LABEL: "serve.log（粘贴或拖入；任何 vLLM 版本均可）",
+    LC_TEXT_LABEL: "serve.log（粘贴或拖入；任何 vLLM 版本或 SGLang 的日志均可）",
     LC_COMPARE: "对照",
     DP_CHOOSE_FILE: "或选择文件",
     IM_OFFLINE: "浏览器处于离线状态：请下载 config.json 后拖到这里。",
