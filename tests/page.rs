@@ -57,6 +57,21 @@ fn typed_text_commits_or_names_the_field_and_range() {
     );
     let t = input("trace").commit(&t, "4000", Units::default()).unwrap();
     assert_eq!(t.context(), 8000);
+    // …and so is a max_model_len below them: 8,000 tokens do not fit in 4,096.
+    let e = input("ctx")
+        .commit(&t, "4096", Units::default())
+        .unwrap_err();
+    assert_eq!(
+        e,
+        "prompt + trace tokens: add up to 8,000 tokens, more than max_model_len (4,096); vLLM would reject such a request"
+    );
+    assert_eq!(
+        input("ctx")
+            .commit(&t, "8000", Units::default())
+            .unwrap()
+            .ctx,
+        8000
+    );
     // ...but an empty required one is refused.
     assert!(input("ctx")
         .commit(&s, "", Units::default())

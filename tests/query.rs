@@ -136,4 +136,12 @@ fn a_key_given_twice_takes_the_last_value_and_says_so() {
         notes[0].message,
         "is given more than once; the last value is used"
     );
+    // Three times: still one notice.
+    let (s, notes) = decode("?ctx=8192&ctx=4096&ctx=2048");
+    assert_eq!((s.ctx, notes.len()), (2048, 1), "{notes:?}");
+    // A prompt alone longer than max_model_len: the notice names the prompt only.
+    let (s, notes) = decode("?ctx=4096&prompt=5000");
+    assert_eq!(s.prompt, None);
+    assert_eq!(notes.len(), 1, "{notes:?}");
+    assert_eq!(notes[0].param, "prompt");
 }

@@ -285,7 +285,11 @@ pub const VLLM: [Input; 4] = [
         show: |s, _| s.ctx.to_string(),
         apply: |s, t, _| {
             s.ctx = fields::parse_ctx(t)?;
-            Ok(())
+            // Not below a prompt + trace given (their fields say the same from their side).
+            match s.prompt.is_some() || s.trace.is_some() {
+                true => checked_context(s).map(drop),
+                false => Ok(()),
+            }
         },
     },
     Input {

@@ -622,7 +622,8 @@ pub fn decode(query: &str) -> (PageScenario, Vec<Notice>) {
             continue;
         }
         // A key given twice: the last value counts, as a form would send it, and the notice says so.
-        if params.insert(k.to_string(), v.into_owned()).is_some() {
+        let repeated = params.insert(k.to_string(), v.into_owned()).is_some();
+        if repeated && !notes.iter().any(|n: &Notice| n.param == k) {
             notes.push(Notice {
                 param: truncate(&k, 40),
                 message: crate::t!(Q_REPEATED).into(),
@@ -656,8 +657,14 @@ pub fn decode(query: &str) -> (PageScenario, Vec<Notice>) {
         s.prompt.is_some() || s.trace.is_some(),
         crate::calc::checked_context(&s),
     ) {
+        let given = [("prompt", s.prompt), ("trace", s.trace)];
+        let named: Vec<&str> = given
+            .iter()
+            .filter(|g| g.1.is_some())
+            .map(|g| g.0)
+            .collect();
         notes.push(Notice {
-            param: "prompt, trace".into(),
+            param: named.join(", "),
             message: tf!(Q_USING_DEFAULT, e, crate::t!(D_CTX_NONE)),
         });
         s.prompt = None;
