@@ -14,6 +14,28 @@ fn data(q: &str) -> (kvbudget::core::calc::Outcome, ChartData) {
     (o, d)
 }
 
+/// An SVG element's numeric attribute `name` (`element`: the text after `<tag`).
+fn attr(element: &str, name: &str) -> Option<f64> {
+    element
+        .split(&format!(r#" {name}=""#))
+        .nth(1)?
+        .split('"')
+        .next()?
+        .parse()
+        .ok()
+}
+
+/// The text inside a `<text>` element (`element`: the text after `<text`).
+fn content(element: &str) -> &str {
+    element
+        .split('>')
+        .nth(1)
+        .unwrap()
+        .split('<')
+        .next()
+        .unwrap()
+}
+
 /// The three charts of `d` at `width`.
 fn all_three(d: &ChartData, width: u32) -> [String; 3] {
     [
@@ -229,29 +251,15 @@ fn tick_labels_never_run_together() {
         ] {
             // The x labels: centred, hanging below the axis (`dy="0.76em"`), on one row.
             let mut row: Vec<(f64, f64, String)> = Vec::new();
-            for t in svg.split("<text ").skip(1) {
+            for t in svg.split("<text").skip(1) {
                 if !(t.contains(r#"dy="0.76em""#) && t.contains(r#"text-anchor="middle""#)) {
                     continue;
                 }
-                let attr = |name: &str| -> f64 {
-                    t.split(&format!(r#"{name}=""#))
-                        .nth(1)
-                        .unwrap()
-                        .split('"')
-                        .next()
-                        .unwrap()
-                        .parse()
-                        .unwrap()
-                };
-                let label = t
-                    .split('>')
-                    .nth(1)
-                    .unwrap()
-                    .split('<')
-                    .next()
-                    .unwrap()
-                    .to_string();
-                row.push((attr("y"), attr("x"), label));
+                row.push((
+                    attr(t, "y").unwrap(),
+                    attr(t, "x").unwrap(),
+                    content(t).to_string(),
+                ));
             }
             let y = row.iter().map(|r| r.0).fold(f64::MIN, f64::max);
             let mut xs: Vec<(f64, String)> = row
@@ -277,14 +285,6 @@ fn a_refusal_message_stays_inside_the_plot() {
     // CJK one, at its font size) lies right of the y labels' column (the plot's left edge, the
     // x of the axis line) and within the drawing.
     use kvbudget::core::i18n::{load_builtin_zh, set_lang, Lang};
-    let attr = |t: &str, name: &str| -> Option<f64> {
-        t.split(&format!(r#" {name}=""#))
-            .nth(1)?
-            .split('"')
-            .next()?
-            .parse()
-            .ok()
-    };
     let em = |s: &str| -> f64 {
         s.chars()
             .map(|c| if (c as u32) >= 0x2E80 { 1.0 } else { 0.56 })
@@ -318,11 +318,10 @@ fn a_refusal_message_stays_inside_the_plot() {
                         .skip(1)
                         .filter(|t| t.contains(r#"dy="0.5ex" text-anchor="middle""#))
                         .map(|t| {
-                            let text = t.split('>').nth(1).unwrap().split('<').next().unwrap();
                             (
                                 attr(t, "x").unwrap(),
                                 attr(t, "font-size").unwrap_or(13.0),
-                                text.to_string(),
+                                content(t).to_string(),
                             )
                         })
                         .collect();
@@ -349,15 +348,11 @@ fn the_gpu_total_has_its_own_row_where_weights_overflow() {
     // above the bars: at least a line (14 px) above that name, at any width.
     let (_, d) = data("?model=Qwen/Qwen3-14B&gpu=rtx-4090");
     let y_of = |svg: &str, needle: &str| -> f64 {
-        let t = svg.split("<text").find(|t| t.contains(needle)).unwrap();
-        t.split(r#" y=""#)
-            .nth(1)
-            .unwrap()
-            .split('"')
-            .next()
-            .unwrap()
-            .parse()
-            .unwrap()
+        attr(
+            svg.split("<text").find(|t| t.contains(needle)).unwrap(),
+            "y",
+        )
+        .unwrap()
     };
     for width in [300, 360, 720] {
         let svg = charts::memory(&d, width).unwrap();

@@ -192,8 +192,9 @@ pub fn fixes(s: &PageScenario, o: &Outcome) -> Vec<Fix> {
                 .filter(|&l| l > 0)
                 .unwrap_or(t.ctx);
             // (Not below the shortest max_model_len the page takes.)
-            return fix(s, Change::Ctx(longest))
-                .filter(|_| longest >= MIN_CTX)
+            return (longest >= MIN_CTX)
+                .then(|| fix(s, Change::Ctx(longest)))
+                .flatten()
                 .into_iter()
                 .collect();
         }

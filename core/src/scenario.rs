@@ -7,7 +7,7 @@ use crate::model::{Extras, KvDtype, ModelSpec};
 use crate::presets::{self, Arch, GpuPreset, ModelPreset};
 use crate::sglang::Version as SglangVersion;
 use crate::units::{Bytes, GIB};
-use crate::vllm::{serve_defaults, Knobs, Overhead, Version, NEWEST};
+use crate::vllm::{default_max_num_seqs, family, Knobs, Overhead, Version, NEWEST};
 use std::borrow::Cow;
 
 /// The model a fresh page shows.
@@ -374,15 +374,10 @@ impl PageScenario {
     }
     /// `max_num_seqs` in force.
     pub fn seqs(&self) -> u64 {
-        let default = || serve_defaults(self.gpu.arch(), Some(self.gpu.total())).0;
-        match (self.seqs, self.mnbt) {
-            (Some(n), _) => n,
-            // V1 caps the default at the batch's tokens (`vllm::layout::resolve`).
-            (None, Some(m)) if self.version.default_engine() != crate::vllm::Engine::V0 => {
-                default().min(m)
-            }
-            _ => default(),
-        }
+        self.seqs.unwrap_or_else(|| {
+            let fam = family(self.version, self.version.default_engine());
+            default_max_num_seqs(fam, self.gpu.arch(), Some(self.gpu.total()), self.mnbt)
+        })
     }
     /// Tokens each sequence holds: prompt + trace when given, else `ctx`.
     pub fn context(&self) -> u64 {

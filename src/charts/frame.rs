@@ -248,8 +248,8 @@ pub(super) fn refusal_words(kind: RefusalKind) -> &'static str {
 }
 
 /// A message across the middle of the plot inside `(left, top, right, bottom)` on `area`: one
-/// line at up to the charts' size where it fits at 11 px or more, else two, split after its colon,
-/// so it never spreads over the axes' labels.
+/// line at up to the charts' size where it fits at 11 px or more, else split after its colon and
+/// wrapped at spaces, so it never spreads over the axes' labels.
 pub(super) fn overlay(
     area: &Root<'_>,
     (left, top, right, bottom): (i32, i32, i32, i32),

@@ -286,10 +286,7 @@ pub const VLLM: [Input; 4] = [
         apply: |s, t, _| {
             s.ctx = fields::parse_ctx(t)?;
             // Not below a prompt + trace given (their fields say the same from their side).
-            match s.prompt.is_some() || s.trace.is_some() {
-                true => checked_context(s).map(drop),
-                false => Ok(()),
-            }
+            checked_context(s).map(drop)
         },
     },
     Input {

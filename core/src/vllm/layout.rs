@@ -4,7 +4,7 @@
 
 use super::mamba::{self, MambaAlign, MambaMode};
 use super::report::{Groups, Scenario};
-use super::version::{family, serve_defaults, Family, Version};
+use super::version::{default_max_num_seqs, family, serve_defaults, Family, Version};
 use crate::capacity;
 use crate::error::{check_range, KvError, Result};
 use crate::model::Attention;
@@ -83,16 +83,16 @@ pub(super) fn resolve(s: &Scenario) -> Result<Resolved> {
             })
         }
     };
-    let (def_seqs, def_mnbt) = serve_defaults(s.arch, s.gpu_total);
-    let max_num_seqs = match s.max_num_seqs {
-        Some(n) => check_range(
+    let def_mnbt = serve_defaults(s.arch, s.gpu_total).1;
+    let given_seqs = match s.max_num_seqs {
+        Some(n) => Some(check_range(
             "max_num_seqs",
             n,
             1,
             1 << 32,
             "a whole number from 1 to 2^32",
-        )?,
-        None => def_seqs,
+        )?),
+        None => None,
     };
     let max_num_batched_tokens = match s.max_num_batched_tokens {
         Some(n) => check_range(
@@ -104,13 +104,9 @@ pub(super) fn resolve(s: &Scenario) -> Result<Resolved> {
         )?,
         None => def_mnbt,
     };
-    // V1 caps a default max_num_seqs at the batch's tokens (`EngineArgs`, vllm/engine/arg_utils.py:
-    // "if orig_max_num_seqs is None: self.max_num_seqs = min(self.max_num_seqs,
-    // self.max_num_batched_tokens)"), so only a max_num_seqs the user gives can exceed them.
-    let max_num_seqs = match s.max_num_seqs {
-        None if fam != Family::V0 => max_num_seqs.min(max_num_batched_tokens),
-        _ => max_num_seqs,
-    };
+    let max_num_seqs = given_seqs.unwrap_or_else(|| {
+        default_max_num_seqs(fam, s.arch, s.gpu_total, Some(max_num_batched_tokens))
+    });
     let mamba_mode = mamba::mode(s);
     let (block_size, mamba) = match mamba::align(s, block_size, mamba_mode)? {
         Some((b, m)) => (b, Some(m)),

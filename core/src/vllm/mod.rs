@@ -19,5 +19,6 @@ pub use report::{
     MambaAlign, MambaMode, Margin, Overhead, Refusal, RefusalKind, Report, Scenario, LOAD_RESERVE,
 };
 pub use version::{
-    family, requested_bytes, serve_defaults, Engine, Family, Rounding, Version, NEWEST, OLDEST,
+    default_max_num_seqs, family, requested_bytes, serve_defaults, Engine, Family, Rounding,
+    Version, NEWEST, OLDEST,
 };

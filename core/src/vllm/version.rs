@@ -173,6 +173,23 @@ pub fn family(v: Version, engine: Engine) -> Family {
     }
 }
 
+/// `max_num_seqs` when the user gives none: the GPU's default, which V1 caps at the batch's
+/// tokens (`EngineArgs`, vllm/engine/arg_utils.py: "if orig_max_num_seqs is None:
+/// self.max_num_seqs = min(self.max_num_seqs, self.max_num_batched_tokens)"), so only a
+/// max_num_seqs the user gives can exceed them.
+pub fn default_max_num_seqs(
+    fam: Family,
+    arch: Arch,
+    gpu_total: Option<Bytes>,
+    mnbt: Option<u64>,
+) -> u64 {
+    let seqs = serve_defaults(arch, gpu_total).0;
+    match mnbt {
+        Some(m) if fam != Family::V0 => seqs.min(m),
+        _ => seqs,
+    }
+}
+
 /// vLLM's defaults for `vllm serve`: 1024 sequences / 8192 batched tokens on GPUs with
 /// ≥ 70 GiB that are not A100s, else 256 / 2048 (VLLM-ACCOUNTING §4).
 pub fn serve_defaults(arch: Arch, gpu_total: Option<Bytes>) -> (u64, u64) {
