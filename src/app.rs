@@ -20,6 +20,7 @@ mod repertoire;
 mod results;
 mod sglang;
 mod state;
+mod warm;
 
 use kvbudget_core::i18n::Lang;
 use kvbudget_core::query::{decode, encode};
@@ -109,6 +110,7 @@ pub fn App() -> impl IntoView {
             figures::parts(state, ui, embed);
             repertoire::parts(state, ui);
             gpus::parts(state, ui);
+            warm::after_first_paint(state, ui);
             crate::page::page_html(drawn)
         } else {
             embed::view_parts(state);

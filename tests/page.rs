@@ -505,3 +505,40 @@ fn a_refusal_reads_as_one_everywhere() {
         "{pool}"
     );
 }
+
+/// The rehearsal the page runs after it is shown computes what an edit computes: the three
+/// charts' SVGs and the results' text, for the repertoire's scenarios as for a refused one, and
+/// nothing for a scenario that does not evaluate.
+#[test]
+fn the_rehearsal_draws_what_an_edit_draws() {
+    use kvbudget::core::calc::evaluate;
+    use kvbudget::core::chart_data;
+    let width = 640;
+    for q in [
+        "?model=Qwen/Qwen3-8B&gpu=rtx-4090",
+        "?model=Qwen/Qwen3-14B-AWQ&gpu=rtx-4090&kv=fp8&ctx=8192",
+        "?model=Qwen/Qwen2.5-7B-Instruct&gpu=h100-sxm&ctx=32768",
+        // Refused (the weights alone do not fit a 4090): the refusal's pictures are drawn too.
+        "?model=Qwen/Qwen3-14B&gpu=rtx-4090",
+    ] {
+        let s = decode(q).0;
+        let o = evaluate(&s).unwrap();
+        let d = chart_data::build(&s, &o).unwrap();
+        let svgs: usize = CHARTS
+            .iter()
+            .map(|c| page::chart_svg(c, &d, width).len())
+            .sum();
+        let words = kvbudget::core::explain::explain(&s, &o);
+        let results = page::results_bottom(&o, &words, &words.serve_command).len();
+        assert!(svgs > 1_000 && results > 100, "{q}: {svgs} {results}");
+        assert!(page::rehearse(&s, width) >= svgs + results, "{q}");
+    }
+    // A prompt + trace of 0 tokens does not evaluate (it must be at least 1 token).
+    let none = PageScenario {
+        prompt: Some(0),
+        trace: Some(0),
+        ..PageScenario::default()
+    };
+    assert!(evaluate(&none).is_err());
+    assert_eq!(page::rehearse(&none, width), 0);
+}

@@ -1,0 +1,30 @@
+//! An edit's computation, run ahead of the first edit: what `app::warm` runs in the browser's idle
+//! time after the page is shown, so that the first keystrokes do not wait for V8 to compile and
+//! optimize the code they run (it compiles wasm functions on their first call and optimizes them
+//! once they have run enough; on a 2-core machine that work slowed the first twenty or so edits).
+
+use super::{answer, chart_svg, log_lines, results_bottom, results_top, CHARTS};
+use kvbudget_core::calc::evaluate;
+use kvbudget_core::chart_data;
+use kvbudget_core::explain::explain;
+use kvbudget_core::scenario::PageScenario;
+
+/// Computes everything an edit to `s` computes for the full page (the evaluation, the
+/// derivations, the results' text, the charts' series and their SVGs at `width`) and throws it
+/// away. Returns the number of bytes of text it wrote (0 when `s` does not evaluate).
+pub fn rehearse(s: &PageScenario, width: u32) -> usize {
+    let Ok(o) = evaluate(s) else {
+        return 0;
+    };
+    let words = explain(s, &o);
+    let lines = log_lines(&o.chosen.report);
+    let mut n = answer(s, &o).len()
+        + results_top(s, &o, &words, "", None, &lines, false).len()
+        + results_bottom(&o, &words, &words.serve_command).len();
+    if let Ok(d) = chart_data::build(s, &o) {
+        for c in &CHARTS {
+            n += chart_svg(c, &d, width).len() + (c.value)(&o).len() + (c.summary)(&o, &d).len();
+        }
+    }
+    n
+}
