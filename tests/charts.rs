@@ -213,10 +213,10 @@ fn the_memory_split_counts_what_the_headline_counts_and_stays_on_the_gpu() {
     assert_eq!(count(&d, 0), Some(64));
     // Qwen3-8B on an RTX 4090 at utilization 0.000001: ⌈25,286,619,955 × 10⁻⁶⌉ = 25,287 B
     // requested, far below the weights (16,396,037,652 B) and the overhead. No sequences, no free
-    // KV, and the unclaimed band shrinks to what weights and overhead leave of the card: the bar
-    // is the GPU's total (it was weights + overhead + the whole 1 − util, about 40 GiB of a
-    // 23.55 GiB card).
-    let (_, d) = data("?model=Qwen/Qwen3-8B&gpu=rtx-4090&util=0.000001");
+    // KV, and the last band is what weights and overhead leave of the card, named "rest of the
+    // GPU", not "(1 − util)": the bar is the GPU's total (it was weights + overhead + the whole
+    // 1 − util, about 40 GiB of a 23.55 GiB card).
+    let (o, d) = data("?model=Qwen/Qwen3-8B&gpu=rtx-4090&util=0.000001");
     for bar in &d.memory {
         let sum: u64 = bar.segments.iter().map(|x| x.bytes).sum();
         assert_eq!(sum, d.total.0, "{:?}", bar.segments);
@@ -224,7 +224,20 @@ fn the_memory_split_counts_what_the_headline_counts_and_stays_on_the_gpu() {
             .segments
             .iter()
             .any(|x| matches!(x.kind, SegmentKind::Sequences { .. })));
+        let last = bar.segments.last().unwrap();
+        assert_eq!(last.kind, SegmentKind::Rest);
+        assert_eq!(last.bytes, d.total.0 - o.weights_per_gpu.0 - o.overhead.0);
+        assert_eq!(last.label, "rest of the GPU");
     }
+    let svg = charts::memory(&d, 720).unwrap();
+    assert!(svg.contains("rest of the GPU, under (1 − util)"));
+    assert!(!svg.contains("not claimed"));
+    // At utilization 0.9 the band is (1 − 0.9) × total, named so (vLLM ≥ 0.14 rounds up):
+    // 25,286,619,955 − ⌈25,286,619,955 × 0.9⌉ = 25,286,619,955 − 22,757,957,960 = 2,528,661,995 B.
+    let (_, d) = data("?model=Qwen/Qwen3-8B&gpu=rtx-4090&util=0.9");
+    let last = d.memory[0].segments.last().unwrap();
+    assert_eq!(last.kind, SegmentKind::Unclaimed);
+    assert_eq!(last.bytes, 2_528_661_995);
 }
 
 #[test]

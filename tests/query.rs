@@ -144,4 +144,48 @@ fn a_key_given_twice_takes_the_last_value_and_says_so() {
     assert_eq!(s.prompt, None);
     assert_eq!(notes.len(), 1, "{notes:?}");
     assert_eq!(notes[0].param, "prompt");
+    // An unknown key given twice: one notice too.
+    let (_, notes) = decode("?colour=red&colour=blue");
+    assert_eq!(notes.len(), 1, "{notes:?}");
+    assert_eq!(notes[0].param, "colour");
+    // 2,000 distinct unknown keys, each twice, and ctx 2,000 times: 2,000 + 1 notices.
+    let mut q = String::new();
+    for i in 0..2_000 {
+        q += &format!("k{i}=1&k{i}=2&ctx={}&", 4096 + i);
+    }
+    let (s, notes) = decode(&q);
+    assert_eq!(s.ctx, 4096 + 1_999);
+    assert_eq!(notes.len(), 2_001);
+}
+
+/// A custom model's name over 120 characters is refused with its length, not shortened: in a
+/// URL it falls back with a notice, typed it stays in the field with the message.
+#[test]
+fn a_name_over_120_characters_is_refused_not_cut() {
+    let long = "m".repeat(121);
+    let (s, notes) = decode(&format!("?model=custom&layers=32&name={long}"));
+    assert_ne!(s.model.name(), long.as_str());
+    assert!(!s.model.name().contains('…'), "{}", s.model.name());
+    let n = notes
+        .iter()
+        .find(|n| n.param == "name")
+        .expect("a notice for name");
+    assert!(
+        n.message.contains("has 121 characters; give at most 120"),
+        "{}",
+        n.message
+    );
+    // 120 characters are kept whole.
+    let ok = "m".repeat(120);
+    let (s, notes) = decode(&format!("?model=custom&layers=32&name={ok}"));
+    assert_eq!(s.model.name(), ok.as_str());
+    assert!(notes.is_empty(), "{notes:?}");
+    // Typed: the field says why, and the scenario keeps its name.
+    let field = kvbudget::page::all_inputs()
+        .find(|i| i.id == "name")
+        .unwrap();
+    let e = field
+        .commit(&s, &long, kvbudget::page::Units::default())
+        .unwrap_err();
+    assert!(e.contains("has 121 characters; give at most 120"), "{e}");
 }

@@ -27,19 +27,23 @@ pub enum SegmentKind {
     KvFree,
     /// `(1 − util) × total`, which vLLM leaves alone.
     Unclaimed,
+    /// What is left of the GPU when weights and overhead take more than `util × total` (less
+    /// than `(1 − util) × total`; vLLM refuses then, with no KV memory).
+    Rest,
     /// Weights beyond the GPU's memory: they do not load.
     Overflow,
 }
 
 impl SegmentKind {
     /// Every kind, in legend order.
-    pub const ALL: [SegmentKind; 7] = [
+    pub const ALL: [SegmentKind; 8] = [
         SegmentKind::Weights,
         SegmentKind::Overhead,
         SegmentKind::Sequences { count: 0 },
         SegmentKind::State,
         SegmentKind::KvFree,
         SegmentKind::Unclaimed,
+        SegmentKind::Rest,
         SegmentKind::Overflow,
     ];
     /// What the kind is, for a legend.
@@ -51,6 +55,7 @@ impl SegmentKind {
             SegmentKind::State => t!(CH_LEG_STATE),
             SegmentKind::KvFree => t!(CH_LEG_KV_FREE),
             SegmentKind::Unclaimed => t!(CH_LEG_UNCLAIMED),
+            SegmentKind::Rest => t!(CH_LEG_REST),
             SegmentKind::Overflow => t!(CH_LEG_OVERFLOW),
         }
     }
@@ -202,15 +207,19 @@ fn memory(s: &PageScenario, o: &Outcome, total: Bytes) -> Vec<Bar> {
                 bytes: (p.pool.max(0) as u64).saturating_sub(used),
                 kind: SegmentKind::KvFree,
             });
-            // What vLLM leaves unclaimed, less what weights and overhead take beyond their
-            // budget when no KV memory is left (the bar never outgrows the GPU for it).
-            let taken = o
-                .requested
-                .max(o.weights_per_gpu.0.saturating_add(o.overhead.0));
+            // What vLLM leaves unclaimed; when weights and overhead take more than their budget
+            // (no KV memory is left), only what they leave of the GPU, named as such (the bar
+            // never outgrows the GPU for it).
+            let taken = o.weights_per_gpu.0.saturating_add(o.overhead.0);
+            let (label, kind) = if taken > o.requested {
+                (t!(CH_SEG_REST), SegmentKind::Rest)
+            } else {
+                (t!(CH_SEG_UNCLAIMED), SegmentKind::Unclaimed)
+            };
             segments.push(Segment {
-                label: t!(CH_SEG_UNCLAIMED).into(),
-                bytes: total.0.saturating_sub(taken),
-                kind: SegmentKind::Unclaimed,
+                label: label.into(),
+                bytes: total.0.saturating_sub(taken.max(o.requested)),
+                kind,
             });
             Bar {
                 label: p.kv.label(o.model.dtype),

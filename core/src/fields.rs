@@ -2,11 +2,11 @@
 //! adoption all use these, so a value is refused with the same message, naming the field and the
 //! accepted range, wherever it comes from.
 
-use crate::error::{check_range, truncate, KvError, Result};
+use crate::error::{check_range, KvError, Result};
 use crate::i18n::tr;
 use crate::model::MAX_DIM;
 use crate::tf;
-use crate::units::Bytes;
+use crate::units::{thousands, Bytes};
 
 /// The longest `max_model_len` (and prompt or trace) the page accepts: 10 × 2²⁰ tokens.
 pub const MAX_CTX: u64 = 10 * 1024 * 1024;
@@ -331,16 +331,22 @@ pub fn parse_tflops(s: &str) -> Result<f64> {
         "a number of TFLOPS from 0 (unknown) to 100,000",
     )
 }
-/// A model name for a custom model: at most 120 characters of any text.
+/// A model name for a custom model: 1 to 120 characters of any text (a longer one is refused,
+/// not shortened, so nothing typed is silently lost).
 pub fn parse_name(s: &str) -> Result<String> {
     let t = s.trim();
-    if t.is_empty() {
+    let n = t.chars().count();
+    if n == 0 || n > 120 {
         return Err(KvError::Invalid {
             field: "name",
-            message: crate::t!(ERR_NO_NAME).into(),
+            message: if n == 0 {
+                crate::t!(ERR_NO_NAME).into()
+            } else {
+                tf!(ERR_LONG_NAME, thousands(n as u64))
+            },
         });
     }
-    Ok(truncate(t, 120))
+    Ok(t.into())
 }
 
 /// SGLang's `--mem-fraction-static`: a number in (0, 1].

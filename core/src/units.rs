@@ -66,11 +66,13 @@ impl Bytes {
 }
 
 impl fmt::Display for Bytes {
-    /// Human form in binary units, e.g. `144 KiB`, `4.50 GiB`, with the byte count kept exact below 1 KiB.
+    /// Human form in binary units, e.g. `144 KiB`, `4.50 GiB`, `11,250.00 GiB`, with the byte count
+    /// kept exact below 1 KiB. (vLLM's own lines print GiB as `%.2f`, without separators:
+    /// `vllm::printed::gib_text`.)
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let n = self.0;
         if n >= GIB {
-            write!(f, "{} GiB", fixed(self.as_gib(), 2))
+            f.write_str(&gib_figure(*self))
         } else if n >= MIB {
             write!(f, "{} MiB", fixed(self.as_mib(), 1))
         } else if n >= KIB {
@@ -83,6 +85,14 @@ impl fmt::Display for Bytes {
             write!(f, "{n} B")
         }
     }
+}
+
+/// `b` in GiB with two decimals and separators: `0.50 GiB`, `11,250.00 GiB`.
+pub fn gib_figure(b: Bytes) -> String {
+    let t = fixed(b.as_gib(), 2);
+    let (int, frac) = t.split_at(t.len() - 3);
+    let int = int.parse().map(thousands).unwrap_or_else(|_| int.into());
+    format!("{int}{frac} GiB")
 }
 
 /// Python's `f"{n:,}"`: `42656` → `42,656`.
@@ -190,6 +200,14 @@ mod tests {
         assert_eq!(thousands(1000), "1,000");
         assert_eq!(thousands(42656), "42,656");
         assert_eq!(thousands(1234567), "1,234,567");
+    }
+
+    #[test]
+    fn gib_figures_have_separators() {
+        // 11,250 × 2³⁰ B is 11,250 GiB exactly; 1,440.5 GiB; 999 GiB has no separator.
+        assert_eq!(Bytes(11_250 * GIB).to_string(), "11,250.00 GiB");
+        assert_eq!(Bytes(1_440 * GIB + GIB / 2).to_string(), "1,440.50 GiB");
+        assert_eq!(Bytes(999 * GIB).to_string(), "999.00 GiB");
     }
 
     #[test]

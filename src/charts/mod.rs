@@ -27,7 +27,7 @@ fn segment_color(kind: SegmentKind) -> RGBAColor {
         SegmentKind::Sequences { .. } => SEQ_A.to_rgba(),
         SegmentKind::State => STATE.to_rgba(),
         SegmentKind::KvFree => FREE.to_rgba(),
-        SegmentKind::Unclaimed => UNCLAIMED,
+        SegmentKind::Unclaimed | SegmentKind::Rest => UNCLAIMED,
         SegmentKind::Overflow => OVERFLOW.to_rgba(),
     }
 }

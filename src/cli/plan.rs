@@ -3,7 +3,7 @@
 use super::{scenario_of, VllmArgs};
 use clap::Args;
 use kvbudget_core::pyjson;
-use kvbudget_core::units::{fixed2, thousands, Bytes};
+use kvbudget_core::units::{gib_figure, thousands, Bytes};
 use kvbudget_core::vllm::plan::{plan, Need, Plan};
 use kvbudget_core::vllm::{Engine, Version};
 use serde_json::json;
@@ -49,7 +49,7 @@ fn plan_text(p: &Plan, need: Need) -> Vec<String> {
     let mut out = vec![format!(
         "vLLM {}: {} sequences of {} tokens",
         p.version,
-        need.sequences,
+        thousands(need.sequences),
         thousands(need.context)
     )];
     out.push(match &p.util {
@@ -60,16 +60,16 @@ fn plan_text(p: &Plan, need: Need) -> Vec<String> {
         Err(why) => format!("  --gpu-memory-utilization: none — {why}"),
     });
     out.push(format!(
-        "  --kv-cache-memory {} ({} GiB, {} blocks: exactly the {} sequences){}",
+        "  --kv-cache-memory {} ({}, {} blocks: exactly the {} sequences){}",
         p.kv_cache_memory,
-        fixed2(Bytes(p.kv_cache_memory).as_gib()),
+        gib_figure(Bytes(p.kv_cache_memory)),
         thousands(p.kv_cache_blocks),
-        need.sequences,
+        thousands(need.sequences),
         match p.kv_cache_memory_over {
             Some((needed, total)) => format!(
-                " — does not fit this GPU: with the weights and the estimated overhead it needs {} GiB of {} GiB",
-                fixed2(Bytes(needed).as_gib()),
-                fixed2(Bytes(total).as_gib())
+                " — does not fit this GPU: with the weights and the estimated overhead it needs {} of {}",
+                gib_figure(Bytes(needed)),
+                gib_figure(Bytes(total))
             ),
             None => String::new(),
         }
@@ -77,7 +77,7 @@ fn plan_text(p: &Plan, need: Need) -> Vec<String> {
     let l = p.longest_context;
     out.push(format!(
         "  longest --max-model-len for {} sequences: {} (estimate {}; range {}–{})",
-        need.sequences,
+        thousands(need.sequences),
         thousands(l.safe),
         thousands(l.point),
         thousands(l.safe),

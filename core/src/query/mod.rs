@@ -610,20 +610,26 @@ pub fn decode(query: &str) -> (PageScenario, Vec<Notice>) {
     let mut s = PageScenario::default();
     let mut notes = Vec::new();
     let mut params = Params::new();
+    // The keys that have their notice: one per key however often it is given (hashed, so a query
+    // of thousands of keys is read in linear time; a map of the same type as `params`, which
+    // costs the page no more code).
+    let mut noted = Params::new();
     for (k, v) in form_urlencoded::parse(q.as_bytes()) {
         if k.is_empty() {
             continue;
         }
         if !is_known(&k) {
-            notes.push(Notice {
-                param: truncate(&k, 40),
-                message: crate::t!(Q_UNKNOWN).into(),
-            });
+            if noted.insert(k.to_string(), String::new()).is_none() {
+                notes.push(Notice {
+                    param: truncate(&k, 40),
+                    message: crate::t!(Q_UNKNOWN).into(),
+                });
+            }
             continue;
         }
         // A key given twice: the last value counts, as a form would send it, and the notice says so.
         let repeated = params.insert(k.to_string(), v.into_owned()).is_some();
-        if repeated && !notes.iter().any(|n: &Notice| n.param == k) {
+        if repeated && noted.insert(k.to_string(), String::new()).is_none() {
             notes.push(Notice {
                 param: truncate(&k, 40),
                 message: crate::t!(Q_REPEATED).into(),

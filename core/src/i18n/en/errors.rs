@@ -11,6 +11,7 @@ crate::texts! {
     ERR_NOT_FINITE: "{0} is not a finite number",
     ERR_FLAG: "use 1 or 0",
     ERR_NO_NAME: "empty; give the model a name",
+    ERR_LONG_NAME: "has {0} characters; give at most 120",
     ERR_NOT_ONE_OF: "{0} is not one of {1}",
     ERR_NOT_MODEL: "{0} is not a known model (use a preset id or custom)",
     ERR_NOT_GPU: "{0} is not a known GPU slug",

@@ -11,6 +11,7 @@ crate::texts! {
     ERR_NOT_FINITE: "{0} 不是有限数",
     ERR_FLAG: "请用 1 或 0",
     ERR_NO_NAME: "为空；请给模型起个名字",
+    ERR_LONG_NAME: "有 {0} 个字符；最多 120 个",
     ERR_NOT_ONE_OF: "{0} 不是 {1} 之一",
     ERR_NOT_MODEL: "{0} 不是已知模型（请用预设 id 或 custom）",
     ERR_NOT_GPU: "{0} 不是已知的 GPU 标识",
