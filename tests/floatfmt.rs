@@ -57,6 +57,13 @@ fn edge_cases() {
         2f64.powi(60),
         2f64.powi(-60),
         9007199254740993.0,
+        // About the fast path's edges: |x| × 10^N just under and over 2⁶⁴ (it hands over to the
+        // exact expansion when the rounded figure does not fit a u64), 2⁶⁴ itself.
+        18446744073709549568.0,
+        2f64.powi(64),
+        1844674407370955.2,
+        1844674407370955.0,
+        184467440737.09552,
         f64::NAN,
         f64::INFINITY,
         f64::NEG_INFINITY,

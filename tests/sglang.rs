@@ -635,3 +635,42 @@ fn weights_larger_than_the_free_memory_run_out_while_loading() {
     assert_eq!(r.max_total_num_tokens, None);
     assert_eq!(r.cell_size_bytes, 163_840);
 }
+
+/// gpt-oss is one of SGLang's hybrid-SWA architectures (`is_hybrid_swa_model`): its preset now
+/// names `GptOssForCausalLM`, so SGLang sizes two pools. gpt-oss-20b on an H100 at 0.5.23 with
+/// 78.80 GB free: the full pool holds 1,260,572 tokens and the sliding one ⌊0.8 × 1,260,572⌋ =
+/// 1,008,457; K of the full pool = 1,260,572 × 12 full layers × 8 KV heads × 64 × 2 B =
+/// 15,490,308,096 B = 14.43 GB (SGLang's GB are 2³⁰ B). Without the name the preset got one pool
+/// over all 24 layers: 1,134,515 tokens, about 10 % fewer.
+#[test]
+fn gpt_oss_gets_sglangs_two_pools() {
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_kvbudget"))
+        .args([
+            "sglang",
+            "--model",
+            "openai/gpt-oss-20b",
+            "--gpu",
+            "h100-sxm",
+            "--context-length",
+            "131072",
+            "--sglang-version",
+            "0.5.23",
+            "--pre-load-free-gib",
+            "78.8",
+        ])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(text.contains("type=GptOssForCausalLM"), "{text}");
+    assert!(
+        text.contains("full_layer_tokens=1260572, swa_layer_tokens=1008457"),
+        "{text}"
+    );
+    assert!(
+        text.contains(
+            "Full KV Cache is allocated. dtype: torch.bfloat16, #tokens: 1260572, K size: 14.43 GB"
+        ),
+        "{text}"
+    );
+    assert!(text.contains("max_total_num_tokens=1260572"), "{text}");
+}

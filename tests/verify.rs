@@ -198,3 +198,24 @@ fn adopting_an_sglang_log_prints_its_pool() {
     assert!(n.is_empty(), "{n:?}");
     assert_eq!(again, adopted);
 }
+
+#[test]
+fn a_log_without_arguments_gives_its_length_from_its_lines() {
+    // vLLM 0.20's one-line report names max_model_len only as the tokens per request; aligning the
+    // page to it took the version but left the context at 8,192, so the concurrency rows could
+    // never agree (4.25x here, 8.51x in the log).
+    let text = "INFO 05-01 10:00:00 [kv_cache_utils.py:1] GPU KV cache size: 34,848 tokens\n\
+                INFO 05-01 10:00:00 [kv_cache_utils.py:2] Maximum concurrency for 4,096 tokens per request: 8.51x\n";
+    let log = parse(text);
+    assert_eq!(log.max_model_len, Some(4_096));
+    let (s, _) = decode("?model=Qwen/Qwen3-8B&gpu=rtx-4090");
+    assert_eq!(align(&s, &log).ctx, 4_096);
+    // The engine's configuration line and "Using max model len" come before it, and win.
+    for line in [
+        "INFO Initializing a V1 LLM engine (v0.19.0) with config: model='Qwen/Qwen3.5-9B', max_seq_len=262144, download_dir=None",
+        "INFO [model.py:1] Using max model len 262144",
+    ] {
+        let log = parse(&format!("{line}\n{text}"));
+        assert_eq!(log.max_model_len, Some(262_144), "{line}");
+    }
+}

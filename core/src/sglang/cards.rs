@@ -36,6 +36,11 @@ pub fn architecture(model_id: &str) -> Option<&'static str> {
         "google/gemma-2-9b-it" => "Gemma2ForCausalLM",
         "deepseek-ai/deepseek-v2-lite" => "DeepseekV2ForCausalLM",
         "qwen/qwen3-30b-a3b" => "Qwen3MoeForCausalLM",
+        "qwen/qwen3-next-80b-a3b-instruct" => "Qwen3NextForCausalLM",
+        // Two pools in SGLang (`HYBRID_SWA_ARCHS`): without the name, one pool over every layer.
+        "openai/gpt-oss-20b" | "openai/gpt-oss-120b" => "GptOssForCausalLM",
+        "meta-llama/llama-4-scout-17b-16e-instruct" => "Llama4ForConditionalGeneration",
+        "google/gemma-3-12b-it" | "google/gemma-3-27b-it" => "Gemma3ForConditionalGeneration",
         _ => return None,
     })
 }

@@ -181,7 +181,15 @@ pub fn scan_line(line: &str, p: &mut ParsedLog) {
             }
         }
     }
+    // The arguments, else the engine's configuration line (`max_seq_len=` in "Initializing a V1
+    // LLM engine …", vllm/config), else "Using max model len N" (vllm/config/model.py); the
+    // concurrency line's length below is the last resort.
     set(&mut p.max_model_len, int_after(line, "'max_model_len': "));
+    set(&mut p.max_model_len, int_after(line, " max_seq_len="));
+    set(
+        &mut p.max_model_len,
+        int_after(line, "Using max model len "),
+    );
     set(
         &mut p.tensor_parallel_size,
         int_after(line, "'tensor_parallel_size': "),
@@ -229,6 +237,8 @@ pub fn scan_line(line: &str, p: &mut ParsedLog) {
                     tokens_per_request,
                     value,
                 });
+                // vLLM prints its max_model_len as the tokens per request.
+                set(&mut p.max_model_len, Some(tokens_per_request));
             }
         }
     }
