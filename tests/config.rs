@@ -198,6 +198,17 @@ fn broken_and_odd_configs_say_what_is_wrong() {
         e.contains("has no layer count (looked for num_hidden_layers"),
         "{e}"
     );
+    // Present but 0: named as such, not as missing.
+    let e = import(
+        r#"{"model_type":"llama","num_hidden_layers":32,"num_attention_heads":0,"hidden_size":4096}"#,
+        "x",
+    )
+    .unwrap_err()
+    .to_string();
+    assert_eq!(
+        e,
+        "config.json: num_attention_heads is 0; it must be at least 1"
+    );
     let e = import(
         r#"{"num_hidden_layers":1e300,"num_attention_heads":32,"hidden_size":4096}"#,
         "x",

@@ -188,3 +188,17 @@ fn the_kept_log_says_its_status_again_in_another_language_without_being_read_aga
     let q = query::encode(&PageScenario::default());
     assert!(read_text(&w.answer(&log_question("log_report", &q))).is_err());
 }
+
+#[test]
+fn an_sglang_log_without_its_model_reads_as_a_sentence() {
+    // It said "SGLang, This SGLang log: started, …".
+    let log = kvbudget::core::sglang::logparse::parse(
+        "[2026-01-01 00:00:00] max_total_num_tokens=444500, chunked_prefill_size=8192, max_prefill_tokens=16384, max_running_requests=4096, context_len=131072\n",
+    );
+    let (verdict, text) = kvbudget::core::handoff::log::sglang_log_status(&log);
+    assert_eq!(verdict, "started");
+    assert_eq!(
+        text,
+        "SGLang, model not named in the log: started, with a pool of 444,500 tokens."
+    );
+}

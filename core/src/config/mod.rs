@@ -136,9 +136,22 @@ fn b(m: &Map<String, Value>, key: &str) -> Option<bool> {
 }
 
 fn need(m: &Map<String, Value>, keys: &[&str], what: &'static str) -> Result<u64> {
-    u(m, keys)
-        .filter(|v| *v > 0)
-        .ok_or_else(|| bad(crate::tf!(CF_NEED, crate::i18n::tr(what), keys.join(", "))))
+    match u(m, keys) {
+        Some(v) if v > 0 => Ok(v),
+        // Present but 0: say so, rather than that the field is missing.
+        Some(_) => {
+            let key = keys
+                .iter()
+                .find(|k| m.contains_key(**k))
+                .unwrap_or(&keys[0]);
+            Err(bad(crate::tf!(CF_ZERO, key)))
+        }
+        None => Err(bad(crate::tf!(
+            CF_NEED,
+            crate::i18n::tr(what),
+            keys.join(", ")
+        ))),
+    }
 }
 
 /// Reads `text` as a config.json. `name` is what to call the model (e.g. its Hugging Face id).

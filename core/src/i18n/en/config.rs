@@ -8,6 +8,7 @@ crate::texts! {
     CF_NO_MAMBA_HEADS: "has Mamba layers but no mamba_num_heads / mamba_n_heads",
     CF_NO_MAMBA_STATE: "has Mamba layers but no ssm_state_size / mamba_d_state",
     CF_NEED: "has no {0} (looked for {1})",
+    CF_ZERO: "{0} is 0; it must be at least 1",
     CF_LAYER_COUNT: "layer count",
     CF_HEAD_COUNT: "attention head count",
     CF_NOT_JSON: "is not valid JSON: {0}",

@@ -8,6 +8,7 @@ crate::texts! {
     CF_NO_MAMBA_HEADS: "有 Mamba 层，却没有 mamba_num_heads / mamba_n_heads",
     CF_NO_MAMBA_STATE: "有 Mamba 层，却没有 ssm_state_size / mamba_d_state",
     CF_NEED: "没有{0}（查找了 {1}）",
+    CF_ZERO: "{0} 为 0；至少应为 1",
     CF_LAYER_COUNT: "层数",
     CF_HEAD_COUNT: "注意力头数",
     CF_NOT_JSON: "不是有效的 JSON：{0}",

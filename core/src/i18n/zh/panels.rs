@@ -120,7 +120,7 @@ crate::texts! {
     LG_ESTIMATED_MAX: "；估计的最大模型长度为 {0}",
     LG_V0_TOO_LONG: "max_model_len {0} 超过了缓存能容纳的 {1} 个 token",
     LG_NO_MEMORY: "没有剩余显存分配缓存块",
-    LG_SG_THIS_LOG: "这份 SGLang 日志",
+    LG_SG_THIS_LOG: "日志未写明模型",
     LG_SG_REFUSED: "SGLang，{0}：无法启动。",
     LG_SG_STARTED: "SGLang，{0}：已启动，缓存池共 {1} 个 token。",
     LG_SG_POOL: "缓存池（max_total_num_tokens）",
