@@ -57,8 +57,8 @@ fn edge_cases() {
         2f64.powi(60),
         2f64.powi(-60),
         9007199254740993.0,
-        // About the fast path's edges: |x| × 10^N just under and over 2⁶⁴ (it hands over to the
-        // exact expansion when the rounded figure does not fit a u64), 2⁶⁴ itself.
+        // |x| × 10^N just under and over 2⁶⁴, and 2⁶⁴ itself (where an integer shortcut would have
+        // to hand over to the exact expansion).
         18446744073709549568.0,
         2f64.powi(64),
         1844674407370955.2,
