@@ -219,3 +219,29 @@ fn a_log_without_arguments_gives_its_length_from_its_lines() {
         assert_eq!(log.max_model_len, Some(262_144), "{line}");
     }
 }
+
+#[test]
+fn a_log_pool_beside_weights_larger_than_the_card_is_flagged() {
+    // "Use these numbers" with a Qwen3.5-9B L40S log while the page showed an RTX 4090: 17.66 GiB of
+    // weights + 21,730,689,024 B (20.24 GiB) of KV memory = 37.90 GiB on a 23.55 GiB card. The
+    // page said 66 sequences fit with no word of warning; now the results say it cannot happen.
+    let q =
+        "?model=Qwen/Qwen3.5-9B&weights_gib=17.66&vllm=0.19&util=0.9&ctx=8192&kv_bytes=21730689024";
+    let (s, _) = decode(&format!("{q}&gpu=rtx-4090"));
+    let o = evaluate(&s).unwrap();
+    let w = kvbudget::core::explain::explain(&s, &o).warnings;
+    assert!(
+        w.iter().any(|x| x.starts_with(
+            "The given KV memory (20.24 GiB) and the weights (17.66 GiB) add up to more than this GPU's 23.55 GiB"
+        )),
+        "{w:?}"
+    );
+    // On the L40S the log came from (44.39 GiB) both fit: no such warning.
+    let (s, _) = decode(&format!("{q}&gpu=l40s"));
+    let o = evaluate(&s).unwrap();
+    let w = kvbudget::core::explain::explain(&s, &o).warnings;
+    assert!(
+        !w.iter().any(|x| x.contains("The given KV memory")),
+        "{w:?}"
+    );
+}
