@@ -931,3 +931,51 @@ fn verify_reads_sglang_logs() {
     assert_eq!(v["sglang_log"]["refusal"]["kind"], "not_enough_memory");
     assert_eq!(v["sglang_log"]["refusal"]["mem_fraction_static"], 0.8);
 }
+
+/// The plan's text writes counts and GiB with separators: 2,000 sequences of 40,960 tokens need
+/// 2,000 × ⌈40,960 / 16⌉ + 1 (the null block vLLM keeps from 0.29) = 5,120,001 blocks of
+/// 16 × 147,456 B (Qwen3-8B, BF16:
+/// 2 × 36 layers × 8 KV heads × 128 × 2 B = 147,456 B per token), 12,079,597,879,296 B =
+/// 11,250.0022 GiB, written "11,250.00 GiB" (it was "11250.00 GiB" and "2000 sequences").
+#[test]
+fn the_plan_text_has_separators() {
+    let args = "plan --model Qwen/Qwen3-8B --gpu h100-sxm --sequences 2000 --context 40960";
+    let text = stdout(&kvbudget(
+        &args.split_whitespace().collect::<Vec<_>>(),
+        None,
+    ));
+    assert!(text.contains("2,000 sequences of 40,960 tokens"), "{text}");
+    assert!(
+        text.contains("--kv-cache-memory 12079597879296 (11,250.00 GiB, 5,120,001 blocks: exactly the 2,000 sequences)"),
+        "{text}"
+    );
+    assert!(!text.contains("11250"), "{text}");
+}
+
+/// gpt-oss is one of SGLang's hybrid-SWA architectures (`is_hybrid_swa_model`): its preset now
+/// names `GptOssForCausalLM`, so SGLang sizes two pools. gpt-oss-20b on an H100 at 0.5.23 with
+/// 78.80 GB free: the full pool holds 1,260,572 tokens and the sliding one ⌊0.8 × 1,260,572⌋ =
+/// 1,008,457; K of the full pool = 1,260,572 × 12 full layers × 8 KV heads × 64 × 2 B =
+/// 15,490,308,096 B = 14.43 GB (SGLang's GB are 2³⁰ B). Without the name the preset got one pool
+/// over all 24 layers: 1,134,515 tokens, about 10 % fewer.
+#[test]
+fn gpt_oss_gets_sglangs_two_pools() {
+    let args = "sglang --model openai/gpt-oss-20b --gpu h100-sxm --context-length 131072 \
+                --sglang-version 0.5.23 --pre-load-free-gib 78.8";
+    let text = stdout(&kvbudget(
+        &args.split_whitespace().collect::<Vec<_>>(),
+        None,
+    ));
+    assert!(text.contains("type=GptOssForCausalLM"), "{text}");
+    assert!(
+        text.contains("full_layer_tokens=1260572, swa_layer_tokens=1008457"),
+        "{text}"
+    );
+    assert!(
+        text.contains(
+            "Full KV Cache is allocated. dtype: torch.bfloat16, #tokens: 1260572, K size: 14.43 GB"
+        ),
+        "{text}"
+    );
+    assert!(text.contains("max_total_num_tokens=1260572"), "{text}");
+}

@@ -1,7 +1,6 @@
-//! Runs an edit's computation in the browser's idle time after the page is first shown
-//! (`page::rehearse`), a few times, one run per idle period, so that V8 has compiled and
-//! optimized that code before the reader's first edit. Once per page load; nothing it computes is
-//! kept or shown.
+//! Runs an edit's computation after the page is first shown (`page::rehearse`), a few times, one
+//! run per timer task with a pause between, so that V8 has compiled and optimized that code
+//! before the reader's first edit. Once per page load; nothing it computes is kept or shown.
 
 use super::parts::Ui;
 use super::State;
@@ -26,16 +25,13 @@ pub fn after_first_paint(state: State, ui: Ui) {
         return;
     }
     request_animation_frame(move || {
-        set_timeout(
-            move || when_idle(state, ui, ROUNDS),
-            std::time::Duration::ZERO,
-        );
+        set_timeout(move || rounds(state, ui, ROUNDS), std::time::Duration::ZERO);
     });
 }
 
 /// Runs one round after a short pause (a timer, not `requestIdleCallback`, which Safari lacks and
 /// whose glue costs more than this module), then schedules the next.
-fn when_idle(state: State, ui: Ui, left: u32) {
+fn rounds(state: State, ui: Ui, left: u32) {
     if left == 0 {
         return;
     }
@@ -52,7 +48,7 @@ fn when_idle(state: State, ui: Ui, left: u32) {
             _ => DEFAULT_WIDTH,
         };
         std::hint::black_box(crate::page::rehearse(&s, width));
-        when_idle(state, ui, left - 1);
+        rounds(state, ui, left - 1);
     };
     set_timeout(round, std::time::Duration::from_millis(PAUSE_MS));
 }

@@ -1,5 +1,5 @@
-//! An edit's computation, run ahead of the first edit: what `app::warm` runs in the browser's idle
-//! time after the page is shown, so that the first keystrokes do not wait for V8 to compile and
+//! An edit's computation, run ahead of the first edit: what `app::warm` runs in short timer tasks
+//! after the page is shown, so that the first keystrokes do not wait for V8 to compile and
 //! optimize the code they run (it compiles wasm functions on their first call and optimizes them
 //! once they have run enough; on a 2-core machine that work slowed the first twenty or so edits).
 

@@ -138,11 +138,11 @@ fn b(m: &Map<String, Value>, key: &str) -> Option<bool> {
 fn need(m: &Map<String, Value>, keys: &[&str], what: &'static str) -> Result<u64> {
     match u(m, keys) {
         Some(v) if v > 0 => Ok(v),
-        // Present but 0: say so, rather than that the field is missing.
+        // Present but 0: say which field, rather than that it is missing.
         Some(_) => {
             let key = keys
                 .iter()
-                .find(|k| m.contains_key(**k))
+                .find(|k| u(m, &[**k]) == Some(0))
                 .unwrap_or(&keys[0]);
             Err(bad(crate::tf!(CF_ZERO, key)))
         }
