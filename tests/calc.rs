@@ -217,6 +217,13 @@ fn what_fits_instead() {
         tps,
         ["--tensor-parallel-size 2", "--tensor-parallel-size 4"]
     );
+    // Qwen2.5-7B at TP 7: 28 heads split by 1, 2, 4, 7, 14 and 28, but its padded vocabulary,
+    // 152,064 = 2⁹ × 3³ × 11, by none of 7, 14 or 28 (tensor_parallel_sizes_vllm_refuses), so the
+    // only fix is the valid size below, 4; nothing above it starts.
+    let (s, _) = decode("?model=Qwen/Qwen2.5-7B-Instruct&gpu=rtx-4090&tp=7");
+    let o = evaluate(&s).unwrap();
+    let tps: Vec<String> = fixes(&s, &o).iter().map(|x| x.change.flag()).collect();
+    assert_eq!(tps, ["--tensor-parallel-size 4"]);
 }
 
 #[test]
@@ -271,6 +278,30 @@ fn tensor_parallel_sizes_vllm_refuses() {
         r.error_line().unwrap(),
         "AssertionError: 6 is not divisible by 4"
     );
+    // Qwen2.5-7B at TP 28: its 28 heads and 4 KV heads split (28 = 7 × 4), but the embedding,
+    // built first, splits the vocabulary padded to 64 rows: 152,064 = 2,376 × 64 is already
+    // padded, and 152,064 = 28 × 5,430 + 24.
+    let (s, _) = decode("?model=Qwen/Qwen2.5-7B-Instruct&gpu=h100-sxm&tp=28");
+    let r = evaluate(&s).unwrap().chosen.report;
+    assert_eq!(r.refusal.unwrap().kind, RefusalKind::InvalidTp);
+    assert_eq!(
+        r.error_line().unwrap(),
+        "AssertionError: 152064 is not divisible by 28"
+    );
+    // A dense MLP: vocabulary 32,100 pads to 32,128 = 8 × 4,016 and the 8 KV heads split at TP 8,
+    // but intermediate 11,010 = 8 × 1,376 + 2, so the bare `assert` of MergedColumnParallelLinear
+    // fails, and Python prints its exception alone.
+    let (s, _) = decode(
+        "?model=custom&layers=32&heads=32&kv_heads=8&head_dim=128&weights_gib=14&vocab=32100&inter=11010&gpu=h100-sxm&tp=8",
+    );
+    let r = evaluate(&s).unwrap().chosen.report;
+    assert_eq!(r.refusal.unwrap().kind, RefusalKind::InvalidTp);
+    assert_eq!(r.error_line().unwrap(), "AssertionError");
+    // The same model with intermediate 11,008 = 8 × 1,376 starts.
+    let (s, _) = decode(
+        "?model=custom&layers=32&heads=32&kv_heads=8&head_dim=128&weights_gib=14&vocab=32100&inter=11008&gpu=h100-sxm&tp=8",
+    );
+    assert!(evaluate(&s).unwrap().chosen.report.refusal.is_none());
     // TP 8 with 8 KV heads, and TP 16 (each KV head replicated on two ranks) are fine.
     for tp in [8, 16] {
         let (s, _) = decode(&format!("?model=Qwen/Qwen3-8B&gpu=h100-sxm&tp={tp}"));

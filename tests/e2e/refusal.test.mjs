@@ -45,6 +45,17 @@ test('a TP size that does not split the heads is refused with vLLM\'s message; a
   await context.close();
 });
 
+test('a TP size that splits the heads but not the vocabulary is refused at the embedding; the one fix is the size below', async () => {
+  // Qwen2.5-7B: 28 heads split by 28, but its vocabulary 152,064 (a multiple of 64) = 28 × 5,430 + 24.
+  const { context, page, problems } = await openReady(env, '?model=Qwen/Qwen2.5-7B-Instruct&gpu=h100-sxm&tp=28');
+  assert.equal(await value(page, 'refusal'), 'invalid-tp');
+  assert.match(await value(page, 'vllm-lines'), /AssertionError: 152064 is not divisible by 28/);
+  await applyFix(page, 'tp');
+  assert.equal(await changed(page, 'tp', '28'), '4');
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
 test('max_model_len too long: vLLM\'s error with its estimate, and the shorter length fixes it', async () => {
   // Qwen3-8B BF16 at 40,960 on an RTX 4090 with the lab's 1 GiB: 2,455 blocks < 2,560 needed;
   // the longest that fits is 39,264 tokens (tests/calc.rs).

@@ -10,14 +10,16 @@ pub mod overhead;
 pub mod plan;
 pub mod printed;
 pub mod report;
+pub mod tp;
 pub mod version;
 
 pub use knobs::{reusable_prefix_tokens, Knobs, Lora, Speculative};
 pub use layout::{blocks_per_request, longest_context};
 pub use report::{
-    gib_text, printed_tokens, report, tp_refusal, whole_sequences, Budget, Groups, KvMemory,
-    MambaAlign, MambaMode, Margin, Overhead, Refusal, RefusalKind, Report, Scenario, LOAD_RESERVE,
+    gib_text, printed_tokens, report, whole_sequences, Budget, Groups, KvMemory, MambaAlign,
+    MambaMode, Margin, Overhead, Refusal, RefusalKind, Report, Scenario, LOAD_RESERVE,
 };
+pub use tp::tp_refusal;
 pub use version::{
     default_max_num_seqs, family, requested_bytes, serve_defaults, Engine, Family, Rounding,
     Version, NEWEST, OLDEST,

@@ -6,10 +6,11 @@ use super::layout::{resolve, Layout, Resolved};
 pub use super::mamba::{MambaAlign, MambaMode};
 use super::overhead::{self, Estimate};
 pub use super::printed::{gib_text, printed_tokens};
+use super::tp::tp_refusal;
 use super::version::{requested_bytes, Engine, Family, Version};
 use crate::capacity;
 use crate::error::Result;
-use crate::model::{Attention, KvDtype, ModelSpec};
+use crate::model::{KvDtype, ModelSpec};
 use crate::presets::Arch;
 use crate::units::{fixed2, py_float_repr, thousands, Bytes, GIB};
 
@@ -218,7 +219,12 @@ impl Report {
     pub fn error_line(&self) -> Option<String> {
         let e = self.error.as_ref()?;
         let exception = self.refusal.map(|r| r.exception).unwrap_or("ValueError");
-        Some(format!("{exception}: {e}"))
+        // A bare `assert` prints its exception alone.
+        Some(if e.is_empty() {
+            exception.to_string()
+        } else {
+            format!("{exception}: {e}")
+        })
     }
 
     /// The block size the token line multiplies by up to 0.20.0: the smallest over the groups.
@@ -253,7 +259,7 @@ pub enum RefusalKind {
     /// `max_model_len` longer than the model allows (`max_position_embeddings`): the model's
     /// config refuses it before anything loads.
     ModelLimit,
-    /// A tensor-parallel size that does not split the heads.
+    /// A tensor-parallel size that does not split the heads, the vocabulary or the MLP.
     InvalidTp,
     /// `max_num_batched_tokens` below `max_num_seqs`: the scheduler's config refuses it.
     BatchedTokens,
@@ -369,30 +375,6 @@ fn kv_memory(
         KvMemory::Available(b) => (Some(b.0 as i128), None, None),
         KvMemory::Blocks(_) => (None, None, None),
     })
-}
-
-/// vLLM's check of the tensor-parallel size: the attention heads must divide evenly
-/// (`ModelConfig.verify_with_parallel_config`, vllm/config.py, 0.6–0.33), and the KV heads must
-/// divide by TP or TP by them (`QKVParallelLinear` → `divide` → `ensure_divisibility`,
-/// vllm/model_executor/layers/linear.py and vllm/distributed/utils.py). MLA caches one latent, so
-/// only the attention heads count.
-pub fn tp_refusal(model: &ModelSpec, tp: u64) -> Option<(&'static str, String)> {
-    let tp = tp.max(1);
-    if model.attention_heads % tp != 0 {
-        return Some((
-            "ValueError",
-            format!(
-                "Total number of attention heads ({}) must be divisible by tensor parallel size ({tp}).",
-                model.attention_heads
-            ),
-        ));
-    }
-    if matches!(model.attention, Attention::Mla { .. }) {
-        return None;
-    }
-    let kv = model.kv_heads.max(1);
-    let (a, b) = if tp >= kv { (tp, kv) } else { (kv, tp) };
-    (a % b != 0).then(|| ("AssertionError", format!("{a} is not divisible by {b}")))
 }
 
 /// Computes what vLLM would print for `s`.

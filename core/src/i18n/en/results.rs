@@ -48,7 +48,7 @@ crate::texts! {
     RS_REFUSE_BATCHED: "max_num_batched_tokens is below max_num_seqs: every running sequence takes at least one token of each step's batch, so vLLM's scheduler config refuses these settings before anything loads.",
     RS_REFUSE_MODEL_LIMIT: "max_model_len is longer than the model allows (its max_position_embeddings): vLLM refuses it while reading the model's config, before anything loads.",
     RS_REFUSE_TOO_LONG: "One request of max_model_len tokens does not fit: vLLM checks that at least one full-length request fits before it starts.",
-    RS_REFUSE_TP: "vLLM cannot split this model's attention heads evenly over this many GPUs.",
+    RS_REFUSE_TP: "vLLM cannot split this model's heads, vocabulary or MLP evenly over this many GPUs.",
     RS_PLAN_NOTE: "The utilization and the longest length carry the overhead estimate's range; --kv-cache-memory (vLLM 0.11+) skips the estimate and gives exactly these blocks.",
     RS_PRIMER_1: "A transformer keeps, for every token of every request, a key and a value vector per KV head in every layer: the KV cache. One token costs 2 (K and V) × layers × KV heads × head_dim × bytes per element.",
     RS_PRIMER_2: "vLLM claims total × gpu_memory_utilization of the GPU, loads the weights, measures a profile run, and gives the rest to the cache in blocks of 16 tokens (the KV pool).",

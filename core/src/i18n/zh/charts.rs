@@ -21,7 +21,7 @@ crate::texts! {
     CH_REFUSE_TOO_LONG: "vLLM 无法启动：放不下一个 max_model_len 长度的请求",
     CH_REFUSE_BATCHED: "vLLM 无法启动：max_num_batched_tokens < max_num_seqs",
     CH_REFUSE_MODEL_LIMIT: "vLLM 无法启动：max_model_len 超过了模型的上限",
-    CH_REFUSE_TP: "vLLM 无法启动：TP 无法均分注意力头",
+    CH_REFUSE_TP: "vLLM 无法启动：TP 无法均分模型",
     CH_LEG_WEIGHTS: "权重",
     CH_LEG_OVERHEAD: "开销（激活值、CUDA、CUDA Graph）",
     CH_LEG_SEQUENCES: "每条序列一段",
