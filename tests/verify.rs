@@ -33,12 +33,37 @@ fn adopting_a_v1_log_reproduces_its_blocks_and_tokens() {
         notes.iter().all(|n| !n.contains("not a preset")),
         "{notes:?}"
     );
+    // The log prints no GPU memory, so the page keeps its RTX 4090 (23.55 GiB), which cannot hold
+    // the log's 27.52 GiB of weights (27.5191 rounded) and 6.51 GiB of KV memory: the note says so.
+    assert!(
+        notes.contains(&"the log does not print its GPU's memory, and this page's GPU (23.55 GiB) cannot hold its KV memory (6.51 GiB) beside the weights (27.52 GiB): choose the GPU the log came from".to_string()),
+        "{notes:?}"
+    );
+    // On an H100 (79.19 GiB) they fit: no such note.
+    let (h100, _) = decode("?model=Qwen/Qwen3-8B&gpu=h100-sxm");
+    assert!(
+        adopt(&h100, &log)
+            .1
+            .iter()
+            .all(|n| !n.contains("GPU's memory")),
+        "{notes:?}"
+    );
     assert!(matches!(adopted.model, ModelChoice::Preset(_)));
     assert_eq!(adopted.model.name(), "Qwen/Qwen3-14B");
     assert_eq!(adopted.ctx, 32_768);
     assert_eq!(adopted.version.to_string(), "0.11");
-    // 2,666 blocks × 16 tokens × 40 layers × 4,096 B per token per layer = 6,987,710,464 B.
-    assert_eq!(adopted.kv_memory.map(|b| b.0), Some(2666 * 65_536 * 40));
+    // A block is 16 tokens × 40 layers × 4,096 B per token per layer = 2,621,440 B. The log's
+    // 6.51 GiB = ⌊6.51 × 2³⁰⌋ = 6,990,059,274 B gives ⌊6,990,059,274 / 2,621,440⌋ = 2,666 blocks,
+    // the log's own, so the log's figure is kept (the page prints 6.51 GiB as the log does).
+    assert_eq!(adopted.kv_memory.map(|b| b.0), Some(6_990_059_274));
+    // Printed as 6.50 GiB (6,979,321,856 B: 2,662 blocks), the figure would not give the log's
+    // 42,656 tokens, so adopting takes the fewest bytes that do: 2,666 × 2,621,440 = 6,987,710,464 B.
+    let edited =
+        parse(&fixture("v1_0.11_two_line.log").replace("memory: 6.51 GiB", "memory: 6.50 GiB"));
+    assert_eq!(
+        adopt(&s, &edited).0.kv_memory.map(|b| b.0),
+        Some(2666 * 2_621_440)
+    );
     let o = evaluate(&adopted).unwrap();
     let rows = compare(&adopted, &o, &log);
     let get = |k: &str| rows.iter().find(|r| r.key == k).unwrap().clone();

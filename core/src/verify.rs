@@ -403,6 +403,16 @@ pub fn adopt(current: &PageScenario, log: &ParsedLog) -> (PageScenario, Vec<Stri
     if s.kv_memory.is_none() && !matches!(log.error, Some(LogError::NoMemory)) {
         notes.push(t!(VF_NO_CAPACITY).into());
     }
+    // A log that does not print the GPU's memory leaves the page's GPU, which may be too small
+    // for what the log shows (the results warn too: `EX_W_OVER_GPU`).
+    if let (None, Some(kv)) = (log.total_gpu_gib, s.kv_memory) {
+        let total = s.gpu.total();
+        if let Ok(o) = crate::calc::evaluate(&s) {
+            if o.weights_per_gpu.0.saturating_add(kv.0) > total.0 {
+                notes.push(crate::tf!(VF_GPU_TOO_SMALL, kv, o.weights_per_gpu, total));
+            }
+        }
+    }
     notes.splice(0..0, changes(current, &s));
     (s, notes)
 }
@@ -486,5 +496,12 @@ fn kv_memory_for(s: &PageScenario, log: &ParsedLog) -> Option<Bytes> {
                 .unwrap_or(guess)
         }
     };
+    // The log's own figure when it gives the same blocks (it prints GiB to two decimals), else
+    // the fewest bytes that give them.
+    if let Some(b) = log.available_kv_gib.and_then(Bytes::from_gib_f64) {
+        if b.0 as u128 / per_block.max(1) == blocks as u128 {
+            return Some(b);
+        }
+    }
     u64::try_from(blocks as u128 * per_block).ok().map(Bytes)
 }

@@ -84,9 +84,12 @@ const BUDGET_GZIP = 200_000;
 // GPU table, the log check's panel, SGLang's panel: their HTML and arithmetic left the first load)
 // and the Hub fetch; 202,467 B with one-caller inlining limited (-ocimfs=20); 204,542 B with two
 // more refusal kinds, their fixes and the plan's check against the GPU (the core they live in is the
-// worker's), when the budget went from 204,500 to 206,000 B.
+// worker's), when the budget went from 204,500 to 206,000 B; 205,575 B with a review's fixes;
+// 205,672 B with the TP check's vocabulary and MLP; 206,116 B with a log's adopted KV memory kept
+// at the log's own figure and a note when the page's GPU cannot hold it (its text in both
+// languages), when the budget went to 207,000 B.
 const WORKER = /^kvbudget-worker/;
-const WORKER_BUDGET_GZIP = 206_000;
+const WORKER_BUDGET_GZIP = 207_000;
 
 const gzipped = (files) => {
   let raw = 0;

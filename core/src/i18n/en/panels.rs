@@ -102,6 +102,7 @@ crate::texts! {
     VF_WHY_BLOCKS: "available memory // (block size × bytes per token per layer × layers)",
     VF_WHY_TOKENS: "blocks × block size (per version: groups, truncation)",
     VF_WHY_CONCURRENCY: "blocks ÷ blocks per max_model_len request (compare at the same max_model_len)",
+    VF_GPU_TOO_SMALL: "the log does not print its GPU's memory, and this page's GPU ({2}) cannot hold its KV memory ({0}) beside the weights ({1}): choose the GPU the log came from",
     VF_NO_CAPACITY: "no capacity line to take the KV memory from: the budget stays in force",
     VF_CHANGE: "{0}: {1} → {2}",
     VF_UTILIZATION: "utilization",

@@ -102,6 +102,7 @@ crate::texts! {
     VF_WHY_BLOCKS: "可用显存 // (块大小 × 每层每 token 字节数 × 层数)",
     VF_WHY_TOKENS: "块数 × 块大小（因版本而异：层组、截断）",
     VF_WHY_CONCURRENCY: "块数 ÷ 每个 max_model_len 请求所需块数（请在相同 max_model_len 下比较）",
+    VF_GPU_TOO_SMALL: "日志没有打印其 GPU 的显存，而本页的 GPU（{2}）装不下日志的 KV 缓存显存（{0}）和权重（{1}）：请选择日志所用的 GPU",
     VF_NO_CAPACITY: "日志中没有可取 KV 显存的容量行：仍按预算计算",
     VF_CHANGE: "{0}：{1} → {2}",
     VF_UTILIZATION: "利用率",
