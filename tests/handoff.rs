@@ -147,6 +147,28 @@ fn the_worker_reads_an_sglang_log_and_a_log_without_figures() {
         .message
         .starts_with("No KV cache figures in this log"));
     assert!(read_text(&w.answer(&log_question("log_view", &q))).is_err());
+    // A log cut short after "Available KV cache memory: 6.51 GiB" (as a refusal's log often is):
+    // read, kept, compared on that line, and adopting takes that memory, ⌊6.51 × 2³⁰⌋ =
+    // 6,990,059,274 B.
+    let cut: String = fixture("logs", "v1_0.11_two_line.log")
+        .lines()
+        .take_while(|l| !l.contains("GPU KV cache size"))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let status = read_status(&read_text(&w.answer(&log_request(&cut))).unwrap());
+    assert_eq!(
+        (status.kind.as_str(), status.verdict.as_str()),
+        ("vllm", "no-kv-line")
+    );
+    assert_eq!(
+        status.message,
+        "vLLM 0.11.0, Qwen/Qwen3-14B: the log ends after “Available KV cache memory: 6.51 GiB”, before vLLM printed its cache size or an error (cut short, or it stopped there); the comparison below uses what it has."
+    );
+    let v = read_view(&read_text(&w.answer(&log_question("log_view", &q))).unwrap());
+    let available = v.rows.iter().find(|r| r.key == "available").unwrap();
+    assert_eq!(available.printed, "6.51 GiB");
+    let (s, _) = read_scenario(&w.answer(&log_question("log_adopt", &q))).unwrap();
+    assert_eq!(s.kv_memory.map(|b| b.0), Some(6_990_059_274));
 }
 
 #[test]

@@ -398,6 +398,8 @@ pub fn adopt(current: &PageScenario, log: &ParsedLog) -> (PageScenario, Vec<Stri
     // The KV memory that reproduces the printed count exactly, or the refusal's.
     s.kv_memory = match &log.error {
         Some(LogError::RequestTooLong { available_gib, .. }) => Bytes::from_gib_f64(*available_gib),
+        // A log cut short after "Available KV cache memory": that memory.
+        _ if log.kv.is_none() => log.available_kv_gib.and_then(Bytes::from_gib_f64),
         _ => kv_memory_for(&s, log),
     };
     if s.kv_memory.is_none() && !matches!(log.error, Some(LogError::NoMemory)) {

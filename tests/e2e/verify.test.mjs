@@ -52,6 +52,21 @@ test('paste a log, see the differences, adopt its numbers: zero differences in b
   await context.close();
 });
 
+test('a log cut short after its KV memory line is compared on that line, not dismissed', async () => {
+  // The 0.11 log of Qwen3-14B up to "Available KV cache memory: 6.51 GiB" (a refusal's log often ends there).
+  const { context, page, problems } = await open();
+  const cut = fs.readFileSync(path.join(LOGS, 'v1_0.11_two_line.log'), 'utf8').split('\n')
+    .filter((l, i, all) => i < all.findIndex((x) => x.includes('GPU KV cache size'))).join('\n');
+  await page.fill(sel('log-text'), cut);
+  await click(page, 'log-read');
+  await page.waitForSelector(LOG_COMPARE);
+  assert.match(await text(page, 'log-status'), /the log ends after “Available KV cache memory: 6\.51 GiB”/);
+  assert.equal(await value(page, 'log-status'), 'no-kv-line');
+  assert.match(await page.textContent(compareRow('available')), /6\.51 GiB/);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
 test('a log that refused leads with the refusal, and adopting it refuses too', async () => {
   // The log ends in vLLM's "max seq len (29000) … estimated maximum model length is 23648" error.
   const { context, page, problems } = await open();

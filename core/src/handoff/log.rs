@@ -8,7 +8,7 @@ use crate::engines::{adopt_sglang_log, sglang_outcome};
 use crate::i18n::{en, tr};
 use crate::scenario::PageScenario;
 use crate::sglang::logparse::{self as sglog, ParsedLog as SgLog};
-use crate::units::thousands;
+use crate::units::{fixed2, thousands};
 use crate::verify::{adopt, align, compare, mismatches, Verdict};
 use crate::vllm::logparse::{self, LogError, ParsedLog};
 use crate::{t, tf};
@@ -71,7 +71,11 @@ pub fn log_status(p: &ParsedLog) -> String {
         (None, None) => t!(LG_THIS_LOG).into(),
     };
     match Verdict::of(p) {
-        Verdict::NoKvLine => tf!(LG_NO_KV, logparse::LOOKED_FOR),
+        // Cut short after the memory line (a refusal's log often is): that line is compared.
+        Verdict::NoKvLine => match p.available_kv_gib {
+            Some(a) => tf!(LG_ENDS_AFTER_AVAILABLE, who, fixed2(a)),
+            None => tf!(LG_NO_KV, logparse::LOOKED_FOR),
+        },
         Verdict::Started => {
             let tokens = p.cached_tokens(16).map(thousands).unwrap_or_default();
             tf!(LG_STARTED, who, tokens)
@@ -171,7 +175,7 @@ pub fn status(log: &Loaded) -> LogStatus {
     };
     let found = match log {
         Loaded::Sglang(_) => verdict != "no-kv-line",
-        Loaded::Vllm(p) => p.kv.is_some() || p.error.is_some(),
+        Loaded::Vllm(p) => p.kv.is_some() || p.error.is_some() || p.available_kv_gib.is_some(),
     };
     LogStatus {
         kind: if found { kind } else { "none" }.into(),

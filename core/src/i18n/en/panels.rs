@@ -114,6 +114,7 @@ crate::texts! {
     LG_THIS_LOG: "This log",
     LG_VLLM_MODEL: "vLLM {0}, {1}",
     LG_VLLM: "vLLM {0}",
+    LG_ENDS_AFTER_AVAILABLE: "{0}: the log ends after “Available KV cache memory: {1} GiB”, before vLLM printed its cache size or an error (cut short, or it stopped there); the comparison below uses what it has.",
     LG_NO_KV: "No KV cache figures in this log: looked for {0}.",
     LG_STARTED: "{0}: started, with {1} tokens of KV cache.",
     LG_REFUSED: "{0}: refused to start ({1}).",
