@@ -455,3 +455,23 @@ fn fewer_batched_tokens_than_sequences_is_refused() {
         "{e}"
     );
 }
+
+#[test]
+fn pipeline_stages_at_the_ends_hold_the_embeddings() {
+    // Qwen3-8B (15.27 GiB = 16,396,037,652 B; 36 layers; embedding 151,936 × 4,096 × 2 B =
+    // 1,244,659,712 B) over PP 4: 9 layers per stage, and the first and last stages hold an
+    // embedding each: (16,396,037,652 − 2 × 1,244,659,712) / 4 + 1,244,659,712 = 4,721,339,269 B
+    // (rounded up), not an even quarter, 4,099,009,413 B. The pool is that much smaller.
+    let (s, _) = decode("?model=Qwen/Qwen3-8B&gpu=h100-sxm&pp=4");
+    let o = evaluate(&s).unwrap();
+    assert_eq!(o.weights_per_gpu.0, 4_721_339_269);
+    let d = explain(&s, &o).derivations;
+    let pool = &d.iter().find(|(k, _)| *k == "KV pool").unwrap().1;
+    assert!(
+        pool.contains("4,721,339,269 B weights (the heaviest of TP 1 × PP 4 GPUs"),
+        "{pool}"
+    );
+    // PP 2 with 18 layers a stage: half the model each, as an even split.
+    let (s, _) = decode("?model=Qwen/Qwen3-8B&gpu=h100-sxm&pp=2");
+    assert_eq!(evaluate(&s).unwrap().weights_per_gpu.0, 8_198_018_826);
+}

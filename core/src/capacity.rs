@@ -168,6 +168,37 @@ pub fn weights_per_gpu(weights: Bytes, tp: u64, pp: u64) -> Bytes {
     Bytes(weights.0.div_ceil(tp.max(1).saturating_mul(pp.max(1))))
 }
 
+/// The weights the heaviest GPU of `tp × pp` holds. Pipeline stages split the layers as
+/// [`layers_per_stage`]; the first stage also holds the input embedding and the last the
+/// `lm_head`, `vocab × hidden` each at 2 B (embeddings stay BF16/FP16 in quantized checkpoints;
+/// `embed_tokens` on the first rank and `lm_head` on the last, vllm/model_executor/models/llama.py
+/// and qwen2.py, 0.19), all split over TP. At PP 2 with an even layer count that is half the model
+/// per stage, as an even split gives; at PP 4 the first and last stages hold half an embedding
+/// more. The layers' share assumes an untied `lm_head` (a tied one is counted once in the
+/// checkpoint, so its layers are a little heavier than this). Without `hidden` or `vocab`, or
+/// at PP 1, the even split. With a remainder of layers, the middle stages hold one more layer
+/// and the ends the embeddings; the cache is sized by the most layers ([`max_stage_layers`]) and
+/// these weights, the worst of both, so the pool may come out a layer's weights small there.
+pub fn stage_weights_per_gpu(model: &ModelSpec, weights: Bytes, tp: u64, pp: u64) -> Bytes {
+    let layers = model.layers.max(1);
+    let pp = pp.clamp(1, layers.min(MAX_PP));
+    let embed = (model.vocab.saturating_mul(model.extras.hidden))
+        .saturating_mul(2)
+        .min(weights.0 / 2);
+    if pp < 2 || embed == 0 {
+        return weights_per_gpu(weights, tp, pp);
+    }
+    // ⌈body × l / layers⌉ without overflow (l ≤ layers).
+    let body = weights.0 - 2 * embed;
+    let share = |l: u64| body / layers * l + (body % layers * l).div_ceil(layers);
+    let (base, rem) = (layers / pp, layers % pp);
+    // The first stage has an extra layer only when every stage but the last has one; it outweighs
+    // the last, and a middle stage holds at most one layer more and no embedding.
+    let first = share(base + u64::from(rem + 1 == pp)) + embed;
+    let middle = share(base + u64::from(rem > 0));
+    Bytes(first.max(middle).div_ceil(tp.max(1)))
+}
+
 /// The KV pool: `requested − weights − overhead`, signed (negative means nothing is left).
 pub fn pool(requested: u64, weights: Bytes, overhead: Bytes) -> i128 {
     requested as i128 - weights.0 as i128 - overhead.0 as i128
@@ -319,5 +350,41 @@ mod tests {
         assert_eq!(w.0, 16_396_037_652);
         assert_eq!(weights_per_gpu(w, 2, 2), Bytes(4_099_009_413));
         assert_eq!(weights_per_gpu(w, 1, 1), w);
+    }
+
+    #[test]
+    fn the_end_stages_hold_the_embeddings() {
+        // Qwen3-8B: 36 layers, vocab 151,936 × hidden 4,096 × 2 B = 1,244,659,712 B per embedding.
+        let m = crate::presets::model("Qwen/Qwen3-8B").unwrap().spec();
+        let w = Bytes(16_396_037_652);
+        let e = 151_936u64 * 4_096 * 2;
+        assert_eq!(e, 1_244_659_712);
+        // PP 2 (18 + 18 layers): each end holds half the body and one embedding = half the model,
+        // ⌈16,396,037,652 / 2⌉ = 8,198,018,826 B, as the even split.
+        assert_eq!(stage_weights_per_gpu(&m, w, 1, 2), Bytes(8_198_018_826));
+        // PP 4 (9 layers each): the body 16,396,037,652 − 2 × 1,244,659,712 = 13,906,718,228 B,
+        // a quarter 3,476,679,557 B (rounded up) + one embedding = 4,721,339,269 B on the first
+        // and last stages, against 4,099,009,413 B for an even split (+ half an embedding).
+        assert_eq!(stage_weights_per_gpu(&m, w, 1, 4), Bytes(4_721_339_269));
+        // Over TP 2 as well: ⌈4,721,339,269 / 2⌉ = 2,360,669,635 B.
+        assert_eq!(stage_weights_per_gpu(&m, w, 2, 4), Bytes(2_360_669_635));
+        // 30 layers over PP 4 are [7, 8, 8, 7]: the first stage holds ⌈13,906,718,228 × 7 / 30⌉ =
+        // 3,244,900,920 B + the embedding = 4,489,560,632 B, a middle one ⌈… × 8 / 30⌉ =
+        // 3,708,458,195 B; the first is the heavier.
+        let mut m30 = m.clone();
+        m30.layers = 30;
+        assert_eq!(stage_weights_per_gpu(&m30, w, 1, 4), Bytes(4_489_560_632));
+        // With a hidden size of 1 the embedding is 303,872 B and the middle stage, one layer more,
+        // is heavier: the body 16,395,429,908 B × 8 / 30 = 4,372,114,643 B (rounded up).
+        m30.extras.hidden = 1;
+        assert_eq!(stage_weights_per_gpu(&m30, w, 1, 4), Bytes(4_372_114_643));
+        // PP 1, or a model without its hidden size: the even split.
+        assert_eq!(stage_weights_per_gpu(&m, w, 2, 1), weights_per_gpu(w, 2, 1));
+        let mut bare = m.clone();
+        bare.extras.hidden = 0;
+        assert_eq!(
+            stage_weights_per_gpu(&bare, w, 1, 4),
+            weights_per_gpu(w, 1, 4)
+        );
     }
 }

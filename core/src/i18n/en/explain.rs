@@ -25,7 +25,7 @@ crate::texts! {
     EX_CTX_PROMPT: "{0} prompt + {1} trace = {2} tokens",
     EX_POOL_GIVEN: "taken as given (a vLLM log's, or --kv-cache-memory): {0}",
     EX_SPLIT_TP: " (÷ TP {0})",
-    EX_SPLIT_TP_PP: " (÷ TP {0} × PP {1})",
+    EX_SPLIT_TP_PP: " (the heaviest of TP {0} × PP {1} GPUs: the pipeline stages split the layers, and the first and last also hold the embeddings)",
     EX_POOL: "{0}{1} B total × {2} utilization{3} = {4} B, − {5} B weights{6} − {7} B overhead = {8}",
     EX_POOL_NONE: "{0} B: nothing left for the KV cache",
     EX_LONGEST: "⌊{0} blocks / {1}⌋ × {2} = {3} tokens each",

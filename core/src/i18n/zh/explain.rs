@@ -25,7 +25,7 @@ crate::texts! {
     EX_CTX_PROMPT: "提示词 {0} + 推理过程 {1} = {2} 个 token",
     EX_POOL_GIVEN: "按给定值（取自 vLLM 日志或 --kv-cache-memory）：{0}",
     EX_SPLIT_TP: "（÷ TP {0}）",
-    EX_SPLIT_TP_PP: "（÷ TP {0} × PP {1}）",
+    EX_SPLIT_TP_PP: "（TP {0} × PP {1} 块 GPU 中最重的一块：流水线各阶段分摊各层，首尾两个阶段还各持有一份词嵌入）",
     EX_POOL: "{0}总显存 {1} 字节 × 利用率 {2}{3} = {4} 字节，− 权重 {5} 字节{6} − 开销 {7} 字节 = {8}",
     EX_POOL_NONE: "{0} 字节：没有留给 KV 缓存的空间",
     EX_LONGEST: "⌊{0} 块 / {1}⌋ × {2} = 每条 {3} 个 token",
