@@ -558,6 +558,21 @@ pub(crate) fn scenario_of(a: &VllmArgs) -> Result<Scenario, String> {
             },
         }
     };
+    // A given KV memory that, beside the weights, exceeds the GPU cannot happen on it.
+    if let (KvMemory::Available(kv), Some(total)) = (memory, gpu_total) {
+        let w = kvbudget_core::capacity::stage_weights_per_gpu(
+            &model,
+            model.weights,
+            a.tensor_parallel_size,
+            a.pipeline_parallel_size,
+        );
+        if w.0.saturating_add(kv.0) > total.0 {
+            return Err(format!(
+                "--available-kv-gib {}: with the weights ({w} per GPU) that is more than the GPU's {total}; vLLM would run out of memory (leave out --gpu/--gpu-total-gib, or give the GPU the figure came from)",
+                a.available_kv_gib.unwrap_or_default()
+            ));
+        }
+    }
     let scenario = Scenario {
         model,
         kv_dtype,

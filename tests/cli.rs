@@ -419,8 +419,13 @@ fn vllm_estimate_parts_and_range() {
 
 #[test]
 fn vllm_bad_flags_say_what_is_accepted() {
-    // Each bad flag exits 1 with a message naming what is accepted.
-    let cases: [(&str, &str); 6] = [
+    // Each bad flag exits 1 with a message naming what is accepted. A KV memory that, beside the
+    // weights, exceeds the GPU: Qwen3-8B's 15.27 GiB + 500 GiB > an RTX 4090's 23.55 GiB.
+    let cases: [(&str, &str); 7] = [
+        (
+            "--model Qwen/Qwen3-8B --available-kv-gib 500 --gpu rtx-4090",
+            "--available-kv-gib 500: with the weights (15.27 GiB per GPU) that is more than the GPU's 23.55 GiB",
+        ),
         ("--model nope/nope --available-kv-gib 1", "known models: Qwen/Qwen3-8B"),
         ("--model Qwen/Qwen3-8B --gpu rtx-9999", "known GPUs: rtx-5080"),
         ("--model Qwen/Qwen3-8B --gpu l4 --gpu-memory-utilization NaN", "gpu_memory_utilization must be a number greater than 0 and at most 1"),
