@@ -68,9 +68,12 @@ for (let i = 0; i < RUNS; i++) {
   const ctx = await b.newContext({ viewport: { width: 1280, height: 900 } });
   const page = await ctx.newPage();
   await page.addInitScript(READY);
-  const reported = new Promise((resolve) => page.on('console', (m) => {
-    if (m.text().startsWith('kvbudget-bench ')) resolve(m.text().split(' ').slice(1).map(Number));
-  }));
+  const reported = new Promise((resolve, reject) => {
+    page.on('console', (m) => {
+      if (m.text().startsWith('kvbudget-bench ')) resolve(m.text().split(' ').slice(1).map(Number));
+    });
+    setTimeout(() => reject(new Error(`load ${i + 1}: no first render within 30 s`)), 30_000).unref();
+  });
   await page.goto(srv.base + SCENARIO, { waitUntil: 'commit' });
   const [rendered, painted] = await reported;
   firstRender.push(rendered);

@@ -7,6 +7,8 @@
 // only; the worker's glue, a classic script, Trunk minifies itself.
 import fs from 'node:fs';
 import path from 'node:path';
+import os from 'node:os';
+import { execFileSync } from 'node:child_process';
 import { minify } from 'terser';
 
 if (process.env.TRUNK_PROFILE !== 'release') process.exit(0);
@@ -23,6 +25,9 @@ let code = (await minify(source, { module: true, compress: { passes: 2 }, mangle
 
 // The module's exports become plain bindings: its exported classes lose `export`, and its one
 // export list ends it (`export{j as initSync,W as default}`), which names the start function.
+// A glue that imports (wasm-bindgen's snippets, `inline_js`) cannot be inlined this way.
+if (/(^|[;}])\s*import\s*[\w${*"'`]/.test(code)) throw new Error(`${name}: the glue imports other modules; it cannot be inlined`);
+const classes = [...code.matchAll(/\bexport class ([A-Za-z_$][\w$]*)/g)].map((m) => m[1]);
 code = code.replace(/\bexport class /g, 'class ');
 const list = code.match(/export\s*\{([^}]*)\};?\s*$/);
 if (!list) throw new Error(`${name}: no export list at its end (wasm-bindgen's layout changed?)`);
@@ -33,9 +38,7 @@ if (!init) throw new Error(`${name}: no default export (the glue's init function
 if (/\bexport\b|<\/script|<!--/i.test(code)) {
   throw new Error(`${name}: the minified glue cannot be inlined as it is (export, </script or <!-- left)`);
 }
-const bindings = exported.map(([local, as]) => `${as ?? local}:${local}`)
-  .concat([...code.matchAll(/\bclass ([A-Za-z_$][\w$]*)/g)].map((m) => m[1]))
-  .join(',');
+const bindings = exported.map(([local, as]) => `${as ?? local}:${local}`).concat(classes).join(',');
 
 // Trunk's start script imports the glue from its file: the import becomes the glue itself, in a
 // function of its own so that none of its names meets the start script's.
@@ -47,6 +50,19 @@ const preload = new RegExp(`<link[^>]*href=["']?\\.?/?${name.replace('.', '\\.')
 const links = html.match(preload) ?? [];
 if (links.length !== 1) throw new Error(`expected one link to ${name} in index.html, found ${links.length}`);
 html = html.replace(preload, '');
+// The start script as the browser will read it must parse as a module: a transformation that
+// broke it fails the build here, not the page.
+const start = html.match(/<script type=["']?module["']?>([\s\S]*?)<\/script>/);
+if (!start) throw new Error('index.html has no module start script');
+const check = path.join(os.tmpdir(), `kvbudget-start-${process.pid}.mjs`);
+fs.writeFileSync(check, start[1]);
+try {
+  execFileSync(process.execPath, ['--check', check], { stdio: 'pipe' });
+} catch (e) {
+  throw new Error(`the inlined start script does not parse: ${e.stderr}`);
+} finally {
+  fs.rmSync(check, { force: true });
+}
 fs.writeFileSync(htmlFile, html);
 fs.rmSync(file);
 console.log(`minify-glue: ${name} ${source.length} → ${code.length} B, inlined into index.html`);

@@ -558,17 +558,20 @@ pub(crate) fn scenario_of(a: &VllmArgs) -> Result<Scenario, String> {
             },
         }
     };
-    // A given KV memory that, beside the weights, exceeds the GPU cannot happen on it.
+    // A given KV memory that, beside the weights on the GPU (as the budget counts them: the
+    // knobs' LoRA and draft weights added, --cpu-offload-gb taken off), exceeds it cannot happen.
+    let knobs = a.knobs.knobs()?;
     if let (KvMemory::Available(kv), Some(total)) = (memory, gpu_total) {
-        let w = kvbudget_core::capacity::stage_weights_per_gpu(
-            &model,
-            model.weights,
-            a.tensor_parallel_size,
-            a.pipeline_parallel_size,
+        let (tp, pp) = (a.tensor_parallel_size, a.pipeline_parallel_size);
+        let w = Bytes(
+            kvbudget_core::capacity::stage_weights_per_gpu(&model, model.weights, tp, pp)
+                .0
+                .saturating_add(knobs.extra_weights(&model, tp, pp))
+                .saturating_sub(knobs.cpu_offload_bytes()),
         );
         if w.0.saturating_add(kv.0) > total.0 {
             return Err(format!(
-                "--available-kv-gib {}: with the weights ({w} per GPU) that is more than the GPU's {total}; vLLM would run out of memory (leave out --gpu/--gpu-total-gib, or give the GPU the figure came from)",
+                "--available-kv-gib {}: with the weights on the GPU ({w}) that is more than the GPU's {total}; vLLM would run out of memory (leave out --gpu/--gpu-total-gib, or give the GPU the figure came from)",
                 a.available_kv_gib.unwrap_or_default()
             ));
         }
@@ -587,7 +590,7 @@ pub(crate) fn scenario_of(a: &VllmArgs) -> Result<Scenario, String> {
         memory,
         arch,
         gpu_total,
-        knobs: a.knobs.knobs()?,
+        knobs,
     };
     Ok(scenario)
 }

@@ -269,15 +269,13 @@ fn tensor_parallel_sizes_vllm_refuses() {
         "ValueError: Total number of attention heads (32) must be divisible by tensor parallel size (3)."
     );
     assert_eq!(o.chosen.capped, 0);
-    // 24 heads split by TP 4, but 6 KV heads neither divide by 4 nor divide 4.
+    // 24 heads split by TP 4, but 6 KV heads neither divide by 4 nor divide 4: the attention
+    // class's bare `assert` (models/llama.py 0.19), so Python prints the exception alone.
     let (s, _) = decode(
         "?model=custom&layers=32&heads=24&kv_heads=6&head_dim=128&weights_gib=14&gpu=h100-sxm&tp=4",
     );
     let r = evaluate(&s).unwrap().chosen.report;
-    assert_eq!(
-        r.error_line().unwrap(),
-        "AssertionError: 6 is not divisible by 4"
-    );
+    assert_eq!(r.error_line().unwrap(), "AssertionError");
     // Qwen2.5-7B at TP 28: its 28 heads and 4 KV heads split (28 = 7 × 4), but the embedding,
     // built first, splits the vocabulary padded to 64 rows: 152,064 = 2,376 × 64 is already
     // padded, and 152,064 = 28 × 5,430 + 24.

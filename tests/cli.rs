@@ -424,7 +424,7 @@ fn vllm_bad_flags_say_what_is_accepted() {
     let cases: [(&str, &str); 7] = [
         (
             "--model Qwen/Qwen3-8B --available-kv-gib 500 --gpu rtx-4090",
-            "--available-kv-gib 500: with the weights (15.27 GiB per GPU) that is more than the GPU's 23.55 GiB",
+            "--available-kv-gib 500: with the weights on the GPU (15.27 GiB) that is more than the GPU's 23.55 GiB",
         ),
         ("--model nope/nope --available-kv-gib 1", "known models: Qwen/Qwen3-8B"),
         ("--model Qwen/Qwen3-8B --gpu rtx-9999", "known GPUs: rtx-5080"),
@@ -436,6 +436,27 @@ fn vllm_bad_flags_say_what_is_accepted() {
             "layers must be a whole number from 1 to 1,048,576",
         ),
     ];
+    // With 10 GiB of the weights offloaded to the CPU, 5.27 + 15 = 20.27 GiB fit the 23.55 GiB.
+    let o = kvbudget(
+        &[
+            "vllm",
+            "--model",
+            "Qwen/Qwen3-8B",
+            "--gpu",
+            "rtx-4090",
+            "--cpu-offload-gb",
+            "10",
+            "--available-kv-gib",
+            "15",
+        ],
+        None,
+    );
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
     for (args, message) in cases {
         let args: Vec<&str> = std::iter::once("vllm").chain(args.split(' ')).collect();
         let o = kvbudget(&args, None);

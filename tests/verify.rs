@@ -270,3 +270,23 @@ fn a_log_pool_beside_weights_larger_than_the_card_is_flagged() {
         "{w:?}"
     );
 }
+
+#[test]
+fn adopting_a_pipeline_parallel_log_keeps_its_weights_per_gpu() {
+    // A Qwen3-8B log at PP 4 whose rank 0 (the first stage: 9 of 36 layers and the embedding,
+    // 151,936 × 4,096 × 2 = 1,244,659,712 B) loaded 4.3971 GiB = ⌊4.3971 × 2³⁰⌋ = 4,721,350,174 B.
+    // The whole model is (4,721,350,174 − 1,244,659,712) × 4 + 2 × 1,244,659,712 = 16,396,081,272 B
+    // (an even split would say 4 × 4,721,350,174 = 18,885,400,696 B, 17.59 GiB), and the adopted
+    // scenario puts the logged 4,721,350,174 B back on the first stage.
+    let text = fixture("v1_0.11_two_line.log")
+        .replace(
+            "'model': 'Qwen/Qwen3-14B', 'max_model_len': 32768",
+            "'model': 'Qwen/Qwen3-8B', 'max_model_len': 32768, 'pipeline_parallel_size': 4",
+        )
+        .replace("took 27.5191 GiB", "took 4.3971 GiB");
+    let (s, _) = decode("?model=Qwen/Qwen3-8B&gpu=h100-sxm");
+    let (adopted, notes) = adopt(&s, &parse(&text));
+    assert_eq!(adopted.pp, 4, "{notes:?}");
+    assert_eq!(adopted.weights.map(|b| b.0), Some(16_396_081_272));
+    assert_eq!(evaluate(&adopted).unwrap().weights_per_gpu.0, 4_721_350_174);
+}

@@ -199,6 +199,23 @@ pub fn stage_weights_per_gpu(model: &ModelSpec, weights: Bytes, tp: u64, pp: u64
     Bytes(first.max(middle).div_ceil(tp.max(1)))
 }
 
+/// The inverse of [`stage_weights_per_gpu`] for the first stage, whose memory vLLM's rank 0 logs
+/// ("Model loading took"): the whole model whose first stage holds `per_gpu` on each of its `tp`
+/// GPUs. Its layers' share is `per_gpu × tp − embedding` over the first stage's layers.
+pub fn whole_weights(model: &ModelSpec, per_gpu: Bytes, tp: u64, pp: u64) -> Bytes {
+    let layers = model.layers.max(1);
+    let pp = pp.clamp(1, layers.min(MAX_PP));
+    let stage = per_gpu.0.saturating_mul(tp.max(1));
+    let embed = (model.vocab.saturating_mul(model.extras.hidden)).saturating_mul(2);
+    if pp < 2 || embed == 0 || stage <= embed {
+        return Bytes(stage.saturating_mul(pp));
+    }
+    let (base, rem) = (layers / pp, layers % pp);
+    let first = base + u64::from(rem + 1 == pp);
+    let body = (stage - embed) as u128 * layers as u128 / first as u128;
+    Bytes(body.saturating_add(2 * embed as u128).min(u64::MAX as u128) as u64)
+}
+
 /// The KV pool: `requested − weights − overhead`, signed (negative means nothing is left).
 pub fn pool(requested: u64, weights: Bytes, overhead: Bytes) -> i128 {
     requested as i128 - weights.0 as i128 - overhead.0 as i128
@@ -378,6 +395,16 @@ mod tests {
         // is heavier: the body 16,395,429,908 B × 8 / 30 = 4,372,114,643 B (rounded up).
         m30.extras.hidden = 1;
         assert_eq!(stage_weights_per_gpu(&m30, w, 1, 4), Bytes(4_372_114_643));
+        // The inverse: the first stage's 4,721,339,269 B at PP 4 (9 of 36 layers) gives the body
+        // (4,721,339,269 − 1,244,659,712) × 36 / 9 = 13,906,718,228 B, + 2 embeddings = the model.
+        assert_eq!(whole_weights(&m, Bytes(4_721_339_269), 1, 4), w);
+        // Over TP 2 the rounded-up half, 2,360,669,635 B × 2 = 4,721,339,270 B, is 1 B more, which
+        // the inverse carries into the body 4 times: 16,396,037,656 B.
+        assert_eq!(
+            whole_weights(&m, Bytes(2_360_669_635), 2, 4),
+            Bytes(16_396_037_656)
+        );
+        assert_eq!(whole_weights(&m, Bytes(1000), 2, 1), Bytes(2000));
         // PP 1, or a model without its hidden size: the even split.
         assert_eq!(stage_weights_per_gpu(&m, w, 2, 1), weights_per_gpu(w, 2, 1));
         let mut bare = m.clone();

@@ -379,8 +379,10 @@ pub fn adopt(current: &PageScenario, log: &ParsedLog) -> (PageScenario, Vec<Stri
         .or(log.weights_gib)
         .and_then(Bytes::from_gib_f64)
     {
-        // vLLM logs one GPU's share; the scenario holds the whole model.
-        let whole = Bytes(w.0.saturating_mul(s.gpus()));
+        // vLLM logs one GPU's share (rank 0's: the first pipeline stage, which also holds the
+        // embedding); the scenario holds the whole model.
+        let m = s.model.spec();
+        let whole = crate::capacity::whole_weights(&m, w, s.tp, s.pp);
         match s.model.custom_mut() {
             Some(c) => c.weights = whole,
             None => s.weights = Some(whole),

@@ -479,12 +479,9 @@ fn build(s: &Scenario, quiet: bool) -> Result<Report> {
         });
         return Ok(out);
     }
-    if let Some((exception, message)) = tp_refusal(&s.model, s.tp) {
-        out.refuse(RefusalKind::InvalidTp, exception, || message);
-        return Ok(out);
-    }
     // Decode context parallelism splits a TP group (`ParallelConfig`, config/parallel.py 0.16+;
-    // before 0.26 the message lacks its space).
+    // before 0.26 the message lacks its space): checked as the config is made, before the model's
+    // own checks of TP.
     let dcp = s.knobs.dcp.max(1);
     if dcp > 1 && s.version >= Version::at(0, 10, 2) && s.tp % dcp != 0 {
         let by = if s.version >= Version::new(0, 26) {
@@ -495,6 +492,10 @@ fn build(s: &Scenario, quiet: bool) -> Result<Report> {
         out.refuse(RefusalKind::InvalidTp, "ValueError", || {
             format!("tp_size={} must be divisible {by}dcp_size={dcp}.", s.tp)
         });
+        return Ok(out);
+    }
+    if let Some((exception, message)) = tp_refusal(&s.model, s.tp) {
+        out.refuse(RefusalKind::InvalidTp, exception, || message);
         return Ok(out);
     }
     if let (KvMemory::Budget { gpu_total, .. }, Some(b)) = (s.memory, budget) {

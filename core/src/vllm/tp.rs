@@ -6,17 +6,15 @@ use crate::model::{Attention, ModelSpec};
 /// must divide evenly (`ModelConfig.verify_with_parallel_config`, vllm/config.py, 0.6–0.33); then,
 /// building the model, the vocabulary padded to 64 rows (the embedding, built before the layers:
 /// `VocabParallelEmbedding` → `vocab_range_from_global_vocab_size` → `divide`, vllm/model_executor/
-/// layers/vocab_parallel_embedding.py), the KV heads by TP or TP by them (`QKVParallelLinear` →
-/// `divide`), and a dense MLP's `intermediate_size` (`MergedColumnParallelLinear`'s bare
-/// `assert all(output_size % self.tp_size == 0 …)`; linear.py, 0.19). `divide` asserts through
-/// `ensure_divisibility` ("{n} is not divisible by {d}", vllm/distributed/utils.py). MLA caches one
-/// latent, so its KV heads do not count; an MoE's experts take `intermediate // tp` and assert
-/// nothing there (fused_moe/layer.py 0.19).
+/// layers/vocab_parallel_embedding.py; `divide` asserts through `ensure_divisibility`, "{n} is not
+/// divisible by {d}", vllm/distributed/utils.py), the KV heads by TP or TP by them (the attention
+/// classes' own bare `assert`s before `QKVParallelLinear`: models/llama.py, qwen2.py, qwen3.py,
+/// gemma3.py, 0.10–0.33), and a dense MLP's `intermediate_size` (`MergedColumnParallelLinear`'s
+/// bare `assert all(output_size % self.tp_size == 0 …)`, linear.py). A bare `assert` prints its
+/// exception alone. MLA caches one latent, so its KV heads do not count; an MoE's experts take
+/// `intermediate // tp` and assert nothing there (fused_moe/layer.py 0.19).
 pub fn tp_refusal(model: &ModelSpec, tp: u64) -> Option<(&'static str, String)> {
     let tp = tp.max(1);
-    let not_divisible = |a: u64, b: u64| {
-        (a % b != 0).then(|| ("AssertionError", format!("{a} is not divisible by {b}")))
-    };
     if model.attention_heads % tp != 0 {
         return Some((
             "ValueError",
@@ -26,20 +24,14 @@ pub fn tp_refusal(model: &ModelSpec, tp: u64) -> Option<(&'static str, String)> 
             ),
         ));
     }
-    if model.vocab > 0 {
-        if let Some(r) = not_divisible(model.vocab.div_ceil(64).saturating_mul(64), tp) {
-            return Some(r);
-        }
+    let padded = model.vocab.div_ceil(64).saturating_mul(64);
+    if padded % tp != 0 {
+        return Some((
+            "AssertionError",
+            format!("{padded} is not divisible by {tp}"),
+        ));
     }
-    if !matches!(model.attention, Attention::Mla { .. }) {
-        let kv = model.kv_heads.max(1);
-        if let Some(r) = if tp >= kv {
-            not_divisible(tp, kv)
-        } else {
-            not_divisible(kv, tp)
-        } {
-            return Some(r);
-        }
-    }
-    (model.extras.intermediate % tp != 0).then(|| ("AssertionError", String::new()))
+    let kv = model.kv_heads.max(1);
+    let kv_split = matches!(model.attention, Attention::Mla { .. }) || kv.max(tp) % kv.min(tp) == 0;
+    (!kv_split || model.extras.intermediate % tp != 0).then(|| ("AssertionError", String::new()))
 }
