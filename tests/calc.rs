@@ -300,6 +300,31 @@ fn tensor_parallel_sizes_vllm_refuses() {
         "?model=custom&layers=32&heads=32&kv_heads=8&head_dim=128&weights_gib=14&vocab=32100&inter=11008&gpu=h100-sxm&tp=8",
     );
     assert!(evaluate(&s).unwrap().chosen.report.refusal.is_none());
+    // Nemotron-3-Nano at TP 16: 32 attention heads, the vocabulary 131,072 = 2,048 × 64 and the
+    // Mamba2 layers' 64 heads all split by 16, but its 8 groups do not (8 = 0 × 16 + 8, and not 1):
+    // the first layer, a Mamba2 mixer, asserts (its message said num_heads before 0.11).
+    let q = "?model=nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16&gpu=h100-sxm&tp=16";
+    let r = evaluate(&decode(q).0).unwrap().chosen.report;
+    assert_eq!(
+        r.error_line().unwrap(),
+        "AssertionError: If tensor parallel world size does not divide num_groups, then num_groups must equal 1."
+    );
+    let r = evaluate(&decode(&format!("{q}&vllm=0.10")).0)
+        .unwrap()
+        .chosen
+        .report;
+    assert!(r
+        .error_line()
+        .unwrap()
+        .contains("does not divide num_heads, then"));
+    // At TP 8 (8 groups, one per rank) it starts.
+    let q = "?model=nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16&gpu=h100-sxm&tp=8";
+    assert!(evaluate(&decode(q).0)
+        .unwrap()
+        .chosen
+        .report
+        .refusal
+        .is_none());
     // TP 8 with 8 KV heads, and TP 16 (each KV head replicated on two ranks) are fine.
     for tp in [8, 16] {
         let (s, _) = decode(&format!("?model=Qwen/Qwen3-8B&gpu=h100-sxm&tp={tp}"));

@@ -125,8 +125,8 @@ fn fix(s: &PageScenario, change: Change) -> Option<Fix> {
 
 /// The tensor-parallel sizes vLLM accepts for the model, from 1 up.
 fn valid_tps(s: &PageScenario) -> impl Iterator<Item = u64> {
-    let model = s.model.spec();
-    (1..=MAX_TP).filter(move |&t| tp_refusal(&model, t).is_none())
+    let (model, version) = (s.model.spec(), s.version);
+    (1..=MAX_TP).filter(move |&t| tp_refusal(&model, t, version).is_none())
 }
 
 /// Presets of the same model with smaller weights (a quantized checkpoint: `<id>-AWQ`, …).

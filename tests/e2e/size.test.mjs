@@ -75,7 +75,8 @@ import { DIST } from './harness.mjs';
 // the charts laid out for phones); 199,453 B with the rehearsal of an edit after load and a review's
 // fixes; 199,370 B with the JS glue written into index.html's start script (no file, no request of
 // its own); 199,556 B with the TP check's vocabulary and MLP; 199,773 B with the pipeline's end
-// stages holding the embeddings. The budget.
+// stages holding the embeddings; 199,727 B with a review's fixes; 199,888 B with the Mamba2 mixer's
+// TP check. The budget.
 const BUDGET_GZIP = 200_000;
 // The worker (kvbudget-worker*: its loader, glue and wasm), fetched on the first import or
 // kv_report.json only: 113,599 B gzip with the config import and the report (the whole core);
@@ -89,9 +90,11 @@ const BUDGET_GZIP = 200_000;
 // 205,672 B with the TP check's vocabulary and MLP; 206,116 B with a log's adopted KV memory kept
 // at the log's own figure and a note when the page's GPU cannot hold it (its text in both
 // languages), when the budget went to 207,000 B; 206,358 B with a log cut short after its KV memory
-// line compared and adopted on that line.
+// line compared and adopted on that line; 206,791 B with a review's fixes (the stage split's
+// inverse for adopted PP logs); 207,060 B with the Mamba2 mixer's TP check, when the budget went to
+// 207,500 B.
 const WORKER = /^kvbudget-worker/;
-const WORKER_BUDGET_GZIP = 207_000;
+const WORKER_BUDGET_GZIP = 207_500;
 
 const gzipped = (files) => {
   let raw = 0;

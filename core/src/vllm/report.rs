@@ -494,7 +494,7 @@ fn build(s: &Scenario, quiet: bool) -> Result<Report> {
         });
         return Ok(out);
     }
-    if let Some((exception, message)) = tp_refusal(&s.model, s.tp) {
+    if let Some((exception, message)) = tp_refusal(&s.model, s.tp, s.version) {
         out.refuse(RefusalKind::InvalidTp, exception, || message);
         return Ok(out);
     }

@@ -1,6 +1,7 @@
 //! The tensor-parallel sizes vLLM refuses for a model.
 
-use crate::model::{Attention, ModelSpec};
+use super::version::Version;
+use crate::model::{Attention, ModelSpec, StateKind};
 
 /// vLLM's checks of the tensor-parallel size, in the order it meets them: the attention heads
 /// must divide evenly (`ModelConfig.verify_with_parallel_config`, vllm/config.py, 0.6–0.33); then,
@@ -12,8 +13,11 @@ use crate::model::{Attention, ModelSpec};
 /// gemma3.py, 0.10–0.33), and a dense MLP's `intermediate_size` (`MergedColumnParallelLinear`'s
 /// bare `assert all(output_size % self.tp_size == 0 …)`, linear.py). A bare `assert` prints its
 /// exception alone. MLA caches one latent, so its KV heads do not count; an MoE's experts take
-/// `intermediate // tp` and assert nothing there (fused_moe/layer.py 0.19).
-pub fn tp_refusal(model: &ModelSpec, tp: u64) -> Option<(&'static str, String)> {
+/// `intermediate // tp` and assert nothing there (fused_moe/layer.py 0.19). A Mamba2 hybrid's
+/// first layer is a Mamba2 mixer (Nemotron-H, Granite-4.0-H, Bamba), whose asserts on its heads and
+/// groups come before the first attention layer's (layers/mamba/mamba_mixer2.py; the groups'
+/// message said "num_heads" before 0.11).
+pub fn tp_refusal(model: &ModelSpec, tp: u64, version: Version) -> Option<(&'static str, String)> {
     let tp = tp.max(1);
     if model.attention_heads % tp != 0 {
         return Some((
@@ -30,6 +34,25 @@ pub fn tp_refusal(model: &ModelSpec, tp: u64) -> Option<(&'static str, String)> 
             "AssertionError",
             format!("{padded} is not divisible by {tp}"),
         ));
+    }
+    if let Some(m) = model.state.filter(|m| m.kind == StateKind::Mamba2) {
+        if m.heads % tp != 0 {
+            return Some((
+                "AssertionError",
+                "Tensor parallel world size must divide num heads.".into(),
+            ));
+        }
+        if m.groups % tp != 0 && m.groups != 1 {
+            let what = if version >= Version::new(0, 11) {
+                "groups"
+            } else {
+                "heads"
+            };
+            return Some((
+                "AssertionError",
+                format!("If tensor parallel world size does not divide num_{what}, then num_groups must equal 1."),
+            ));
+        }
     }
     let kv = model.kv_heads.max(1);
     let kv_split = matches!(model.attention, Attention::Mla { .. }) || kv.max(tp) % kv.min(tp) == 0;
