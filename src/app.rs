@@ -39,7 +39,13 @@ pub fn start() {
         }
         browser::keep_boot_chart_width();
         browser::remove_element("boot");
-        leptos::mount::mount_to_body(App);
+        // Effects run on the browser's microtask queue; the page lives under one root owner, for
+        // as long as the page.
+        let _ = any_spawner::Executor::init_wasm_bindgen();
+        let root = Owner::new();
+        root.set();
+        std::mem::forget(root);
+        app();
     };
     if state::wanted_lang(&decode(&browser::search()).0) == Lang::ZhCn {
         state::load_zh(mount);
@@ -59,9 +65,8 @@ pub fn install_panic_banner() {
 
 pub use state::{Scn, Shown, State};
 
-/// The calculator.
-#[component]
-pub fn App() -> impl IntoView {
+/// The calculator: its state, and its markup written into one box on `<body>`.
+fn app() {
     #[cfg(feature = "panic-test")]
     if browser::search().contains("panic_test=1") {
         panic!("panic-test: a deliberate panic to test the error banner");
@@ -71,7 +76,7 @@ pub fn App() -> impl IntoView {
     let notices = RwSignal::new(initial_notices);
     let state = State::new(scenario);
     let fresh_entry = browser::sync_url(move || scenario.with(encode));
-    let _popstate = window_event_listener(leptos::ev::popstate, move |_| {
+    browser::on_window("popstate", move || {
         let (s, n) = state::decode_in_its_language(&browser::search());
         fresh_entry.set_value(true);
         scenario.set(s);
@@ -89,9 +94,13 @@ pub fn App() -> impl IntoView {
         l
     });
     let embed = Memo::new(move |_| scenario.with(|s| s.embed));
+    let Some(page) = browser::body_box("part") else {
+        return;
+    };
     // A change of language draws the page anew in it (the scenario, in its signal, stays); so
-    // does a change between the full page and an embedded view (back and forward).
-    move || {
+    // does a change between the full page and an embedded view (back and forward). Each drawing
+    // runs under this effect's owner, which disposes the last one's parts first.
+    Effect::new(move |_| {
         let drawn = lang.get();
         let embed = embed.get();
         // (Once this markup replaces the old one and its parts are written.)
@@ -99,6 +108,7 @@ pub fn App() -> impl IntoView {
             move || browser::restore_after_redraw(drawn),
             std::time::Duration::ZERO,
         );
+        browser::clear_resize();
         let ui = parts::Ui::new(notices, fresh_entry);
         let html = if embed == Embed::Full {
             results::parts(state, ui);
@@ -119,6 +129,6 @@ pub fn App() -> impl IntoView {
             crate::page::embed_html(embed)
         };
         events::listen(state, ui);
-        view! { <div class="part" inner_html=html></div> }
-    }
+        page.set_inner_html(&html);
+    });
 }

@@ -527,3 +527,44 @@ pub async fn ask_worker(request: String) -> Result<String, String> {
         }
     }
 }
+
+/// Calls `f` on each `event` of the window, for as long as the page.
+pub fn on_window(event: &str, f: impl Fn() + 'static) {
+    let f = wasm_bindgen::closure::Closure::<dyn Fn()>::new(f);
+    let _ = window().add_event_listener_with_callback(event, f.as_ref().unchecked_ref());
+    f.forget();
+}
+
+thread_local! {
+    static ON_RESIZE: std::cell::RefCell<Vec<Box<dyn Fn()>>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Calls `f` on each resize of the window until the page is drawn anew ([`clear_resize`]).
+pub fn on_resize(f: impl Fn() + 'static) {
+    let first = ON_RESIZE.with(|r| {
+        let mut r = r.borrow_mut();
+        r.push(Box::new(f));
+        r.len() == 1
+    });
+    thread_local! {
+        static LISTENING: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    }
+    if first && !LISTENING.with(|l| l.replace(true)) {
+        on_window("resize", || ON_RESIZE.with(|r| r.borrow().iter().for_each(|f| f())));
+    }
+}
+
+/// Forgets the resize handlers of the page drawn before.
+pub fn clear_resize() {
+    ON_RESIZE.with(|r| r.borrow_mut().clear());
+}
+
+/// A new `<div class="{class}">` at the end of `<body>`, the box the page's markup is written into.
+pub fn body_box(class: &str) -> Option<web_sys::Element> {
+    let doc = window().document()?;
+    let el = doc.create_element("div").ok()?;
+    el.set_class_name(class);
+    doc.body()?.append_child(&el).ok()?;
+    Some(el)
+}
+

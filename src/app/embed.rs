@@ -31,8 +31,7 @@ fn post_height(state: State) {
         state.shown.track();
         post();
     });
-    let handle = window_event_listener(leptos::ev::resize, move |_| post());
-    on_cleanup(move || handle.remove());
+    browser::on_resize(post);
 }
 
 /// The embedded view's parts: a headline with a link to the full page, then the card

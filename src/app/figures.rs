@@ -74,9 +74,8 @@ pub fn parts(state: State, ui: Ui, embed: Embed) {
             measure(ui);
         }
     });
-    // (Removed with the figures: a change of language draws the page anew.)
-    let resize = window_event_listener(leptos::ev::resize, move |_| measure(ui));
-    on_cleanup(move || resize.remove());
+    // (Until the page is drawn anew, in another language.)
+    browser::on_resize(move || measure(ui));
 }
 
 /// A figure's download buttons (`data-export`: svg or csv). Returns whether the click was theirs.
