@@ -247,6 +247,8 @@ fn model_of(r: &Value) -> Option<ModelSpec> {
             moe_intermediate: f.5,
             multimodal: f.6,
             ungated_experts: false,
+            // (Records run at PP 1, where the embeddings' placement does not matter.)
+            embeddings: Default::default(),
         },
         state: None,
     })

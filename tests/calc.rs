@@ -498,3 +498,23 @@ fn pipeline_stages_at_the_ends_hold_the_embeddings() {
     let (s, _) = decode("?model=Qwen/Qwen3-8B&gpu=h100-sxm&pp=2");
     assert_eq!(evaluate(&s).unwrap().weights_per_gpu.0, 8_198_018_826);
 }
+
+#[test]
+fn gemma_builds_its_embedding_on_every_pipeline_stage() {
+    // gemma-3-27b-it: 51.45 GiB = 55,244,016,844 B, 62 layers, one (tied) embedding of
+    // 262,208 × 5,376 × 2 B = 2,819,260,416 B that vLLM builds on every stage. At PP 2 (31 + 31
+    // layers) each GPU holds ⌈(55,244,016,844 − 2,819,260,416) / 2⌉ + 2,819,260,416 =
+    // 29,031,638,630 B (27.04 GiB), not half the model (27,622,008,422 B, 25.72 GiB).
+    let (s, _) = decode("?model=google/gemma-3-27b-it&gpu=h100-sxm&pp=2");
+    assert_eq!(evaluate(&s).unwrap().weights_per_gpu.0, 29_031_638_630);
+    // A model brought as config.json carries it in the URL: `tied=every` (Gemma), `tied=1`.
+    let (s, n) = decode("?model=custom&layers=62&heads=32&kv_heads=16&head_dim=128&weights_gib=51.45&vocab=262208&hidden=5376&tied=every&gpu=h100-sxm&pp=2");
+    assert!(n.is_empty(), "{n:?}");
+    assert_eq!(evaluate(&s).unwrap().weights_per_gpu.0, 29_031_638_630);
+    assert!(kvbudget::core::query::encode(&s).contains("tied=every"));
+    let (_, n) = decode(
+        "?model=custom&layers=62&heads=32&kv_heads=16&head_dim=128&weights_gib=51&tied=maybe",
+    );
+    assert_eq!(n.len(), 1, "{n:?}");
+    assert!(format!("{:?}", n[0]).contains("tied"), "{n:?}");
+}

@@ -3,7 +3,7 @@
 
 use kvbudget::core::capacity::bytes_per_token;
 use kvbudget::core::config::import;
-use kvbudget::core::model::{Attention, KvDtype, ModelDtype};
+use kvbudget::core::model::{Attention, Embeddings, KvDtype, ModelDtype};
 use kvbudget::core::presets;
 use kvbudget::core::presets::Arch;
 use kvbudget::core::units::GIB;
@@ -97,6 +97,17 @@ fn weights_from_the_config() {
     // the checkpoint is 18,483,411,968 B (gemma-2's two extra norms per layer, 42 × 7,168, are not counted).
     let g = import(&config("gemma-2-9b-it"), "google/gemma-2-9b-it").unwrap();
     assert_eq!(g.weights.bytes.0, 18_482_809_856);
+    // …and vLLM builds that embedding on every pipeline stage (gemma2.py); Qwen3-8B's config says
+    // untied; the same config with `tie_word_embeddings: true` is tied (first and last stage).
+    assert_eq!(g.spec.extras.embeddings, Embeddings::EveryStage);
+    let q = import(&config("Qwen3-8B"), "Qwen/Qwen3-8B").unwrap();
+    assert_eq!(q.spec.extras.embeddings, Embeddings::Untied);
+    let tied = config("Qwen3-8B").replace(
+        "\"tie_word_embeddings\": false",
+        "\"tie_word_embeddings\": true",
+    );
+    let t = import(&tied, "Qwen/Qwen3-8B").unwrap();
+    assert_eq!(t.spec.extras.embeddings, Embeddings::Tied);
 }
 
 #[test]

@@ -122,6 +122,8 @@ fn english_words(text: &str) -> Vec<String> {
         "chunked",
         "light",
         "dark",
+        "every",
+        "Gemma",
         "memory",
         "concurrency",
         "roofline",

@@ -1,7 +1,7 @@
 //! The URL query codec: every scenario round-trips, bad values fall back one field at a time,
 //! and every key is listed once.
 
-use kvbudget::core::model::{Attention, Extras, KvDtype, ModelDtype, ModelSpec};
+use kvbudget::core::model::{Attention, Embeddings, Extras, KvDtype, ModelDtype, ModelSpec};
 use kvbudget::core::query::{all_params, decode, encode};
 use kvbudget::core::scenario::{
     custom_start, Engine, GpuChoice, ModelChoice, PageScenario, SglangKnobs,
@@ -29,6 +29,7 @@ fn round_trip() {
                 moe_intermediate: 100,
                 multimodal: true,
                 ungated_experts: false,
+                embeddings: Embeddings::Tied,
             },
             state: None,
             ..custom_start()

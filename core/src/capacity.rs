@@ -1,7 +1,7 @@
 //! The seeds' arithmetic: bytes per token, the pool, sequences that fit, and the decode ceiling.
 
 use crate::error::{KvError, Result};
-use crate::model::{Attention, KvDtype, ModelSpec};
+use crate::model::{Attention, Embeddings, KvDtype, ModelSpec};
 use crate::units::Bytes;
 
 /// KV bytes one token costs on one attention layer of one GPU (tensor-parallel rank):
@@ -169,34 +169,55 @@ pub fn weights_per_gpu(weights: Bytes, tp: u64, pp: u64) -> Bytes {
 }
 
 /// The weights the heaviest GPU of `tp × pp` holds. Pipeline stages split the layers as
-/// [`layers_per_stage`]; the first stage also holds the input embedding and the last the
-/// `lm_head`, `vocab × hidden` each at 2 B (embeddings stay BF16/FP16 in quantized checkpoints;
-/// `embed_tokens` on the first rank and `lm_head` on the last, vllm/model_executor/models/llama.py
-/// and qwen2.py, 0.19), all split over TP. At PP 2 with an even layer count that is half the model
-/// per stage, as an even split gives; at PP 4 the first and last stages hold half an embedding
-/// more. The layers' share assumes an untied `lm_head` (a tied one is counted once in the
-/// checkpoint, so its layers are a little heavier than this). Without `hidden` or `vocab`, or
-/// at PP 1, the even split. With a remainder of layers, the middle stages hold one more layer
-/// and the ends the embeddings; the cache is sized by the most layers ([`max_stage_layers`]) and
-/// these weights, the worst of both, so the pool may come out a layer's weights small there.
+/// [`layers_per_stage`] and hold the embeddings as [`Embeddings`] says (`vocab × hidden × 2 B`
+/// each: embeddings stay BF16/FP16 in quantized checkpoints), all split over TP. Untied, the first
+/// stage also holds the input embedding and the last the lm_head: at PP 2 with an even layer count
+/// that is half the model per stage, as an even split gives; at PP 4 the end stages hold half an
+/// embedding more. Tied, the checkpoint counts the matrix once, but the first and last stages each
+/// build it; Gemma builds it on every stage. Without `hidden` or `vocab`, or at PP 1, the even
+/// split. With a remainder of layers, the middle stages hold one more layer (and, untied or tied,
+/// no embedding); the cache is sized by the most layers ([`max_stage_layers`]) and these weights,
+/// the worst of both, so the pool may come out a layer's weights small there.
 pub fn stage_weights_per_gpu(model: &ModelSpec, weights: Bytes, tp: u64, pp: u64) -> Bytes {
+    let Some((embed, share)) = stage_split(model, weights.0, pp) else {
+        return weights_per_gpu(weights, tp, pp);
+    };
     let layers = model.layers.max(1);
     let pp = pp.clamp(1, layers.min(MAX_PP));
-    let embed = (model.vocab.saturating_mul(model.extras.hidden))
-        .saturating_mul(2)
-        .min(weights.0 / 2);
-    if pp < 2 || embed == 0 {
-        return weights_per_gpu(weights, tp, pp);
-    }
-    // ⌈body × l / layers⌉ without overflow (l ≤ layers).
-    let body = weights.0 - 2 * embed;
-    let share = |l: u64| body / layers * l + (body % layers * l).div_ceil(layers);
     let (base, rem) = (layers / pp, layers % pp);
     // The first stage has an extra layer only when every stage but the last has one; it outweighs
-    // the last, and a middle stage holds at most one layer more and no embedding.
+    // the last, and a middle stage holds at most one layer more (and an embedding only on Gemma).
     let first = share(base + u64::from(rem + 1 == pp)) + embed;
-    let middle = share(base + u64::from(rem > 0));
+    let middle = share(base + u64::from(rem > 0))
+        + if model.extras.embeddings == Embeddings::EveryStage {
+            embed
+        } else {
+            0
+        };
     Bytes(first.max(middle).div_ceil(tp.max(1)))
+}
+
+/// For PP ≥ 2 with a known embedding: the embedding's bytes, and a stage's share by its layer
+/// count, rounded up, of the layers' bytes (the weights without the embeddings the checkpoint
+/// counts: two untied, one tied).
+fn stage_split(model: &ModelSpec, weights: u64, pp: u64) -> Option<(u64, impl Fn(u64) -> u64)> {
+    let layers = model.layers.max(1);
+    let copies = if model.extras.embeddings == Embeddings::Untied {
+        2
+    } else {
+        1
+    };
+    let embed = (model.vocab.saturating_mul(model.extras.hidden))
+        .saturating_mul(2)
+        .min(weights / 2);
+    if pp.clamp(1, layers.min(MAX_PP)) < 2 || embed == 0 {
+        return None;
+    }
+    // ⌈body × l / layers⌉ without overflow (l ≤ layers).
+    let body = weights - copies * embed;
+    Some((embed, move |l: u64| {
+        body / layers * l + (body % layers * l).div_ceil(layers)
+    }))
 }
 
 /// The inverse of [`stage_weights_per_gpu`] for the first stage, whose memory vLLM's rank 0 logs
@@ -210,10 +231,18 @@ pub fn whole_weights(model: &ModelSpec, per_gpu: Bytes, tp: u64, pp: u64) -> Byt
     if pp < 2 || embed == 0 || stage <= embed {
         return Bytes(stage.saturating_mul(pp));
     }
+    let copies = if model.extras.embeddings == Embeddings::Untied {
+        2
+    } else {
+        1
+    };
     let (base, rem) = (layers / pp, layers % pp);
     let first = base + u64::from(rem + 1 == pp);
     let body = (stage - embed) as u128 * layers as u128 / first as u128;
-    Bytes(body.saturating_add(2 * embed as u128).min(u64::MAX as u128) as u64)
+    Bytes(
+        body.saturating_add(copies * embed as u128)
+            .min(u64::MAX as u128) as u64,
+    )
 }
 
 /// The KV pool: `requested − weights − overhead`, signed (negative means nothing is left).
@@ -405,6 +434,19 @@ mod tests {
             Bytes(16_396_037_656)
         );
         assert_eq!(whole_weights(&m, Bytes(1000), 2, 1), Bytes(2000));
+        // Tied (the checkpoint counts the matrix once: the body is 16,396,037,652 − 1,244,659,712 =
+        // 15,151,377,940 B), the first and last stages still build it: ⌈15,151,377,940 × 9 / 36⌉ =
+        // 3,787,844,485 B + 1,244,659,712 B = 5,032,504,197 B; the inverse gives the model back.
+        let mut tied = m.clone();
+        tied.extras.embeddings = Embeddings::Tied;
+        assert_eq!(stage_weights_per_gpu(&tied, w, 1, 4), Bytes(5_032_504_197));
+        assert_eq!(whole_weights(&tied, Bytes(5_032_504_197), 1, 4), w);
+        // Gemma builds it on every stage: over 30 layers [7, 8, 8, 7] a middle stage is the
+        // heaviest, ⌈15,151,377,940 × 8 / 30⌉ = 4,040,367,451 B + the embedding = 5,285,027,163 B.
+        let mut every = m30.clone();
+        every.extras.hidden = 4096;
+        every.extras.embeddings = Embeddings::EveryStage;
+        assert_eq!(stage_weights_per_gpu(&every, w, 1, 4), Bytes(5_285_027_163));
         // PP 1, or a model without its hidden size: the even split.
         assert_eq!(stage_weights_per_gpu(&m, w, 2, 1), weights_per_gpu(w, 2, 1));
         let mut bare = m.clone();

@@ -368,6 +368,47 @@ pub struct Extras {
     /// Experts with one up projection and no gate (Nemotron-H's relu²): the fused MoE kernel's
     /// intermediate is `moe_intermediate` wide, not twice that.
     pub ungated_experts: bool,
+    /// Where vLLM builds the input embedding and the lm_head over pipeline stages.
+    pub embeddings: Embeddings,
+}
+
+/// How a model's input embedding and lm_head sit over vLLM's pipeline stages (they weigh
+/// `vocab × hidden × 2 B` each).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Embeddings {
+    /// Two matrices: the embedding on the first stage, the lm_head on the last (models/llama.py,
+    /// qwen2.py: `embed_tokens` on the first rank, `lm_head` on the last, 0.19).
+    #[default]
+    Untied,
+    /// One matrix in the checkpoint (`tie_word_embeddings`), built on the first stage and, as
+    /// the lm_head, on the last.
+    Tied,
+    /// One matrix, built on every stage (Gemma: gemma.py, gemma2.py, gemma3.py build
+    /// `embed_tokens` with no rank check, 0.19).
+    EveryStage,
+}
+
+impl Embeddings {
+    /// The URL's `tied` value (none for the default, untied).
+    pub fn key(self) -> Option<&'static str> {
+        match self {
+            Embeddings::Untied => None,
+            Embeddings::Tied => Some("1"),
+            Embeddings::EveryStage => Some("every"),
+        }
+    }
+    /// Reads the URL's `tied`: 0 or false, 1 or true, every.
+    pub fn parse(v: &str) -> Result<Self> {
+        match v.trim() {
+            "0" | "false" => Ok(Embeddings::Untied),
+            "1" | "true" => Ok(Embeddings::Tied),
+            "every" => Ok(Embeddings::EveryStage),
+            _ => Err(KvError::Invalid {
+                field: "tied",
+                message: crate::t!(ERR_TIED).into(),
+            }),
+        }
+    }
 }
 
 /// The largest layer count, head count or head_dim accepted (far above any real model).

@@ -550,7 +550,9 @@ pub fn on_resize(f: impl Fn() + 'static) {
         static LISTENING: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
     }
     if first && !LISTENING.with(|l| l.replace(true)) {
-        on_window("resize", || ON_RESIZE.with(|r| r.borrow().iter().for_each(|f| f())));
+        on_window("resize", || {
+            ON_RESIZE.with(|r| r.borrow().iter().for_each(|f| f()))
+        });
     }
 }
 
@@ -567,4 +569,3 @@ pub fn body_box(class: &str) -> Option<web_sys::Element> {
     doc.body()?.append_child(&el).ok()?;
     Some(el)
 }
-

@@ -3,7 +3,7 @@
 
 use crate::error::truncate;
 use crate::error::{KvError, Result};
-use crate::model::{Attention, Extras, ModelDtype, ModelSpec};
+use crate::model::{Attention, Embeddings, Extras, ModelDtype, ModelSpec};
 
 mod layers;
 mod weights;
@@ -298,6 +298,18 @@ pub fn import(text: &str, name: &str) -> Result<Imported> {
             moe_intermediate,
             multimodal,
             ungated_experts: experts > 0 && s(m, "mlp_hidden_act") == Some("relu2"),
+            // Gemma ties its embeddings (transformers' default) and vLLM builds them on every
+            // pipeline stage; the others as `tie_word_embeddings` says (default: untied).
+            embeddings: if s(m, "model_type").is_some_and(|t| t.starts_with("gemma")) {
+                Embeddings::EveryStage
+            } else if b(m, "tie_word_embeddings")
+                .or_else(|| b(top, "tie_word_embeddings"))
+                .unwrap_or(false)
+            {
+                Embeddings::Tied
+            } else {
+                Embeddings::Untied
+            },
         },
         state: kinds.state,
     };

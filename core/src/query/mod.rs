@@ -8,7 +8,7 @@
 use crate::error::{truncate, KvError, Result};
 use crate::fields::*;
 use crate::floatfmt::display;
-use crate::model::{Attention, KvDtype, ModelDtype, ModelSpec};
+use crate::model::{Attention, Embeddings, KvDtype, ModelDtype, ModelSpec};
 use crate::presets;
 use crate::scenario::{
     custom_start, Engine, GpuChoice, ModelChoice, PageScenario, CUSTOM_GPU_BW_GBS,
@@ -356,14 +356,20 @@ pub const PARAMS: &[Param] = &[
     },
     Param {
         key: "ungated",
-        read: |s| {
-            custom(s)
-                .filter(|c| c.extras.ungated_experts)
-                .map(|_| "1".into())
-        },
+        read: |s| custom(s).and_then(|c| c.extras.ungated_experts.then(|| "1".into())),
         write: Some(|s, v, _| {
             let b = parse_flag("ungated", v)?;
             set_custom(s, |c| c.extras.ungated_experts = b);
+            Ok(())
+        }),
+        default: |_| "0".into(),
+    },
+    Param {
+        key: "tied",
+        read: |s| custom(s).and_then(|c| c.extras.embeddings.key().map(Into::into)),
+        write: Some(|s, v, _| {
+            let e = Embeddings::parse(v)?;
+            set_custom(s, |c| c.extras.embeddings = e);
             Ok(())
         }),
         default: |_| "0".into(),
