@@ -325,6 +325,34 @@ fn tensor_parallel_sizes_vllm_refuses() {
         .report
         .refusal
         .is_none());
+    // A vision encoder is built first: gemma-3-27b-it's 32 attention heads split by TP 32, but its
+    // SigLIP encoder's 16 heads do not (vLLM's `divide`); Qwen3.5-27B's 24 heads split by TP 3, its
+    // vision encoder's 16 do not (16 = 5 × 3 + 1), before its vocabulary would be asked.
+    let r = evaluate(&decode("?model=google/gemma-3-27b-it&gpu=h100-sxm&tp=32").0)
+        .unwrap()
+        .chosen
+        .report;
+    assert_eq!(
+        r.error_line().unwrap(),
+        "AssertionError: 16 is not divisible by 32"
+    );
+    let r = evaluate(&decode("?model=Qwen/Qwen3.5-27B&gpu=h100-sxm&tp=3").0)
+        .unwrap()
+        .chosen
+        .report;
+    assert_eq!(
+        r.error_line().unwrap(),
+        "AssertionError: 16 is not divisible by 3"
+    );
+    // The URL keeps an imported model's vision heads as `mm=16` (`mm=1`: multimodal, heads unknown).
+    let (s, n) = decode("?model=custom&layers=62&heads=32&kv_heads=16&head_dim=128&weights_gib=51&mm=16&gpu=h100-sxm&tp=32");
+    assert!(n.is_empty(), "{n:?}");
+    assert!(kvbudget::core::query::encode(&s).contains("mm=16"));
+    let r = evaluate(&s).unwrap().chosen.report;
+    assert_eq!(
+        r.error_line().unwrap(),
+        "AssertionError: 16 is not divisible by 32"
+    );
     // TP 8 with 8 KV heads, and TP 16 (each KV head replicated on two ranks) are fine.
     for tp in [8, 16] {
         let (s, _) = decode(&format!("?model=Qwen/Qwen3-8B&gpu=h100-sxm&tp={tp}"));

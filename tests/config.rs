@@ -108,6 +108,13 @@ fn weights_from_the_config() {
     );
     let t = import(&tied, "Qwen/Qwen3-8B").unwrap();
     assert_eq!(t.spec.extras.embeddings, Embeddings::Tied);
+    // Vision encoders' heads: gemma-3-27b's SigLIP (`num_attention_heads` 16), Qwen3.5-9B's
+    // (`num_heads` 16); none for Qwen3-8B.
+    let g3 = import(&config("gemma-3-27b-it"), "google/gemma-3-27b-it").unwrap();
+    assert_eq!(g3.spec.extras.vision_heads, 16);
+    let q35 = import(&config("Qwen3.5-9B"), "Qwen/Qwen3.5-9B").unwrap();
+    assert_eq!(q35.spec.extras.vision_heads, 16);
+    assert_eq!(q.spec.extras.vision_heads, 0);
 }
 
 #[test]

@@ -30,6 +30,7 @@ fn round_trip() {
                 multimodal: true,
                 ungated_experts: false,
                 embeddings: Embeddings::Tied,
+                vision_heads: 16,
             },
             state: None,
             ..custom_start()

@@ -228,6 +228,14 @@ pub fn parse_flag(field: &'static str, s: &str) -> Result<bool> {
     }
 }
 
+/// The URL's `mm`: 0 or 1 (a multimodal model), or its vision encoder's head count.
+pub fn parse_mm(v: &str) -> Result<(bool, u64)> {
+    match parse_flag("mm", v) {
+        Ok(b) => Ok((b, 0)),
+        Err(e) => Ok((true, parse_size("mm", v).map_err(|_| e)?)),
+    }
+}
+
 /// A decimal number within `lo ..= hi`.
 fn decimal_in(field: &'static str, s: &str, lo: f64, hi: f64, range: &'static str) -> Result<f64> {
     let v = decimal(field, s)?;

@@ -370,6 +370,9 @@ pub struct Extras {
     pub ungated_experts: bool,
     /// Where vLLM builds the input embedding and the lm_head over pipeline stages.
     pub embeddings: Embeddings,
+    /// A vision encoder's attention heads (`vision_config`; 0 for none or unknown): vLLM builds
+    /// the encoder first and splits its heads over TP.
+    pub vision_heads: u64,
 }
 
 /// How a model's input embedding and lm_head sit over vLLM's pipeline stages (they weigh

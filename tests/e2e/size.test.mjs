@@ -79,7 +79,8 @@ import { DIST } from './harness.mjs';
 // TP check; 196,236 B once the page mounted its markup itself (an effect writing one box on <body>,
 // window listeners of its own) instead of through a Leptos view and `mount_to_body`, which linked
 // tachys' view-building code and `std::thread::current` (SendWrapper) for one <div>; 196,437 B with
-// tied and every-stage embeddings over pipeline stages (and the URL's `tied`). The issue's budget.
+// tied and every-stage embeddings over pipeline stages (and the URL's `tied`); 196,654 B with a
+// vision encoder's heads in the TP check. The issue's budget.
 const BUDGET_GZIP = 200_000;
 // The worker (kvbudget-worker*: its loader, glue and wasm), fetched on the first import or
 // kv_report.json only: 113,599 B gzip with the config import and the report (the whole core);
@@ -95,9 +96,10 @@ const BUDGET_GZIP = 200_000;
 // languages), when the budget went to 207,000 B; 206,358 B with a log cut short after its KV memory
 // line compared and adopted on that line; 206,791 B with a review's fixes (the stage split's
 // inverse for adopted PP logs); 207,060 B with the Mamba2 mixer's TP check, when the budget went to
-// 207,500 B; 207,438 B with tied and every-stage embeddings (the config import reads them).
+// 207,500 B; 207,438 B with tied and every-stage embeddings (the config import reads them);
+// 207,596 B with vision encoders' heads in the TP check, when the budget went to 208,000 B.
 const WORKER = /^kvbudget-worker/;
-const WORKER_BUDGET_GZIP = 207_500;
+const WORKER_BUDGET_GZIP = 208_000;
 
 const gzipped = (files) => {
   let raw = 0;

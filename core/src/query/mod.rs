@@ -342,14 +342,16 @@ pub const PARAMS: &[Param] = &[
     },
     Param {
         key: "mm",
+        // 1 for a multimodal model, or its vision encoder's head count (`mm=16`).
         read: |s| {
-            custom(s)
-                .filter(|c| c.extras.multimodal)
-                .map(|_| "1".into())
+            let c = custom(s).filter(|c| c.extras.multimodal)?;
+            Some(c.extras.vision_heads.max(1).to_string())
         },
         write: Some(|s, v, _| {
-            let b = parse_flag("mm", v)?;
-            set_custom(s, |c| c.extras.multimodal = b);
+            let (mm, heads) = parse_mm(v)?;
+            set_custom(s, |c| {
+                (c.extras.multimodal, c.extras.vision_heads) = (mm, heads)
+            });
             Ok(())
         }),
         default: |_| "0".into(),

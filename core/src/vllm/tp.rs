@@ -28,6 +28,15 @@ pub fn tp_refusal(model: &ModelSpec, tp: u64, version: Version) -> Option<(&'sta
             ),
         ));
     }
+    // A vision encoder is built before the language model (gemma3_mm.py, qwen3_5.py: its
+    // attention `divide`s its heads by TP, unless --mm-encoder-tp-mode data).
+    let vision = model.extras.vision_heads;
+    if vision > 0 && vision % tp != 0 {
+        return Some((
+            "AssertionError",
+            format!("{vision} is not divisible by {tp}"),
+        ));
+    }
     let padded = model.vocab.div_ceil(64).saturating_mul(64);
     if padded % tp != 0 {
         return Some((
