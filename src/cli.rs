@@ -558,17 +558,12 @@ pub(crate) fn scenario_of(a: &VllmArgs) -> Result<Scenario, String> {
             },
         }
     };
-    // A given KV memory that, beside the weights on the GPU (as the budget counts them: the
-    // knobs' LoRA and draft weights added, --cpu-offload-gb taken off), exceeds it cannot happen.
+    // A given KV memory that, beside the weights on the GPU as the budget counts them, exceeds
+    // it cannot happen.
     let knobs = a.knobs.knobs()?;
     if let (KvMemory::Available(kv), Some(total)) = (memory, gpu_total) {
         let (tp, pp) = (a.tensor_parallel_size, a.pipeline_parallel_size);
-        let w = Bytes(
-            kvbudget_core::capacity::stage_weights_per_gpu(&model, model.weights, tp, pp)
-                .0
-                .saturating_add(knobs.extra_weights(&model, tp, pp))
-                .saturating_sub(knobs.cpu_offload_bytes()),
-        );
+        let w = knobs.weights_on_gpu(&model, model.weights, tp, pp);
         if w.0.saturating_add(kv.0) > total.0 {
             return Err(format!(
                 "--available-kv-gib {}: with the weights on the GPU ({w}) that is more than the GPU's {total}; vLLM would run out of memory (leave out --gpu/--gpu-total-gib, or give the GPU the figure came from)",

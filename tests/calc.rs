@@ -257,6 +257,11 @@ fn the_estimate_gives_a_range_and_its_parts() {
         .any(|w| w.contains("outside gpu_memory_utilization")));
 }
 
+/// What vLLM would print for the page's scenario at `query`.
+fn report_of(query: &str) -> kvbudget::core::vllm::Report {
+    evaluate(&decode(query).0).unwrap().chosen.report
+}
+
 #[test]
 fn tensor_parallel_sizes_vllm_refuses() {
     // Qwen3-8B has 32 attention heads: TP 3 does not divide them (vLLM's ValueError).
@@ -279,8 +284,7 @@ fn tensor_parallel_sizes_vllm_refuses() {
     // Qwen2.5-7B at TP 28: its 28 heads and 4 KV heads split (28 = 7 × 4), but the embedding,
     // built first, splits the vocabulary padded to 64 rows: 152,064 = 2,376 × 64 is already
     // padded, and 152,064 = 28 × 5,430 + 24.
-    let (s, _) = decode("?model=Qwen/Qwen2.5-7B-Instruct&gpu=h100-sxm&tp=28");
-    let r = evaluate(&s).unwrap().chosen.report;
+    let r = report_of("?model=Qwen/Qwen2.5-7B-Instruct&gpu=h100-sxm&tp=28");
     assert_eq!(r.refusal.unwrap().kind, RefusalKind::InvalidTp);
     assert_eq!(
         r.error_line().unwrap(),
@@ -289,57 +293,43 @@ fn tensor_parallel_sizes_vllm_refuses() {
     // A dense MLP: vocabulary 32,100 pads to 32,128 = 8 × 4,016 and the 8 KV heads split at TP 8,
     // but intermediate 11,010 = 8 × 1,376 + 2, so the bare `assert` of MergedColumnParallelLinear
     // fails, and Python prints its exception alone.
-    let (s, _) = decode(
+    let r = report_of(
         "?model=custom&layers=32&heads=32&kv_heads=8&head_dim=128&weights_gib=14&vocab=32100&inter=11010&gpu=h100-sxm&tp=8",
     );
-    let r = evaluate(&s).unwrap().chosen.report;
     assert_eq!(r.refusal.unwrap().kind, RefusalKind::InvalidTp);
     assert_eq!(r.error_line().unwrap(), "AssertionError");
     // The same model with intermediate 11,008 = 8 × 1,376 starts.
-    let (s, _) = decode(
+    assert!(report_of(
         "?model=custom&layers=32&heads=32&kv_heads=8&head_dim=128&weights_gib=14&vocab=32100&inter=11008&gpu=h100-sxm&tp=8",
-    );
-    assert!(evaluate(&s).unwrap().chosen.report.refusal.is_none());
+    )
+    .refusal
+    .is_none());
     // Nemotron-3-Nano at TP 16: 32 attention heads, the vocabulary 131,072 = 2,048 × 64 and the
     // Mamba2 layers' 64 heads all split by 16, but its 8 groups do not (8 = 0 × 16 + 8, and not 1):
     // the first layer, a Mamba2 mixer, asserts (its message said num_heads before 0.11).
     let q = "?model=nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16&gpu=h100-sxm&tp=16";
-    let r = evaluate(&decode(q).0).unwrap().chosen.report;
+    let r = report_of(q);
     assert_eq!(
         r.error_line().unwrap(),
         "AssertionError: If tensor parallel world size does not divide num_groups, then num_groups must equal 1."
     );
-    let r = evaluate(&decode(&format!("{q}&vllm=0.10")).0)
-        .unwrap()
-        .chosen
-        .report;
+    let r = report_of(&format!("{q}&vllm=0.10"));
     assert!(r
         .error_line()
         .unwrap()
         .contains("does not divide num_heads, then"));
     // At TP 8 (8 groups, one per rank) it starts.
     let q = "?model=nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16&gpu=h100-sxm&tp=8";
-    assert!(evaluate(&decode(q).0)
-        .unwrap()
-        .chosen
-        .report
-        .refusal
-        .is_none());
+    assert!(report_of(q).refusal.is_none());
     // A vision encoder is built first: gemma-3-27b-it's 32 attention heads split by TP 32, but its
     // SigLIP encoder's 16 heads do not (vLLM's `divide`); Qwen3.5-27B's 24 heads split by TP 3, its
     // vision encoder's 16 do not (16 = 5 × 3 + 1), before its vocabulary would be asked.
-    let r = evaluate(&decode("?model=google/gemma-3-27b-it&gpu=h100-sxm&tp=32").0)
-        .unwrap()
-        .chosen
-        .report;
+    let r = report_of("?model=google/gemma-3-27b-it&gpu=h100-sxm&tp=32");
     assert_eq!(
         r.error_line().unwrap(),
         "AssertionError: 16 is not divisible by 32"
     );
-    let r = evaluate(&decode("?model=Qwen/Qwen3.5-27B&gpu=h100-sxm&tp=3").0)
-        .unwrap()
-        .chosen
-        .report;
+    let r = report_of("?model=Qwen/Qwen3.5-27B&gpu=h100-sxm&tp=3");
     assert_eq!(
         r.error_line().unwrap(),
         "AssertionError: 16 is not divisible by 3"

@@ -16,6 +16,14 @@ fn stdout(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()
 }
 
+/// The standard output of `kvbudget` with these space-separated arguments.
+fn run(args: &str) -> String {
+    stdout(&kvbudget(
+        &args.split_whitespace().collect::<Vec<_>>(),
+        None,
+    ))
+}
+
 fn json(o: &Output) -> serde_json::Value {
     serde_json::from_slice(&o.stdout).unwrap_or_else(|e| panic!("{e}: {}", stdout(o)))
 }
@@ -966,10 +974,7 @@ fn verify_reads_sglang_logs() {
 #[test]
 fn the_plan_text_has_separators() {
     let args = "plan --model Qwen/Qwen3-8B --gpu h100-sxm --sequences 2000 --context 40960";
-    let text = stdout(&kvbudget(
-        &args.split_whitespace().collect::<Vec<_>>(),
-        None,
-    ));
+    let text = run(args);
     assert!(text.contains("2,000 sequences of 40,960 tokens"), "{text}");
     assert!(
         text.contains("--kv-cache-memory 12079597879296 (11,250.00 GiB, 5,120,001 blocks: exactly the 2,000 sequences)"),
@@ -988,10 +993,7 @@ fn the_plan_text_has_separators() {
 fn gpt_oss_gets_sglangs_two_pools() {
     let args = "sglang --model openai/gpt-oss-20b --gpu h100-sxm --context-length 131072 \
                 --sglang-version 0.5.23 --pre-load-free-gib 78.8";
-    let text = stdout(&kvbudget(
-        &args.split_whitespace().collect::<Vec<_>>(),
-        None,
-    ));
+    let text = run(args);
     assert!(text.contains("type=GptOssForCausalLM"), "{text}");
     assert!(
         text.contains("full_layer_tokens=1260572, swa_layer_tokens=1008457"),

@@ -203,6 +203,14 @@ fn range(s: &PageScenario, model: &ModelSpec, context: u64) -> Range {
     }
 }
 
+/// A given (or log-adopted) KV memory that, beside the weights on one GPU, exceeds the GPU's
+/// total: (the KV memory, the weights, the total). vLLM would run out of memory there.
+pub fn over_gpu(s: &PageScenario, o: &Outcome) -> Option<(Bytes, Bytes, Bytes)> {
+    let kv = s.kv_memory?;
+    let total = s.gpu.total();
+    (o.weights_per_gpu.0.saturating_add(kv.0) > total.0).then_some((kv, o.weights_per_gpu, total))
+}
+
 /// Computes the page's numbers for `s`.
 pub fn evaluate(s: &PageScenario) -> Result<Outcome> {
     let model = s.model_spec();

@@ -179,70 +179,75 @@ pub fn weights_per_gpu(weights: Bytes, tp: u64, pp: u64) -> Bytes {
 /// no embedding); the cache is sized by the most layers ([`max_stage_layers`]) and these weights,
 /// the worst of both, so the pool may come out a layer's weights small there.
 pub fn stage_weights_per_gpu(model: &ModelSpec, weights: Bytes, tp: u64, pp: u64) -> Bytes {
-    let Some((embed, share)) = stage_split(model, weights.0, pp) else {
+    let Some(st) = Stages::of(model, pp) else {
         return weights_per_gpu(weights, tp, pp);
     };
-    let layers = model.layers.max(1);
-    let pp = pp.clamp(1, layers.min(MAX_PP));
-    let (base, rem) = (layers / pp, layers % pp);
-    // The first stage has an extra layer only when every stage but the last has one; it outweighs
-    // the last, and a middle stage holds at most one layer more (and an embedding only on Gemma).
-    let first = share(base + u64::from(rem + 1 == pp)) + embed;
-    let middle = share(base + u64::from(rem > 0))
-        + if model.extras.embeddings == Embeddings::EveryStage {
-            embed
-        } else {
-            0
-        };
+    let embed = st.embed.min(weights.0 / 2);
+    // ⌈body × l / layers⌉ without overflow (l ≤ layers).
+    let body = weights.0 - st.copies * embed;
+    let share = |l: u64| body / st.layers * l + (body % st.layers * l).div_ceil(st.layers);
+    // The first stage outweighs the last; a middle stage holds at most one layer more (and an
+    // embedding only on Gemma).
+    let first = share(st.first) + embed;
+    let middle = share(st.middle) + if st.every { embed } else { 0 };
     Bytes(first.max(middle).div_ceil(tp.max(1)))
 }
 
-/// For PP ≥ 2 with a known embedding: the embedding's bytes, and a stage's share by its layer
-/// count, rounded up, of the layers' bytes (the weights without the embeddings the checkpoint
-/// counts: two untied, one tied).
-fn stage_split(model: &ModelSpec, weights: u64, pp: u64) -> Option<(u64, impl Fn(u64) -> u64)> {
-    let layers = model.layers.max(1);
-    let copies = if model.extras.embeddings == Embeddings::Untied {
-        2
-    } else {
-        1
-    };
-    let embed = (model.vocab.saturating_mul(model.extras.hidden))
-        .saturating_mul(2)
-        .min(weights / 2);
-    if pp.clamp(1, layers.min(MAX_PP)) < 2 || embed == 0 {
-        return None;
+/// How `pp ≥ 2` pipeline stages split a model with a known embedding ([`layers_per_stage`]).
+struct Stages {
+    layers: u64,
+    /// One embedding's bytes, `vocab × hidden × 2`.
+    embed: u64,
+    /// The embeddings the checkpoint counts: two untied, one tied.
+    copies: u64,
+    /// The first stage's layers: one more than the base only when every stage but the last has
+    /// one more.
+    first: u64,
+    /// The most layers a middle stage holds.
+    middle: u64,
+    /// The embedding is on every stage (Gemma).
+    every: bool,
+}
+
+impl Stages {
+    fn of(model: &ModelSpec, pp: u64) -> Option<Self> {
+        let layers = model.layers.max(1);
+        let pp = pp.clamp(1, layers.min(MAX_PP));
+        let embed = (model.vocab.saturating_mul(model.extras.hidden)).saturating_mul(2);
+        if pp < 2 || embed == 0 {
+            return None;
+        }
+        let (base, rem) = (layers / pp, layers % pp);
+        Some(Stages {
+            layers,
+            embed,
+            copies: if model.extras.embeddings == Embeddings::Untied {
+                2
+            } else {
+                1
+            },
+            first: base + u64::from(rem + 1 == pp),
+            middle: base + u64::from(rem > 0),
+            every: model.extras.embeddings == Embeddings::EveryStage,
+        })
     }
-    // ⌈body × l / layers⌉ without overflow (l ≤ layers).
-    let body = weights - copies * embed;
-    Some((embed, move |l: u64| {
-        body / layers * l + (body % layers * l).div_ceil(layers)
-    }))
 }
 
 /// The inverse of [`stage_weights_per_gpu`] for the first stage, whose memory vLLM's rank 0 logs
 /// ("Model loading took"): the whole model whose first stage holds `per_gpu` on each of its `tp`
 /// GPUs. Its layers' share is `per_gpu × tp − embedding` over the first stage's layers.
 pub fn whole_weights(model: &ModelSpec, per_gpu: Bytes, tp: u64, pp: u64) -> Bytes {
-    let layers = model.layers.max(1);
-    let pp = pp.clamp(1, layers.min(MAX_PP));
     let stage = per_gpu.0.saturating_mul(tp.max(1));
-    let embed = (model.vocab.saturating_mul(model.extras.hidden)).saturating_mul(2);
-    if pp < 2 || embed == 0 || stage <= embed {
-        return Bytes(stage.saturating_mul(pp));
+    match Stages::of(model, pp) {
+        Some(st) if stage > st.embed => {
+            let body = (stage - st.embed) as u128 * st.layers as u128 / st.first as u128;
+            Bytes(
+                body.saturating_add(st.copies as u128 * st.embed as u128)
+                    .min(u64::MAX as u128) as u64,
+            )
+        }
+        _ => Bytes(stage.saturating_mul(pp.clamp(1, model.layers.clamp(1, MAX_PP)))),
     }
-    let copies = if model.extras.embeddings == Embeddings::Untied {
-        2
-    } else {
-        1
-    };
-    let (base, rem) = (layers / pp, layers % pp);
-    let first = base + u64::from(rem + 1 == pp);
-    let body = (stage - embed) as u128 * layers as u128 / first as u128;
-    Bytes(
-        body.saturating_add(copies * embed as u128)
-            .min(u64::MAX as u128) as u64,
-    )
 }
 
 /// The KV pool: `requested − weights − overhead`, signed (negative means nothing is left).

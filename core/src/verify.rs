@@ -409,12 +409,10 @@ pub fn adopt(current: &PageScenario, log: &ParsedLog) -> (PageScenario, Vec<Stri
     }
     // A log that does not print the GPU's memory leaves the page's GPU, which may be too small
     // for what the log shows (the results warn too: `EX_W_OVER_GPU`).
-    if let (None, Some(kv)) = (log.total_gpu_gib, s.kv_memory) {
-        let total = s.gpu.total();
-        if let Ok(o) = crate::calc::evaluate(&s) {
-            if o.weights_per_gpu.0.saturating_add(kv.0) > total.0 {
-                notes.push(crate::tf!(VF_GPU_TOO_SMALL, kv, o.weights_per_gpu, total));
-            }
+    if log.total_gpu_gib.is_none() && s.kv_memory.is_some() {
+        let o = crate::calc::evaluate(&s).ok();
+        if let Some((kv, weights, total)) = o.and_then(|o| crate::calc::over_gpu(&s, &o)) {
+            notes.push(crate::tf!(VF_GPU_TOO_SMALL, kv, weights, total));
         }
     }
     notes.splice(0..0, changes(current, &s));

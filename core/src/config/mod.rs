@@ -298,13 +298,13 @@ pub fn import(text: &str, name: &str) -> Result<Imported> {
             moe_intermediate,
             multimodal,
             ungated_experts: experts > 0 && s(m, "mlp_hidden_act") == Some("relu2"),
-            // Gemma ties its embeddings (transformers' default) and vLLM builds them on every
-            // pipeline stage; the others as `tie_word_embeddings` says (default: untied).
             vision_heads: top
                 .get("vision_config")
                 .and_then(Value::as_object)
                 .and_then(|v| u(v, &["num_attention_heads", "num_heads"]))
                 .unwrap_or(0),
+            // Gemma ties its embeddings (transformers' default) and vLLM builds them on every
+            // pipeline stage; the others as `tie_word_embeddings` says (default: untied).
             embeddings: if s(m, "model_type").is_some_and(|t| t.starts_with("gemma")) {
                 Embeddings::EveryStage
             } else if b(m, "tie_word_embeddings")

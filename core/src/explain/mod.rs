@@ -326,11 +326,8 @@ fn warnings(s: &PageScenario, o: &Outcome) -> Vec<String> {
     }
     // KV memory taken from a log (or given), beside these weights, on a card too small for both:
     // vLLM allocates what it is told and runs out of memory; the numbers above assume it did not.
-    if let Some(kv) = s.kv_memory {
-        let total = s.gpu.total();
-        if o.weights_per_gpu.0.saturating_add(kv.0) > total.0 {
-            w.push(tf!(EX_W_OVER_GPU, kv, o.weights_per_gpu, total));
-        }
+    if let Some((kv, weights, total)) = crate::calc::over_gpu(s, o) {
+        w.push(tf!(EX_W_OVER_GPU, kv, weights, total));
     }
     if let (Some(_), Some(e)) = (o.range, chosen.report.overhead) {
         if !e.graphs_counted {

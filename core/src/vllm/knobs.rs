@@ -111,6 +111,18 @@ impl Knobs {
         // approximated as holding it too when pp = 1.
         lora.saturating_add(if pp <= 1 { draft } else { 0 })
     }
+
+    /// The weights on the GPU that sets the cache, as the budget counts them: the heaviest
+    /// pipeline stage's share of `weights` ([`crate::capacity::stage_weights_per_gpu`]), the
+    /// knobs' LoRA buffers and draft added, `--cpu-offload-gb` kept in CPU memory.
+    pub fn weights_on_gpu(&self, m: &ModelSpec, weights: Bytes, tp: u64, pp: u64) -> Bytes {
+        Bytes(
+            crate::capacity::stage_weights_per_gpu(m, weights, tp, pp)
+                .0
+                .saturating_add(self.extra_weights(m, tp, pp))
+                .saturating_sub(self.cpu_offload_bytes()),
+        )
+    }
 }
 
 /// Prefix caching reuses whole blocks only: of a shared prefix of `prefix_tokens`, the first

@@ -353,13 +353,7 @@ fn kv_memory(
             };
             let budget = Budget {
                 requested,
-                // The knobs add LoRA buffers and a draft's weights; --cpu-offload-gb keeps that
-                // much of them in CPU memory.
-                weights_per_gpu: Bytes(
-                    (capacity::stage_weights_per_gpu(&s.model, weights, s.tp, s.pp).0)
-                        .saturating_add(s.knobs.extra_weights(&s.model, s.tp, s.pp))
-                        .saturating_sub(s.knobs.cpu_offload_bytes()),
-                ),
+                weights_per_gpu: s.knobs.weights_on_gpu(&s.model, weights, s.tp, s.pp),
                 overhead,
             };
             (

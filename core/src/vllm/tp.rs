@@ -28,21 +28,15 @@ pub fn tp_refusal(model: &ModelSpec, tp: u64, version: Version) -> Option<(&'sta
             ),
         ));
     }
-    // A vision encoder is built before the language model (gemma3_mm.py, qwen3_5.py: its
-    // attention `divide`s its heads by TP, unless --mm-encoder-tp-mode data).
-    let vision = model.extras.vision_heads;
-    if vision > 0 && vision % tp != 0 {
-        return Some((
-            "AssertionError",
-            format!("{vision} is not divisible by {tp}"),
-        ));
-    }
+    // vLLM's `divide` ("{n} is not divisible by {tp}"), first on a vision encoder's heads (built
+    // before the language model: gemma3_mm.py, qwen3_5.py, unless --mm-encoder-tp-mode data; none
+    // is 0 heads), then on the vocabulary padded to 64 rows.
     let padded = model.vocab.div_ceil(64).saturating_mul(64);
-    if padded % tp != 0 {
-        return Some((
-            "AssertionError",
-            format!("{padded} is not divisible by {tp}"),
-        ));
+    if let Some(n) = [model.extras.vision_heads, padded]
+        .into_iter()
+        .find(|n| n % tp != 0)
+    {
+        return Some(("AssertionError", format!("{n} is not divisible by {tp}")));
     }
     if let Some(m) = model.state.filter(|m| m.kind == StateKind::Mamba2) {
         if m.heads % tp != 0 {
