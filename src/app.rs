@@ -75,7 +75,12 @@ fn app() {
     let scenario: Scn = RwSignal::new(initial);
     let notices = RwSignal::new(initial_notices);
     let state = State::new(scenario);
-    let fresh_entry = browser::sync_url(move || scenario.with(encode));
+    // The URL holds the scenario shown: one the page refuses (more stages than layers) stays out.
+    let shown = state.shown;
+    let fresh_entry = browser::sync_url(move || {
+        let valid = shown.with(|x| x.as_ref().map(|x| encode(&x.s)));
+        valid.unwrap_or_else(|| scenario.with(encode))
+    });
     browser::on_window("popstate", move || {
         let (s, n) = state::decode_in_its_language(&browser::search());
         fresh_entry.set_value(true);

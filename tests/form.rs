@@ -133,6 +133,19 @@ fn typed_text_is_kept_refused_or_replaced() {
 }
 
 #[test]
+fn more_pipeline_stages_than_layers_are_refused_at_the_field() {
+    // Qwen3-8B (the default) has 36 layers: PP 40 is refused where it is typed, naming the limit,
+    // and the scenario keeps its PP; 36 is accepted.
+    let s = PageScenario::default();
+    let pp = page::all_inputs().find(|i| i.id == "pp").unwrap();
+    assert_eq!(
+        pp.commit(&s, "40", Units::default()).unwrap_err(),
+        "pipeline-parallel size: must not exceed the number of layers (36)"
+    );
+    assert_eq!(pp.commit(&s, "36", Units::default()).unwrap().pp, 36);
+}
+
+#[test]
 fn typed_text_gives_way_when_the_scenario_changes_elsewhere() {
     let find = |s: &PageScenario, t: &Typed, id: &str| {
         page::fields_now(s, t, None, None)

@@ -191,3 +191,38 @@ fn a_name_over_120_characters_is_refused_not_cut() {
         .unwrap_err();
     assert!(e.contains("has 121 characters; give at most 120"), "{e}");
 }
+
+#[test]
+fn keys_that_only_clash_together_fall_back_and_the_page_has_a_scenario() {
+    use kvbudget::core::calc::evaluate;
+    // Qwen3-8B has 36 layers: 37 pipeline stages would leave one without a layer. The URL falls
+    // back to PP 1 with a notice naming the key, the limit and the default.
+    let (s, notes) = decode("?model=Qwen/Qwen3-8B&gpu=h100-sxm&pp=37");
+    assert_eq!(s.pp, 1);
+    assert_eq!(notes.len(), 1, "{notes:?}");
+    assert_eq!(notes[0].param, "pp");
+    assert_eq!(
+        notes[0].message,
+        "pipeline-parallel size: must not exceed the number of layers (36); using the default (1)"
+    );
+    assert!(evaluate(&s).is_ok());
+    // 36 stages of one layer each are kept; so is PP 40 on Qwen3-32B's 64 layers.
+    assert_eq!(decode("?model=Qwen/Qwen3-8B&gpu=h100-sxm&pp=36").0.pp, 36);
+    assert_eq!(decode("?model=Qwen/Qwen3-32B&gpu=h100-sxm&pp=40").0.pp, 40);
+    // A custom model whose numbers are each in range but whose cache per token is not:
+    // 2 × 2²⁰ layers × 2²⁰ KV heads × 2²⁰ × 2 B = 2⁶² B per token, × 8,192 tokens past 2⁶⁴.
+    // The default model is shown instead, with the reason.
+    let q = "?model=custom&name=big&layers=1048576&heads=1048576&kv_heads=1048576&head_dim=1048576&weights_gib=0.001";
+    let (s, notes) = decode(q);
+    assert!(matches!(s.model, ModelChoice::Preset(p) if p.spec().id == "Qwen/Qwen3-8B"));
+    let n = notes
+        .iter()
+        .find(|n| n.param == "model")
+        .expect("a notice for the model");
+    assert!(
+        n.message.ends_with("using the default (Qwen/Qwen3-8B)"),
+        "{}",
+        n.message
+    );
+    assert!(evaluate(&s).is_ok());
+}

@@ -179,6 +179,19 @@ pub fn checked_context(s: &PageScenario) -> Result<u64> {
     Ok(context)
 }
 
+/// The pipeline-parallel size, refused when it exceeds the model's layers (as the vLLM check
+/// does, `vllm::layout`): the form says so at the field and a URL falls back to 1.
+pub fn checked_pp(s: &PageScenario) -> Result<u64> {
+    let layers = s.model.spec().layers;
+    if s.pp > layers {
+        return Err(KvError::Invalid {
+            field: "pipeline-parallel size",
+            message: crate::tf!(ERR_EXCEED_LAYERS, layers),
+        });
+    }
+    Ok(s.pp)
+}
+
 /// The pool, printed tokens and capped sequences at both ends of the estimate's range.
 fn range(s: &PageScenario, model: &ModelSpec, context: u64) -> Range {
     let at = |m: Margin| -> (i128, u64, u64, bool) {

@@ -55,15 +55,34 @@ pub fn decimal(field: &'static str, s: &str) -> Result<f64> {
     decimal_with_unit(field, s, "")
 }
 
+/// Whether the commas in `t` separate thousands (`1,234.5`), not a fraction (`1,5`, `0,95`,
+/// `1.234,5`): each after one to three digits, then groups of three, none after the point.
+fn thousands_commas(t: &str) -> bool {
+    if !t.contains(',') {
+        return true;
+    }
+    let int = t.split(['.', 'e', 'E']).next().unwrap_or("");
+    let mut groups = int.trim_start_matches(['-', '+']).split(',');
+    let first = groups.next().unwrap_or("");
+    !t[int.len()..].contains(',') && (1..=3).contains(&first.len()) && groups.all(|g| g.len() == 3)
+}
+
 /// Reads a finite decimal number, allowing `unit` after it (`1 GiB` in a GiB field).
 fn decimal_with_unit(field: &'static str, s: &str, unit: &str) -> Result<f64> {
-    let t = s.trim().replace(',', "");
+    let t = s.trim();
     let t = match t.get(t.len().saturating_sub(unit.len())..) {
         Some(end) if !unit.is_empty() && end.eq_ignore_ascii_case(unit) => {
-            t[..t.len() - unit.len()].trim_end().to_string()
+            t[..t.len() - unit.len()].trim_end()
         }
         _ => t,
     };
+    if !thousands_commas(t) {
+        return Err(KvError::Invalid {
+            field,
+            message: tf!(ERR_DECIMAL_COMMA, crate::error::quoted(s, 24)),
+        });
+    }
+    let t = t.replace(',', "");
     if t.is_empty() {
         return Err(KvError::Invalid {
             field,
@@ -414,6 +433,29 @@ mod tests {
             .to_string()
             .contains("at most 1"));
         assert!(parse_util("inf").is_err());
+    }
+
+    #[test]
+    fn a_comma_in_a_decimal_separates_thousands_or_is_refused() {
+        // "1,5" is not 15 (nor 1.5, as written in much of Europe): refused, saying why.
+        for bad in ["1,5", "0,95", "2,25", "1.234,5", ",5", "1,2345", "1,5 GiB"] {
+            let e = decimal_with_unit("overhead", bad, "GiB")
+                .unwrap_err()
+                .to_string();
+            assert!(
+                e.contains("a comma only separates thousands here"),
+                "{bad}: {e}"
+            );
+        }
+        assert!(parse_util("0,95")
+            .unwrap_err()
+            .to_string()
+            .starts_with("gpu_memory_utilization: \"0,95\": a comma only separates thousands"));
+        // Thousands are still read: 1,234.5 and 1,234,567 with or without the unit.
+        assert_eq!(decimal("x", "1,234.5").unwrap(), 1234.5);
+        assert_eq!(decimal("x", "-1,234,567").unwrap(), -1_234_567.0);
+        assert_eq!(decimal_with_unit("x", "1,024 GiB", "GiB").unwrap(), 1024.0);
+        assert_eq!(decimal("x", "0.95").unwrap(), 0.95);
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! What each input shows and how typed text is committed, what the pickers offer and select,
 //! and the hints beside them.
 
-use kvbudget_core::calc::{checked_context, Outcome};
+use kvbudget_core::calc::{checked_context, checked_pp, Outcome};
 use kvbudget_core::error::KvError;
 use kvbudget_core::fields;
 use kvbudget_core::floatfmt::{display, fixed};
@@ -259,7 +259,8 @@ pub const PARALLEL: [Input; 2] = [
         show: |s, _| s.pp.to_string(),
         apply: |s, t, _| {
             s.pp = fields::parse_pp(t)?;
-            Ok(())
+            // Not more stages than the model has layers.
+            checked_pp(s).map(drop)
         },
     },
 ];

@@ -51,6 +51,7 @@ pub struct Param {
 mod flags;
 mod model;
 mod numbers;
+mod settle;
 mod view;
 pub use flags::FLAG_PARAMS;
 use model::attention;
@@ -656,34 +657,7 @@ pub fn decode(query: &str) -> (PageScenario, Vec<Notice>) {
             });
         }
     }
-    if let Some(c) = s.model.custom_mut() {
-        if c.kv_heads > c.attention_heads {
-            notes.push(Notice {
-                param: "kv_heads".into(),
-                message: tf!(Q_KV_HEADS, c.kv_heads, c.attention_heads),
-            });
-            c.kv_heads = c.attention_heads;
-        }
-    }
-    // Prompt and trace are each valid alone but must add up to a request vLLM accepts: when they
-    // do not, both take their default (the context is then max_model_len), as a bad field does.
-    if let (true, Err(e)) = (
-        s.prompt.is_some() || s.trace.is_some(),
-        crate::calc::checked_context(&s),
-    ) {
-        let given = [("prompt", s.prompt), ("trace", s.trace)];
-        let named: Vec<&str> = given
-            .iter()
-            .filter(|g| g.1.is_some())
-            .map(|g| g.0)
-            .collect();
-        notes.push(Notice {
-            param: named.join(", "),
-            message: tf!(Q_USING_DEFAULT, e, crate::t!(D_CTX_NONE)),
-        });
-        s.prompt = None;
-        s.trace = None;
-    }
+    settle::settle(&mut s, &mut notes);
     (s, notes)
 }
 
