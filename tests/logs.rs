@@ -118,3 +118,16 @@ fn first_kv_line_wins_and_crlf_is_fine() {
     let p = parse("GPU KV cache size: 1,000 tokens\r\nGPU KV cache size: 2,000 tokens\r\n");
     assert_eq!(p.kv, Some(KvFigure::Tokens(1000)));
 }
+
+#[test]
+fn a_number_in_an_exponent_is_no_figure() {
+    // vLLM prints these figures with `%.2f` (or whole): "1e400" is not "1", and a line whose
+    // number cannot be read gives no figure rather than a wrong one. Units glued to the number
+    // ("14.99GiB", "1.77x") are vLLM's own and still read.
+    let p = parse("INFO Available KV cache memory: 1e400 GiB\nINFO model weights take 14.99GiB; non_torch_memory takes 0.18GiB\n");
+    assert_eq!(p.available_kv_gib, None);
+    assert_eq!(p.weights_gib, Some(14.99));
+    let p = parse("INFO Available KV cache memory: 2E+3 GiB\nINFO Maximum concurrency for 40,960 tokens per request: 1.77x\n");
+    assert_eq!(p.available_kv_gib, None);
+    assert_eq!(p.max_concurrency.unwrap().value, 1.77);
+}

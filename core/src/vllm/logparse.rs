@@ -116,7 +116,12 @@ fn number_at(s: &str) -> Option<(&str, &str)> {
         .map(|(i, _)| i)
         .unwrap_or(s.len());
     let n = s[..end].trim_end_matches(['.', ',']);
-    if n.is_empty() || !n.starts_with(|c: char| c.is_ascii_digit()) {
+    // An exponent ("1e400"): vLLM prints these figures with `%.2f` or whole, never so; read
+    // as "1" it would be a figure the log does not hold. (A unit may follow: "14.99GiB", "1.77x".)
+    let mut after = s[n.len()..].chars();
+    let exponent = matches!(after.next(), Some('e' | 'E'))
+        && after.next().is_some_and(|c| c.is_ascii_digit() || c == '+' || c == '-');
+    if n.is_empty() || !n.starts_with(|c: char| c.is_ascii_digit()) || exponent {
         None
     } else {
         Some((n, &s[n.len()..]))
