@@ -536,3 +536,25 @@ fn gemma_builds_its_embedding_on_every_pipeline_stage() {
     assert_eq!(n.len(), 1, "{n:?}");
     assert!(format!("{:?}", n[0]).contains("tied"), "{n:?}");
 }
+
+#[test]
+fn the_window_groups_text_names_the_tokens_in_flight_the_arithmetic_uses() {
+    // gemma-3-27b: its sliding groups keep the window plus the scheduled tokens. From vLLM 0.26
+    // that is twice max_num_batched_tokens (async scheduling keeps a step ahead): 2 × 8,192 =
+    // 16,384 in flight; on 0.11, 8,192. The derivation says the number the blocks were counted with.
+    let says = |q: &str| {
+        let (s, notes) = decode(q);
+        assert!(notes.is_empty(), "{notes:?}");
+        let o = evaluate(&s).unwrap();
+        explain(&s, &o)
+            .derivations
+            .into_iter()
+            .map(|d| d.1)
+            .find(|t| t.contains("for the window or chunk groups"))
+            .unwrap()
+    };
+    let new = says("?model=google/gemma-3-27b-it&gpu=h100-sxm&ctx=32768&vllm=0.33");
+    assert!(new.contains("the scheduler's 16,384 in flight"), "{new}");
+    let old = says("?model=google/gemma-3-27b-it&gpu=h100-sxm&ctx=32768&vllm=0.11");
+    assert!(old.contains("the scheduler's 8,192 in flight"), "{old}");
+}

@@ -275,7 +275,7 @@ pub(super) fn vllm_blocks(s: &PageScenario, o: &Outcome) -> Vec<(&'static str, S
                     EX_TAKES_WINDOWS,
                     thousands(others),
                     g.sliding_groups + g.local_groups,
-                    thousands(r.max_num_batched_tokens)
+                    thousands(vllm::layout::lookahead(s.version, r.max_num_batched_tokens))
                 ));
             }
             if g.state_groups > 0 {

@@ -207,13 +207,7 @@ impl Layout {
             k.full += k.local;
             k.local = 0;
         }
-        // Scheduled tokens a windowed layer must keep beyond its window: max_num_batched_tokens,
-        // doubled from 0.26 (async scheduling keeps one step ahead).
-        let lookahead = if s.version >= Version::new(0, 26) {
-            r.max_num_batched_tokens.saturating_mul(2)
-        } else {
-            r.max_num_batched_tokens
-        };
+        let lookahead = lookahead(s.version, r.max_num_batched_tokens);
         let (state_blocks, state_grows) = mamba::state_blocks(s, r.mamba_mode);
         let mut layout = Layout {
             page_bytes,
@@ -379,6 +373,16 @@ fn groups(k: &Kinds, v: Version) -> Option<Groups> {
             0.0
         },
     })
+}
+
+/// Scheduled tokens a windowed layer must keep beyond its window: `max_num_batched_tokens`,
+/// doubled from 0.26 (async scheduling keeps one step ahead).
+pub fn lookahead(v: Version, max_num_batched_tokens: u64) -> u64 {
+    if v >= Version::new(0, 26) {
+        max_num_batched_tokens.saturating_mul(2)
+    } else {
+        max_num_batched_tokens
+    }
 }
 
 /// Blocks one request of `len` tokens takes under `s`'s layout (over all groups).

@@ -120,7 +120,9 @@ fn number_at(s: &str) -> Option<(&str, &str)> {
     // as "1" it would be a figure the log does not hold. (A unit may follow: "14.99GiB", "1.77x".)
     let mut after = s[n.len()..].chars();
     let exponent = matches!(after.next(), Some('e' | 'E'))
-        && after.next().is_some_and(|c| c.is_ascii_digit() || c == '+' || c == '-');
+        && after
+            .next()
+            .is_some_and(|c| c.is_ascii_digit() || c == '+' || c == '-');
     if n.is_empty() || !n.starts_with(|c: char| c.is_ascii_digit()) || exponent {
         None
     } else {
