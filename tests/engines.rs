@@ -198,3 +198,22 @@ fn sglang_refusals_and_input_errors() {
     let c = compare(&evaluate(&s).unwrap(), &o);
     assert_eq!(c.rows[1].tokens, None);
 }
+
+/// SGLang 0.5.23's default fraction on an H100 for gemma-3-27b (a multimodal model) computes as
+/// 0.7932499999999999 in floating point, and SGLang's own line prints that `repr`. The
+/// comparison's sentences read it to six decimals: 0.79325, no float noise.
+#[test]
+fn the_comparison_reads_a_fraction_without_float_noise() {
+    let (s, notes) = decode("?engine=sglang&model=google/gemma-3-27b-it&gpu=h100-sxm");
+    assert!(notes.is_empty(), "{notes:?}");
+    let o = sglang_outcome(&s).unwrap();
+    assert_eq!(o.report.mem_fraction_static_text, "0.7932499999999999");
+    let c = compare(&evaluate(&s).unwrap(), &o);
+    assert!(
+        c.rows[1].pool.contains("× (1 − 0.79325) ="),
+        "{}",
+        c.rows[1].pool
+    );
+    assert!(c.why.contains("mem_fraction_static 0.79325"), "{}", c.why);
+    assert!(!c.why.contains("0.79324999"));
+}

@@ -206,6 +206,13 @@ fn gib(b: f64) -> String {
     format!("{} GiB", fixed2(b))
 }
 
+/// A fraction for prose, to six decimals without trailing zeros: SGLang's default 0.79325
+/// computes as 0.7932499999999999, which its own line prints and the sentence need not.
+fn fraction(x: f64) -> String {
+    let t = crate::floatfmt::fixed(x, 6);
+    t.trim_end_matches('0').trim_end_matches('.').to_string()
+}
+
 /// vLLM's and SGLang's pools for the page's scenario side by side.
 pub fn compare(vllm: &Outcome, sg: &SglangOutcome) -> Comparison {
     let v = &vllm.chosen.report;
@@ -227,7 +234,7 @@ pub fn compare(vllm: &Outcome, sg: &SglangOutcome) -> Comparison {
             EN_SG_POOL,
             gib(after),
             gib(pre),
-            r.mem_fraction_static_text,
+            fraction(r.mem_fraction_static),
             gib(rest),
             thousands(r.cell_size_bytes),
             r.page_size
@@ -244,7 +251,7 @@ pub fn compare(vllm: &Outcome, sg: &SglangOutcome) -> Comparison {
             Memory::HalfPredicted => crate::t!(EN_HALF_PREDICTED),
             _ => crate::t!(EN_AS_GIVEN),
         },
-        r.mem_fraction_static_text,
+        fraction(r.mem_fraction_static),
         if r.mfs_default.is_some() {
             crate::t!(EN_MFS_DEFAULT)
         } else {
