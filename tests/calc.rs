@@ -558,3 +558,45 @@ fn the_window_groups_text_names_the_tokens_in_flight_the_arithmetic_uses() {
     let old = says("?model=google/gemma-3-27b-it&gpu=h100-sxm&ctx=32768&vllm=0.11");
     assert!(old.contains("the scheduler's 8,192 in flight"), "{old}");
 }
+
+#[test]
+fn a_decode_step_reads_a_windowed_layer_only_over_its_window() {
+    // gemma-3-27b: 62 layers, every 6th full (10), 52 sliding over 1,024 tokens; 2 × 16 KV heads
+    // × 128 × 2 B = 8,192 B per token per layer. At 32,768 tokens one sequence holds
+    // 10 × 32,768 × 8,192 + 52 × 1,024 × 8,192 = 2,684,354,560 + 436,207,616 = 3,120,562,176 B,
+    // and that is what a step reads, not 32,768 × 62 × 8,192 = 16,642,998,272 B. On an H100 SXM
+    // (3,350 GB/s) with its 55,244,016,844 B of weights: 3,350 × 10⁹ / 58,364,579,020 = 57.40
+    // tokens/s for one sequence (46.60 if every layer read every token).
+    let (s, notes) = decode("?model=google/gemma-3-27b-it&gpu=h100-sxm&ctx=32768");
+    assert!(notes.is_empty(), "{notes:?}");
+    let o = evaluate(&s).unwrap();
+    let (w, bpt, _) = kvbudget::core::calc::decode_terms(&s, &o.model, s.kv).unwrap();
+    assert_eq!((w.0, bpt.0), (55_244_016_844, 507_904));
+    assert!(
+        (o.decode.per_sequence - 57.398).abs() < 0.01,
+        "{}",
+        o.decode.per_sequence
+    );
+    let words = explain(&s, &o);
+    let line = &words
+        .derivations
+        .iter()
+        .find(|d| d.0 == "decode ceiling")
+        .unwrap()
+        .1;
+    assert!(
+        line.contains("55,244,016,844 B weights + 3,120,562,176 B of KV (32,768 tokens on the full-attention layers, at most 1,024 on the windowed ones)) = 57.4 tokens/s"),
+        "{line}"
+    );
+    // A model of full layers still reads t × B_tok: Qwen3-8B, 8,192 × 147,456 B.
+    let (s, _) = decode("?model=Qwen/Qwen3-8B&gpu=h100-sxm&ctx=8192");
+    let o = evaluate(&s).unwrap();
+    let words = explain(&s, &o);
+    let line = &words
+        .derivations
+        .iter()
+        .find(|d| d.0 == "decode ceiling")
+        .unwrap()
+        .1;
+    assert!(line.contains("+ 8,192 tokens × 147,456 B)"), "{line}");
+}

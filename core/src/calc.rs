@@ -264,15 +264,13 @@ pub fn evaluate(s: &PageScenario) -> Result<Outcome> {
         ),
         (None, None, None) => Bytes(0),
     };
-    let (decode_weights, decode_bpt, decode_state) = decode_terms(s, &model, s.kv)?;
+    let (decode_weights, _, _) = decode_terms(s, &model, s.kv)?;
     let compute_roof = compute_roof(s, &model, context);
     let decode = roofed(
-        capacity::decode_ceiling_with_state(
+        capacity::decode_ceiling_moving(
             s.gpu.bandwidth_gbs(),
             decode_weights,
-            context,
-            decode_bpt,
-            decode_state,
+            decode_moved(s, &model, s.kv, context),
             chosen.capped.max(1),
         ),
         compute_roof,
@@ -324,7 +322,7 @@ pub fn roofed(d: DecodeCeiling, roof: Option<f64>) -> DecodeCeiling {
 /// What one decode step of one sequence moves per GPU: the weights over tensor parallelism, the
 /// KV of every layer per token, and a hybrid's state, read and written back. Pipeline stages run
 /// one after another for a sequence, so a step reads all of them (at TP 1 and PP 1: the weights
-/// and the seed's `B_tok`).
+/// and the seed's `B_tok`). What a sequence of `t` tokens moves is [`decode_moved`].
 pub fn decode_terms(
     s: &PageScenario,
     model: &ModelSpec,
@@ -335,6 +333,12 @@ pub fn decode_terms(
         capacity::bytes_per_token(model, kv, s.tp, 1)?,
         Bytes(2 * capacity::state_bytes_per_sequence(model, s.tp, 1).0),
     ))
+}
+
+/// The bytes one sequence of `t` tokens moves in a decode step: `t × B_tok` and its state, but a
+/// windowed layer reads only its window (`capacity::decode_read_per_sequence`). Past 2⁶⁴: no rate.
+pub fn decode_moved(s: &PageScenario, model: &ModelSpec, kv: KvDtype, t: u64) -> f64 {
+    capacity::decode_read_per_sequence(model, kv, s.tp, t).map_or(f64::INFINITY, |b| b.0 as f64)
 }
 
 /// The plan the scenario asks for (`plan`: N sequences of the context), when it asks for one.

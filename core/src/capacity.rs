@@ -266,7 +266,8 @@ pub struct DecodeCeiling {
     pub per_sequence_in_batch: f64,
 }
 
-/// The decode ceiling at context `t` for `n` sequences, bandwidth in GB/s (10⁹ bytes/s).
+/// The decode ceiling at context `t` for `n` sequences, bandwidth in GB/s (10⁹ bytes/s): the
+/// seed's `BW / (W + n × t × B_tok)`.
 pub fn decode_ceiling(
     bandwidth_gbs: f64,
     weights: Bytes,
@@ -274,30 +275,38 @@ pub fn decode_ceiling(
     per_token: Bytes,
     n: u64,
 ) -> DecodeCeiling {
-    decode_ceiling_with_state(bandwidth_gbs, weights, t, per_token, Bytes(0), n)
+    decode_ceiling_moving(bandwidth_gbs, weights, t as f64 * per_token.0 as f64, n)
 }
 
-/// The same with `state` bytes each sequence moves per step whatever its context (a hybrid's
-/// recurrent state, read and written back): `BW / (W + n × (t × B_tok + state))`.
-pub fn decode_ceiling_with_state(
+/// The same with the bytes each sequence moves per step given whole (`moved`, as
+/// [`decode_read_per_sequence`] counts them): `BW / (W + n × moved)`.
+pub fn decode_ceiling_moving(
     bandwidth_gbs: f64,
     weights: Bytes,
-    t: u64,
-    per_token: Bytes,
-    state: Bytes,
+    moved: f64,
     n: u64,
 ) -> DecodeCeiling {
     let bw = bandwidth_gbs * 1e9;
     let w = weights.0 as f64;
-    let kv = t as f64 * per_token.0 as f64 + state.0 as f64;
     let n = n.max(1) as f64;
-    let one = bw / (w + kv);
-    let batch_step = bw / (w + n * kv);
+    let one = bw / (w + moved);
+    let batch_step = bw / (w + n * moved);
     DecodeCeiling {
         per_sequence: one,
         aggregate: n * batch_step,
         per_sequence_in_batch: batch_step,
     }
+}
+
+/// The bytes one sequence moves in a decode step at context `t` on one GPU of `tp`: the KV it
+/// holds ([`bytes_per_sequence`]: a sliding-window layer reads at most its window, a chunked local
+/// layer at most its chunk) and a hybrid's recurrent state, which is also written back.
+pub fn decode_read_per_sequence(model: &ModelSpec, kv: KvDtype, tp: u64, t: u64) -> Result<Bytes> {
+    let held = bytes_per_sequence(model, kv, tp, 1, t)?;
+    held.0
+        .checked_add(state_bytes_per_sequence(model, tp, 1).0)
+        .map(Bytes)
+        .ok_or(KvError::Overflow("bytes per sequence"))
 }
 
 /// Multiply–adds of one decode step per token, excluding attention over the context: the

@@ -207,6 +207,27 @@ fn pool_and_sequences(s: &PageScenario, o: &Outcome) -> Vec<(&'static str, Strin
     let Ok((decode_weights, decode_bpt, decode_state)) = decode_terms(s, &o.model, s.kv) else {
         return d;
     };
+    // A windowed layer reads at most its window: the KV a step reads, when that is less than
+    // every token of every layer.
+    let moved = crate::calc::decode_moved(s, &o.model, s.kv, o.context) - decode_state.0 as f64;
+    let full = o.context as f64 * decode_bpt.0 as f64;
+    let kv_read = match o.model.attention {
+        Attention::SlidingWindow { window: w, .. } | Attention::ChunkedLocal { chunk: w, .. }
+            if moved < full =>
+        {
+            tf!(
+                EX_DECODE_KV_WINDOWED,
+                thousands(moved as u64),
+                thousands(o.context),
+                thousands(w)
+            )
+        }
+        _ => tf!(
+            EX_DECODE_KV_FULL,
+            thousands(o.context),
+            thousands(decode_bpt.0)
+        ),
+    };
     let state = if decode_state.0 > 0 {
         tf!(EX_DECODE_STATE, thousands(decode_state.0))
     } else {
@@ -218,8 +239,7 @@ fn pool_and_sequences(s: &PageScenario, o: &Outcome) -> Vec<(&'static str, Strin
             EX_DECODE,
             display(s.gpu.bandwidth_gbs()),
             thousands(decode_weights.0),
-            thousands(o.context),
-            thousands(decode_bpt.0),
+            kv_read,
             state,
             fixed(o.decode.per_sequence, 1),
             sequences(chosen.capped.max(1)),
