@@ -600,3 +600,32 @@ fn a_decode_step_reads_a_windowed_layer_only_over_its_window() {
         .1;
     assert!(line.contains("+ 8,192 tokens × 147,456 B)"), "{line}");
 }
+
+#[test]
+fn one_sequence_is_one_sequence_in_every_sentence() {
+    // gemma-3-27b on an H100 at 32,768 tokens: vLLM's blocks give exactly one sequence
+    // (⌊13,209 / 8,582⌋ = 1). No "1 sequences".
+    let (s, _) = decode("?model=google/gemma-3-27b-it&gpu=h100-sxm&ctx=32768&vllm=0.33");
+    let o = evaluate(&s).unwrap();
+    assert_eq!(o.chosen.vllm_max, 1);
+    let all: Vec<String> = explain(&s, &o)
+        .derivations
+        .into_iter()
+        .map(|d| d.1)
+        .collect();
+    let text = all.join("\n");
+    assert!(text.contains("= 1 sequence"), "{text}");
+    assert!(
+        text.contains("there is room for 1 sequence of 32,768 tokens"),
+        "{text}"
+    );
+    assert!(!text.contains("1 sequences"), "{text}");
+    // Nemotron-3-Nano's groups of 6 leave one padding layer.
+    let (s2, _) = decode("?model=nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16&gpu=h100-sxm");
+    let o2 = evaluate(&s2).unwrap();
+    let groups = explain(&s2, &o2).derivations.into_iter().map(|d| d.1);
+    assert!(groups
+        .into_iter()
+        .any(|d| d.contains("4 Mamba2 groups (1 padding layer);")));
+    assert!(kvbudget::page::answer(&s, &o).starts_with("1 sequence of 32,768 tokens fits ·"));
+}

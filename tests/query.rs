@@ -136,7 +136,7 @@ fn a_key_given_twice_takes_the_last_value_and_says_so() {
     assert_eq!(notes[0].param, "ctx");
     assert_eq!(
         notes[0].message,
-        "is given more than once; the last value is used"
+        "given more than once; the last value is used"
     );
     // Three times: still one notice.
     let (s, notes) = decode("?ctx=8192&ctx=4096&ctx=2048");

@@ -50,7 +50,7 @@ pub fn embed_headline(s: &PageScenario, o: &Outcome) -> String {
         &s.model.name(),
         &s.gpu.name(),
         s.kv.name(),
-        &thousands(o.chosen.capped),
+        o.chosen.capped,
         &thousands(o.context),
         &thousands(o.chosen.bytes_per_token.0)
     ))

@@ -233,7 +233,11 @@ pub(super) fn vllm_blocks(s: &PageScenario, o: &Outcome) -> Vec<(&'static str, S
                 g.group_size,
                 kinds.join(" + "),
                 if g.padding_layers > 0 {
-                    tf!(EX_GROUPS_PADDING, g.padding_layers)
+                    if g.padding_layers == 1 {
+                        t!(EX_GROUPS_PADDING_ONE).into()
+                    } else {
+                        tf!(EX_GROUPS_PADDING, g.padding_layers)
+                    }
                 } else {
                     String::new()
                 },
@@ -310,7 +314,7 @@ pub(super) fn vllm_blocks(s: &PageScenario, o: &Outcome) -> Vec<(&'static str, S
             thousands(o.context),
             takes,
             thousands(per_req),
-            chosen.vllm_max
+            super::sequences(chosen.vllm_max)
         ),
     ));
     if r.groups.is_some() || m.state.is_some() {
@@ -334,7 +338,7 @@ pub(super) fn vllm_blocks(s: &PageScenario, o: &Outcome) -> Vec<(&'static str, S
                     EX_TOKEN_LINE,
                     thousands(tokens),
                     formula,
-                    chosen.vllm_max,
+                    super::sequences(chosen.vllm_max),
                     thousands(o.context),
                     thousands(chosen.vllm_max.saturating_mul(o.context))
                 ),

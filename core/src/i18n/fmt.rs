@@ -86,14 +86,12 @@ pub fn rs_embed_headline(
     model: &str,
     gpu: &str,
     kv: &str,
-    seqs: &str,
+    seqs: u64,
     context: &str,
     bpt: &str,
 ) -> String {
-    fill(
-        t!(RS_EMBED_HEADLINE),
-        &[&model, &gpu, &kv, &seqs, &context, &bpt],
-    )
+    let fit = rs_fit(&crate::units::thousands(seqs), seqs, context);
+    fill(t!(RS_EMBED_HEADLINE), &[&model, &gpu, &kv, &fit, &bpt])
 }
 
 pub fn rs_embed_refused(model: &str, gpu: &str, kv: &str, why: &str) -> String {

@@ -66,7 +66,7 @@ crate::texts! {
     RS_VLLM_STATS_HEADING: "vLLM {0} 下的结果（SGLang {1} 见下文）",
     RS_COMPARE_CAPTION: "同一块 GPU，两种引擎：{0} 跑在 {1} 上，每条序列 {2} 个 token",
     RS_EMBED_REFUSED: "{0} 跑在 {1} 上（{2} KV）：vLLM 无法启动（{3}）",
-    RS_EMBED_HEADLINE: "{0} 跑在 {1} 上（{2} KV）：可容纳 {3} 条 {4} token 的序列 · 每 token {5} 字节",
+    RS_EMBED_HEADLINE: "{0} 跑在 {1} 上（{2} KV）：{3} · 每 token {4} 字节",
     RS_REPERTOIRE_CAPTION: "课程模型清单在 {0} 上、{1} 个 token 时的结果{2}（点选一行即可载入）",
     RS_OF_TOKENS_EACH: "每条 {0} 个 token",
     RS_RANGE: " · 范围 {0}–{1}",
