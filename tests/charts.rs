@@ -390,3 +390,31 @@ fn the_gpu_total_has_its_own_row_where_weights_overflow() {
         );
     }
 }
+
+#[test]
+fn y_tick_labels_never_overlap() {
+    // Qwen2.5-7B-AWQ with FP8 on an MI300X at a context of 16: the concurrency axis spans 1 to
+    // about 500,000 sequences, eighteen 1-2-5 ticks; at phone width the plot is short and the
+    // labels overlapped ("500,000" over "200,000"). Each label is a 13 px line centred on its
+    // tick: any two drawn must be 16 px apart at least, at every width the page draws.
+    let (_, d) = data("?model=Qwen/Qwen2.5-7B-Instruct-AWQ&gpu=mi300x&ctx=16&kv=fp8");
+    for width in [280, 320, 360, 480, 720, 860] {
+        for svg in [
+            charts::concurrency(&d, width).unwrap(),
+            charts::roofline(&d, width).unwrap(),
+        ] {
+            // The y labels: right-aligned, centred on their tick (`dy="0.5ex"`).
+            let mut ys: Vec<f64> = svg
+                .split("<text")
+                .skip(1)
+                .filter(|t| t.contains(r#"dy="0.5ex""#) && t.contains(r#"text-anchor="end""#))
+                .map(|t| attr(t, "y").unwrap())
+                .collect();
+            ys.sort_by(f64::total_cmp);
+            assert!(ys.len() >= 2, "width {width}: {ys:?}");
+            for w in ys.windows(2) {
+                assert!(w[1] - w[0] >= 16.0, "width {width}: {ys:?}");
+            }
+        }
+    }
+}

@@ -181,36 +181,11 @@ impl<'a, 'b> Plot<'a, 'b> {
         for &x in &px {
             self.pixels(&[(x, self.bottom + 1), (x, self.bottom + 6)], INK.into())?;
         }
-        // Every label where they all fit side by side; else those at powers of ten (two at
-        // least); else each that clears the one before (a narrow log axis spanning 1k–200k ran
-        // "50k100k200k").
-        let mut keep = vec![true; xs.len()];
-        for pass in 0..3 {
-            let (mut right, mut clear, mut kept) = (i32::MIN / 2, true, 0);
-            for i in 0..xs.len() {
-                let l = xs[i].log10();
-                keep[i] = match pass {
-                    1 => xs[i] > 0.0 && (l - l.round()).abs() < 1e-9,
-                    _ => true,
-                };
-                let half = (text_width(&labels[i], FONT) / 2.0) as i32;
-                if !keep[i] {
-                    continue;
-                }
-                if px[i] - half < right + 6 {
-                    clear = false;
-                    if pass == 2 {
-                        keep[i] = false;
-                        continue;
-                    }
-                }
-                right = px[i] + half;
-                kept += 1;
-            }
-            if clear && kept >= 2 || pass == 2 {
-                break;
-            }
-        }
+        let half: Vec<i32> = labels
+            .iter()
+            .map(|l| (text_width(l, FONT) / 2.0) as i32)
+            .collect();
+        let keep = thin(&px, &half, xs, 6);
         for (i, text) in labels.into_iter().enumerate() {
             if keep[i] {
                 self.area
@@ -235,7 +210,11 @@ impl<'a, 'b> Plot<'a, 'b> {
         for &y in &py {
             self.pixels(&[(self.left - 6, y), (self.left - 1, y)], INK.into())?;
         }
-        for (&v, &y) in ys.iter().zip(&py) {
+        // A label is a line of 13 px text, centred on its tick: on a short axis over many decades
+        // (a phone-width chart from 1 to 500,000 sequences) they would overlap.
+        let up: Vec<i32> = py.iter().map(|&y| -y).collect();
+        let keep = thin(&up, &vec![7; ys.len()], ys, 3);
+        for ((&v, &y), _) in ys.iter().zip(&py).zip(&keep).filter(|(_, &k)| k) {
             self.area
                 .draw(&Text::new(
                     tick_label(v, false),
@@ -246,6 +225,37 @@ impl<'a, 'b> Plot<'a, 'b> {
         }
         Ok(())
     }
+}
+
+/// Which tick labels to draw, at `pos` (px, increasing along the axis) with half-extents `half`
+/// for the values `vs`: every one where they all clear each other by `gap` px; else those at
+/// powers of ten (two at least); else each that clears the one before (a narrow log axis
+/// spanning 1k–200k ran "50k100k200k").
+fn thin(pos: &[i32], half: &[i32], vs: &[f64], gap: i32) -> Vec<bool> {
+    let mut keep = vec![true; vs.len()];
+    for pass in 0..3 {
+        let (mut end, mut clear, mut kept) = (i32::MIN / 2, true, 0);
+        for i in 0..vs.len() {
+            let l = vs[i].log10();
+            keep[i] = pass != 1 || vs[i] > 0.0 && (l - l.round()).abs() < 1e-9;
+            if !keep[i] {
+                continue;
+            }
+            if pos[i] - half[i] < end + gap {
+                clear = false;
+                if pass == 2 {
+                    keep[i] = false;
+                    continue;
+                }
+            }
+            end = pos[i] + half[i];
+            kept += 1;
+        }
+        if clear && kept >= 2 || pass == 2 {
+            break;
+        }
+    }
+    keep
 }
 
 /// A chart with both axes logarithmic, its grid and 1-2-5 tick labels.
