@@ -238,6 +238,20 @@ fn the_memory_split_counts_what_the_headline_counts_and_stays_on_the_gpu() {
     let last = d.memory[0].segments.last().unwrap();
     assert_eq!(last.kind, SegmentKind::Unclaimed);
     assert_eq!(last.bytes, 2_528_661_995);
+    // With windowed layers a sequence's band is the blocks vLLM gives it, the blocks the count
+    // was made with. gemma-3-27b at 32,768 tokens (vLLM 0.33), groups of 10 layers, 1,310,720 B
+    // per block: its full group takes 32,768 / 16 = 2,048 blocks, each of its 6 sliding groups
+    // ⌈(1,023 + 2 × 8,192) / 16⌉ + 1 = 1,089, so 2,048 + 6,534 = 8,582 blocks = 11,248,599,040 B
+    // (10.48 GiB; the formula's 3,120,562,176 B would leave room for four more in the picture
+    // where the headline counts one).
+    let (o, d) = data("?model=google/gemma-3-27b-it&gpu=h100-sxm&ctx=32768&vllm=0.33");
+    assert_eq!(o.chosen.capped, 1);
+    let band = d.memory[0]
+        .segments
+        .iter()
+        .find(|x| matches!(x.kind, SegmentKind::Sequences { count: 1 }))
+        .unwrap();
+    assert_eq!(band.bytes, 11_248_599_040);
 }
 
 #[test]

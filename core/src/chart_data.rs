@@ -182,10 +182,16 @@ fn memory(s: &PageScenario, o: &Outcome, total: Bytes) -> Vec<Bar> {
                 kind: SegmentKind::Overhead,
             }]);
             // The sequences the headline counts: vLLM's whole blocks, capped by max_num_seqs
-            // (none when vLLM refuses); what they leave of the pool is the free band.
+            // (none when vLLM refuses), each the blocks vLLM gives it (with windowed layers, the
+            // window and the tokens in flight of every group: more than the formula's bytes);
+            // what they leave of the pool is the free band.
             let n = p.capped;
             let pool = p.pool.max(0) as u128;
-            let used = (n as u128 * p.bytes_per_sequence.0 as u128).min(pool) as u64;
+            let per_sequence = match p.blocks_per_sequence {
+                0 => p.bytes_per_sequence.0 as u128,
+                b => b as u128 * p.report.block_bytes as u128,
+            };
+            let used = (n as u128 * per_sequence).min(pool) as u64;
             // A hybrid's state is its own band after the sequences' per-token cache.
             let states = (n as u128 * state).min(used as u128) as u64;
             if n > 0 {
