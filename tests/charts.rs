@@ -230,8 +230,31 @@ fn the_memory_split_counts_what_the_headline_counts_and_stays_on_the_gpu() {
         assert_eq!(last.label, "rest of the GPU");
     }
     let svg = charts::memory(&d, 720).unwrap();
-    assert!(svg.contains("rest of the GPU, under (1 − util)"));
+    assert!(svg.contains("rest of the GPU: weights and overhead exceed total × util"));
     assert!(!svg.contains("not claimed"));
+    // The budget they exceed is marked: at util 0.05, ⌈25,286,619,955 × 0.05⌉ = 1,264,330,998 B
+    // = 1.18 GiB, left of the weights' end (at 360 px too, where its label turns right of the
+    // line rather than run past the plot's left edge).
+    let (_, d) = data("?model=Qwen/Qwen3-8B&gpu=rtx-4090&util=0.05");
+    assert_eq!(d.budget.map(|b| b.0), Some(1_264_330_998));
+    for width in [720, 360] {
+        let svg = charts::memory(&d, width).unwrap();
+        let label = svg
+            .split("<text")
+            .find(|t| t.contains(">total × util 1.18 GiB<"))
+            .unwrap();
+        // (Right-aligned, it ends at x: its start, about 0.56 em per character, is in the chart.)
+        let x = attr(label, "x").unwrap();
+        let width = "total × util 1.18 GiB".chars().count() as f64 * 0.56 * 13.0;
+        let start = if label.contains(r#"text-anchor="end""#) {
+            x - width
+        } else {
+            x
+        };
+        assert!(start >= 0.0, "{width} {label}");
+    }
+    // No mark where the budget holds weights and overhead.
+    assert_eq!(data("?model=Qwen/Qwen3-8B&gpu=rtx-4090").1.budget, None);
     // At utilization 0.9 the band is (1 − 0.9) × total, named so (vLLM ≥ 0.14 rounds up):
     // 25,286,619,955 − ⌈25,286,619,955 × 0.9⌉ = 25,286,619,955 − 22,757,957,960 = 2,528,661,995 B.
     let (_, d) = data("?model=Qwen/Qwen3-8B&gpu=rtx-4090&util=0.9");

@@ -116,6 +116,9 @@ pub struct ChartData {
     pub roofline_point: (u64, f64),
     /// Why vLLM would not start at the scenario, if it would not.
     pub refusal: Option<RefusalKind>,
+    /// `total × util` where the weights and the overhead exceed it (no KV memory is left): the
+    /// memory split marks it, as the reason for the refusal.
+    pub budget: Option<Bytes>,
 }
 
 /// Context values for the curves: log-spaced from 512 (or the smallest `extra` point below it,
@@ -300,6 +303,9 @@ pub fn build(s: &PageScenario, o: &Outcome) -> Result<ChartData> {
         roofline_compute,
         roofline_point: (o.context, point_rate),
         refusal,
+        budget: (o.weights_per_gpu.0.saturating_add(o.overhead.0) > o.requested
+            && o.weights_per_gpu <= total)
+            .then_some(Bytes(o.requested)),
     })
 }
 

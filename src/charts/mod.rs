@@ -65,10 +65,12 @@ pub fn memory(d: &ChartData, width: u32) -> Result<String, ChartError> {
         .unwrap_or(0) as f64
         / GIB as f64;
     // Where weights overflow the GPU, a row above the bars holds the GPU's total (beside the
-    // first bar's name it could run into it on a narrow chart).
+    // first bar's name it could run into it on a narrow chart); where weights and overhead
+    // exceed total × util, that budget, the same way.
     let overflow = longest > total_gib;
-    let headroom = if overflow { 0.45 } else { 0.0 };
-    let plot_h = 64 + 62 * bars as u32 + if overflow { 24 } else { 0 };
+    let marked = overflow || d.budget.is_some();
+    let headroom = if marked { 0.45 } else { 0.0 };
+    let plot_h = 64 + 62 * bars as u32 + if marked { 24 } else { 0 };
     render(width, plot_h, &legend, |root| {
         let xmax = total_gib.max(longest) * 1.02;
         let chart = Plot::frame(
@@ -141,17 +143,30 @@ pub fn memory(d: &ChartData, width: u32) -> Result<String, ChartError> {
                 x += w;
             }
         }
-        // The GPU's total, marked where weights overflow it.
-        if overflow {
+        // The GPU's total, marked where weights overflow it; the budget, where weights and
+        // overhead exceed it. The label sits left of the line, or right of it where it would
+        // run past the plot's left edge.
+        let mark = match d.budget {
+            _ if overflow => Some((total_gib, t!(ch_gpu_total(&fixed(total_gib, 2))))),
+            Some(b) => Some((b.as_gib(), t!(ch_budget(&fixed(b.as_gib(), 2))))),
+            None => None,
+        };
+        if let Some((at, label)) = mark {
             chart.line(
-                &[(total_gib, 0.0), (total_gib, bars as f64 + headroom)],
+                &[(at, 0.0), (at, bars as f64 + headroom)],
                 OVERFLOW.stroke_width(2),
             )?;
-            let (px, py) = chart.at((total_gib, bars as f64 + headroom));
+            let (px, py) = chart.at((at, bars as f64 + headroom));
+            let (left, _) = chart.at((0.0, 0.0));
+            let (x, h) = if px - 4 - (text_width(&label, FONT) as i32) < left {
+                (px + 4, HPos::Left)
+            } else {
+                (px - 4, HPos::Right)
+            };
             root.draw(&Text::new(
-                t!(ch_gpu_total(&fixed(total_gib, 2))),
-                (px - 4, py + 2),
-                font(FONT).pos(Pos::new(HPos::Right, VPos::Top)),
+                label,
+                (x, py + 2),
+                font(FONT).pos(Pos::new(h, VPos::Top)),
             ))
             .map_err(err)?;
         }

@@ -230,6 +230,10 @@ pub fn ch_conc_summary(context: &str, per: &str, cap: &str) -> String {
     fill(t!(CH_CONC_SUMMARY), &[&context, &per, &cap])
 }
 
+pub fn ch_budget(gib: &str) -> String {
+    fill(t!(CH_BUDGET), &[&gib])
+}
+
 pub fn ch_gpu_total(gib: &str) -> String {
     fill(t!(CH_GPU_TOTAL), &[&gib])
 }
