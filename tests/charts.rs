@@ -230,7 +230,7 @@ fn the_memory_split_counts_what_the_headline_counts_and_stays_on_the_gpu() {
         assert_eq!(last.label, "rest of the GPU");
     }
     let svg = charts::memory(&d, 720).unwrap();
-    assert!(svg.contains("rest of the GPU: weights and overhead exceed total × util"));
+    assert!(svg.contains("rest of the GPU, beyond total × util"));
     assert!(!svg.contains("not claimed"));
     // The budget they exceed is marked: at util 0.05, ⌈25,286,619,955 × 0.05⌉ = 1,264,330,998 B
     // = 1.18 GiB, left of the weights' end (at 360 px too, where its label turns right of the
