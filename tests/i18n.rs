@@ -156,7 +156,6 @@ fn english_words(text: &str) -> Vec<String> {
         "key",
         "value",
         "logits",
-        "profile",
         "torch",
         "rope",
         "latent",

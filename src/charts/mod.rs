@@ -81,7 +81,7 @@ pub fn memory(d: &ChartData, width: u32) -> Result<String, ChartError> {
             (t!(CH_GIB_AXIS), ""),
         )?;
         let count = ((width as f64 / 90.0) as usize).clamp(3, 10);
-        chart.x_ticks(&linear_ticks(xmax, count), |x| fixed(x, 0))?;
+        chart.x_ticks(&linear_ticks(xmax, count), |x| thousands(x.round() as u64))?;
         let px_per_gib = (chart.at((1.0, 0.0)).0 - chart.at((0.0, 0.0)).0) as f64;
         for (i, bar) in d.memory.iter().enumerate() {
             let y1 = bars as f64 - i as f64 - 0.22;

@@ -95,7 +95,7 @@ crate::texts! {
     VF_SETTINGS_DIFFER: "设置不同（{0}）：请先对齐到日志",
     VF_WHY_WEIGHTS: "vLLM 统计的是它在这块 GPU 上实际加载的量；检查点文件的大小会因量化缩放因子、共享嵌入和缓冲区而不同",
     VF_WHY_BUDGET: "vLLM 识别到的 GPU 总显存（比 nvidia-smi 少 1.5%–2%）乘以 --gpu-memory-utilization",
-    VF_WHY_ACTIVATION: "profile 运行：采样器行数 × 词表大小，以及 max_num_batched_tokens 的前向计算",
+    VF_WHY_ACTIVATION: "剖析运行：采样器行数 × 词表大小，以及 max_num_batched_tokens 的前向计算",
     VF_WHY_NON_TORCH: "CUDA 上下文增长和 NCCL 缓冲区（张量并行时每卡约 2 GiB）",
     VF_WHY_GRAPHS: "vLLM 0.20 起从预算中扣除；之前在预算之外",
     VF_WHY_AVAILABLE: "预算减去以上各项；同一配置多次启动会相差几个百分点",
