@@ -260,3 +260,44 @@ fn a_config_identical_to_a_preset_is_recognised() {
     let m = import(&named, kvbudget::core::config::UNNAMED).unwrap();
     assert_eq!(m.spec.id, "Qwen/Qwen3-8B");
 }
+
+#[test]
+fn counts_that_are_no_counts_are_named_with_their_value() {
+    let base = r#""num_attention_heads": 8, "num_key_value_heads": 8, "head_dim": 128, "vocab_size": 1000"#;
+    let err = |fields: &str| {
+        import(&format!("{{{fields}, {base}}}"), "x")
+            .unwrap_err()
+            .to_string()
+    };
+    // A negative hidden size is there, and wrong: not "has no hidden_size".
+    let e = err(r#""num_hidden_layers": 4, "hidden_size": -4096"#);
+    assert_eq!(
+        e,
+        "config.json: hidden_size is -4096; it must be a whole number from 1"
+    );
+    // 10²⁰ layers does not fit 64 bits: the file's value, not a saturated 18446744073709551615
+    // (the JSON parser reads it as the float 10²⁰ and writes it back as 1e+20).
+    let e = err(r#""num_hidden_layers": 99999999999999999999, "hidden_size": 1024"#);
+    assert_eq!(
+        e,
+        "config.json: num_hidden_layers is 1e+20; it must be a whole number from 1"
+    );
+    // A fraction and a text are named the same way; an absent field is still "has no".
+    assert!(err(r#""num_hidden_layers": 4.5, "hidden_size": 1024"#)
+        .contains("num_hidden_layers is 4.5;"));
+    assert!(err(r#""num_hidden_layers": "32", "hidden_size": 1024"#)
+        .contains(r#"num_hidden_layers is "32";"#));
+    assert!(err(r#""hidden_size": 1024"#).contains("has no"));
+}
+
+#[test]
+fn more_kv_heads_than_heads_is_refused() {
+    // Grouped-query attention shares each KV head among a group of query heads: 32 KV heads
+    // for 8 heads is no model (it used to import as 8 KV heads, silently).
+    let text = r#"{"num_hidden_layers": 4, "hidden_size": 4096, "num_attention_heads": 8, "num_key_value_heads": 32, "vocab_size": 1000}"#;
+    let e = import(text, "x").unwrap_err().to_string();
+    assert!(
+        e.starts_with("config.json: has 32 KV heads for 8 attention heads"),
+        "{e}"
+    );
+}

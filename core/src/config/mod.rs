@@ -115,8 +115,9 @@ fn bad(message: String) -> KvError {
 fn u(m: &Map<String, Value>, keys: &[&str]) -> Option<u64> {
     keys.iter().find_map(|k| match m.get(*k) {
         Some(Value::Number(n)) => n.as_u64().or_else(|| {
+            // (Written as a float: whole, and below 2⁶⁴, else no count; `as` would saturate.)
             n.as_f64()
-                .filter(|f| *f >= 0.0 && f.fract() == 0.0)
+                .filter(|f| *f >= 0.0 && f.fract() == 0.0 && *f < 18_446_744_073_709_551_616.0)
                 .map(|f| f as u64)
         }),
         _ => None,
@@ -146,11 +147,19 @@ fn need(m: &Map<String, Value>, keys: &[&str], what: &'static str) -> Result<u64
                 .unwrap_or(&keys[0]);
             Err(bad(crate::tf!(CF_ZERO, key)))
         }
-        None => Err(bad(crate::tf!(
-            CF_NEED,
-            crate::i18n::tr(what),
-            keys.join(", ")
-        ))),
+        // Present but not a count (negative, fractional, past 2⁶⁴, text): say so, with the value.
+        None => match keys.iter().find_map(|k| m.get(*k).map(|v| (k, v))) {
+            Some((key, v)) if !v.is_null() => Err(bad(crate::tf!(
+                CF_NOT_COUNT,
+                key,
+                crate::error::truncate(&v.to_string(), 24)
+            ))),
+            _ => Err(bad(crate::tf!(
+                CF_NEED,
+                crate::i18n::tr(what),
+                keys.join(", ")
+            ))),
+        },
     }
 }
 
@@ -219,6 +228,10 @@ pub fn import(text: &str, name: &str) -> Result<Imported> {
         notes.push(crate::t!(CF_NO_KV_HEADS).into());
         heads
     });
+    // Each KV head serves a group of query heads: more KV heads than heads is no model.
+    if kv_heads > heads {
+        return Err(bad(crate::tf!(CF_KV_OVER_HEADS, kv_heads, heads)));
+    }
     let head_dim = match u(m, &["head_dim"])
         .or_else(|| class_default(&model_type, "head_dim"))
         .filter(|v| *v > 0)

@@ -9,6 +9,8 @@ crate::texts! {
     CF_NO_MAMBA_STATE: "has Mamba layers but no ssm_state_size / mamba_d_state",
     CF_NEED: "has no {0} (looked for {1})",
     CF_ZERO: "{0} is 0; it must be at least 1",
+    CF_NOT_COUNT: "{0} is {1}; it must be a whole number from 1",
+    CF_KV_OVER_HEADS: "has {0} KV heads for {1} attention heads; each KV head serves a group of attention heads, so there are at most as many",
     CF_LAYER_COUNT: "layer count",
     CF_HEAD_COUNT: "attention head count",
     CF_NOT_JSON: "is not valid JSON: {0}",

@@ -9,6 +9,8 @@ crate::texts! {
     CF_NO_MAMBA_STATE: "有 Mamba 层，却没有 ssm_state_size / mamba_d_state",
     CF_NEED: "没有{0}（查找了 {1}）",
     CF_ZERO: "{0} 为 0；至少应为 1",
+    CF_NOT_COUNT: "{0} 为 {1}；应为不小于 1 的整数",
+    CF_KV_OVER_HEADS: "有 {0} 个 KV 头、{1} 个注意力头；每个 KV 头服务一组注意力头，KV 头数不能超过注意力头数",
     CF_LAYER_COUNT: "层数",
     CF_HEAD_COUNT: "注意力头数",
     CF_NOT_JSON: "不是有效的 JSON：{0}",
