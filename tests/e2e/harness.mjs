@@ -54,12 +54,19 @@ export async function browser() {
   });
 }
 
-/** Opens a page that records console errors, page errors and failed requests. */
+// Chromium's own notice about the preload links Trunk writes (their `integrity` is checked when
+// the file is used, not when preloaded): the only console warning a page may print.
+const CHROMIUM_PRELOAD_NOTICE = /The `integrity` attribute is currently ignored for preload destinations/;
+
+/** Opens a page that records console errors and warnings, page errors and failed requests. */
 export async function openPage(b, url, options = {}) {
   const context = await b.newContext(options);
   const page = await context.newPage();
   const problems = [];
-  page.on('console', (m) => { if (m.type() === 'error') problems.push(`console: ${m.text()}`); });
+  page.on('console', (m) => {
+    const warned = m.type() === 'warning' && !CHROMIUM_PRELOAD_NOTICE.test(m.text());
+    if (m.type() === 'error' || warned) problems.push(`console ${m.type()}: ${m.text()}`);
+  });
   page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
   page.on('requestfailed', (r) => problems.push(`request failed: ${r.url()}`));
   page.on('response', (r) => { if (r.status() >= 400) problems.push(`HTTP ${r.status()}: ${r.url()}`); });

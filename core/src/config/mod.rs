@@ -136,6 +136,21 @@ fn b(m: &Map<String, Value>, key: &str) -> Option<bool> {
     m.get(key).and_then(Value::as_bool)
 }
 
+/// A value as the file gives it, briefly: a number as written (without serde_json's own float
+/// writer, which the page's worker would otherwise link), a text quoted, else its kind.
+fn shown(v: &Value) -> String {
+    match v {
+        Value::Number(n) => match n.as_i64() {
+            Some(i) => i.to_string(),
+            None => n.as_f64().map(crate::floatfmt::display).unwrap_or_default(),
+        },
+        Value::String(t) => crate::error::quoted(t, 24),
+        Value::Bool(b) => b.to_string(),
+        Value::Array(_) => "[…]".into(),
+        _ => "{…}".into(),
+    }
+}
+
 fn need(m: &Map<String, Value>, keys: &[&str], what: &'static str) -> Result<u64> {
     match u(m, keys) {
         Some(v) if v > 0 => Ok(v),
@@ -149,11 +164,7 @@ fn need(m: &Map<String, Value>, keys: &[&str], what: &'static str) -> Result<u64
         }
         // Present but not a count (negative, fractional, past 2⁶⁴, text): say so, with the value.
         None => match keys.iter().find_map(|k| m.get(*k).map(|v| (k, v))) {
-            Some((key, v)) if !v.is_null() => Err(bad(crate::tf!(
-                CF_NOT_COUNT,
-                key,
-                crate::error::truncate(&v.to_string(), 24)
-            ))),
+            Some((key, v)) if !v.is_null() => Err(bad(crate::tf!(CF_NOT_COUNT, key, shown(v)))),
             _ => Err(bad(crate::tf!(
                 CF_NEED,
                 crate::i18n::tr(what),
