@@ -577,13 +577,16 @@ fn a_decode_step_reads_a_windowed_layer_only_over_its_window() {
         "{}",
         o.decode.per_sequence
     );
-    let words = explain(&s, &o);
-    let line = &words
-        .derivations
-        .iter()
-        .find(|d| d.0 == "decode ceiling")
-        .unwrap()
-        .1;
+    let decode_line = |s: &kvbudget::core::scenario::PageScenario,
+                       o: &kvbudget::core::calc::Outcome| {
+        let words = explain(s, o).derivations;
+        words
+            .into_iter()
+            .find(|d| d.0 == "decode ceiling")
+            .unwrap()
+            .1
+    };
+    let line = decode_line(&s, &o);
     assert!(
         line.contains("55,244,016,844 B weights + 3,120,562,176 B of KV (32,768 tokens on the full-attention layers, at most 1,024 on the windowed ones)) = 57.4 tokens/s"),
         "{line}"
@@ -591,13 +594,7 @@ fn a_decode_step_reads_a_windowed_layer_only_over_its_window() {
     // A model of full layers still reads t × B_tok: Qwen3-8B, 8,192 × 147,456 B.
     let (s, _) = decode("?model=Qwen/Qwen3-8B&gpu=h100-sxm&ctx=8192");
     let o = evaluate(&s).unwrap();
-    let words = explain(&s, &o);
-    let line = &words
-        .derivations
-        .iter()
-        .find(|d| d.0 == "decode ceiling")
-        .unwrap()
-        .1;
+    let line = decode_line(&s, &o);
     assert!(line.contains("+ 8,192 tokens × 147,456 B)"), "{line}");
 }
 

@@ -182,14 +182,7 @@ pub fn checked_context(s: &PageScenario) -> Result<u64> {
 /// The pipeline-parallel size, refused when it exceeds the model's layers (as the vLLM check
 /// does, `vllm::layout`): the form says so at the field and a URL falls back to 1.
 pub fn checked_pp(s: &PageScenario) -> Result<u64> {
-    let layers = s.model.spec().layers;
-    if s.pp > layers {
-        return Err(KvError::Invalid {
-            field: "pipeline-parallel size",
-            message: crate::tf!(ERR_EXCEED_LAYERS, layers),
-        });
-    }
-    Ok(s.pp)
+    capacity::check_stages("pipeline-parallel size", s.pp, s.model.spec().layers)
 }
 
 /// The pool, printed tokens and capped sequences at both ends of the estimate's range.

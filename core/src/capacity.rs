@@ -68,6 +68,18 @@ pub fn layers_per_stage(layers: u64, pp: u64) -> Vec<u64> {
         .collect()
 }
 
+/// Refuses more pipeline stages than layers (every stage holds one at least): the one check of
+/// vLLM's layout, SGLang's profile and the page's field, `field` naming the setting.
+pub fn check_stages(field: &'static str, pp: u64, layers: u64) -> Result<u64> {
+    if pp > layers {
+        return Err(KvError::Invalid {
+            field,
+            message: crate::tf!(ERR_EXCEED_LAYERS, layers),
+        });
+    }
+    Ok(pp)
+}
+
 /// The most layers any pipeline stage holds: the stage that sets the cache size
 /// (`⌈layers / pp⌉`, since the remainder is spread one layer per stage).
 pub fn max_stage_layers(layers: u64, pp: u64) -> u64 {

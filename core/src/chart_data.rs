@@ -220,7 +220,7 @@ fn memory(s: &PageScenario, o: &Outcome, total: Bytes) -> Vec<Bar> {
             // (no KV memory is left), only what they leave of the GPU, named as such (the bar
             // never outgrows the GPU for it).
             let taken = o.weights_per_gpu.0.saturating_add(o.overhead.0);
-            let (label, kind) = if taken > o.requested {
+            let (label, kind) = if over_budget(o) {
                 (t!(CH_SEG_REST), SegmentKind::Rest)
             } else {
                 (t!(CH_SEG_UNCLAIMED), SegmentKind::Unclaimed)
@@ -236,6 +236,11 @@ fn memory(s: &PageScenario, o: &Outcome, total: Bytes) -> Vec<Bar> {
             }
         })
         .collect()
+}
+
+/// Whether weights and overhead take more than `total × util` (no KV memory is left).
+fn over_budget(o: &Outcome) -> bool {
+    o.weights_per_gpu.0.saturating_add(o.overhead.0) > o.requested
 }
 
 /// The charts' data for `o`, the outcome of `s`.
@@ -303,9 +308,7 @@ pub fn build(s: &PageScenario, o: &Outcome) -> Result<ChartData> {
         roofline_compute,
         roofline_point: (o.context, point_rate),
         refusal,
-        budget: (o.weights_per_gpu.0.saturating_add(o.overhead.0) > o.requested
-            && o.weights_per_gpu <= total)
-            .then_some(Bytes(o.requested)),
+        budget: (over_budget(o) && o.weights_per_gpu <= total).then_some(Bytes(o.requested)),
     })
 }
 

@@ -96,12 +96,7 @@ pub(super) fn validate(s: &Scenario) -> Result<()> {
     check_range("tp_size", s.tp, 1, 1024, par)?;
     check_range("pp_size", s.pp, 1, 1024, par)?;
     check_range("dp_size", s.dp, 1, 1024, par)?;
-    if s.pp > s.model.layers {
-        return Err(KvError::Invalid {
-            field: "pp_size",
-            message: format!("must not exceed the number of layers ({})", s.model.layers),
-        });
-    }
+    capacity::check_stages("pp_size", s.pp, s.model.layers)?;
     if s.dp_attention && (s.dp < 2 || s.tp % s.dp != 0) {
         return Err(KvError::Invalid {
             field: "dp_size",

@@ -45,12 +45,7 @@ pub(super) fn resolve(s: &Scenario) -> Result<Resolved> {
         1024,
         "a whole number from 1 to 1,024",
     )?;
-    if s.pp > s.model.layers {
-        return Err(KvError::Invalid {
-            field: "pipeline-parallel size",
-            message: crate::tf!(ERR_EXCEED_LAYERS, s.model.layers),
-        });
-    }
+    crate::capacity::check_stages("pipeline-parallel size", s.pp, s.model.layers)?;
     let fam = family(s.version, s.engine);
     let is_mla = matches!(s.model.attention, Attention::Mla { .. });
     // Sparse MLA (an indexer) runs on FlashMLA-sparse, whose block is 64 on every GPU.
