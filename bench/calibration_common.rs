@@ -245,6 +245,8 @@ fn model_of(r: &Value) -> Option<ModelSpec> {
             intermediate: f.3,
             experts_per_token: f.4,
             moe_intermediate: f.5,
+            experts: 0,
+            routed: Bytes(0),
             multimodal: f.6,
             ungated_experts: false,
             // (Records run at PP 1, where the embeddings' placement does not matter.)

@@ -626,3 +626,53 @@ fn one_sequence_is_one_sequence_in_every_sentence() {
         .any(|d| d.contains("4 Mamba2 groups (1 padding layer);")));
     assert!(kvbudget::page::answer(&s, &o).starts_with("1 sequence of 32,768 tokens fits ·"));
 }
+
+#[test]
+fn an_moe_decode_step_reads_only_the_experts_its_tokens_pick() {
+    // Qwen3-30B-A3B: 61,064,245,248 B of weights, of which the routed experts are 48 layers ×
+    // 128 experts × 3 matrices of 2,048 × 768 × 2 B = 57,982,058,496 B. One token picks 8 of 128
+    // per layer, so one sequence reads the rest and 1/16 of the experts:
+    // 61,064,245,248 − 57,982,058,496 × 15/16 = 6,706,065,408 B. Two sequences routed at random
+    // miss a given expert with probability (15/16)² = 225/256, touching 128 × 31/256 = 15.5:
+    // 61,064,245,248 − 57,982,058,496 × 225/256 = 10,103,451,648 B.
+    // KV: 48 layers × 2 × 4 heads × 128 × 2 B = 98,304 B per token; 4,096 tokens = 402,653,184 B.
+    // H100 SXM, 3,350 GB/s: one sequence 3,350 × 10⁹ / 7,108,718,592 = 471.25 tokens/s (a dense
+    // read of all the weights would give 54.5); two together 2 × 3,350 × 10⁹ / (10,103,451,648 +
+    // 2 × 402,653,184) = 614.18 tokens/s.
+    let (s, notes) = decode("?model=Qwen/Qwen3-30B-A3B&gpu=h100-sxm&ctx=4096&seqs=2");
+    assert!(notes.is_empty(), "{notes:?}");
+    let o = evaluate(&s).unwrap();
+    assert_eq!(o.chosen.capped, 2);
+    assert!(
+        (o.decode.per_sequence - 471.25).abs() < 0.01,
+        "{:?}",
+        o.decode
+    );
+    assert!((o.decode.aggregate - 614.18).abs() < 0.01, "{:?}", o.decode);
+    let line = explain(&s, &o)
+        .derivations
+        .into_iter()
+        .find(|d| d.0 == "decode ceiling")
+        .unwrap()
+        .1;
+    assert!(
+        line.contains("(6,706,065,408 B weights + 4,096 tokens × 98,304 B) = 471.3 tokens/s"),
+        "{line}"
+    );
+    assert!(
+        line.contains("8 of 128 per layer for one sequence (6,706,065,408 B of the 61,064,245,248 B weights), about 15.5 of 128 for 2 sequences routed at random (10,103,451,648 B)"),
+        "{line}"
+    );
+    // Many sequences touch nearly every expert: at 64, (15/16)⁶⁴ = 0.0161, 128 × 0.9839 = 125.94.
+    let m = &o.model;
+    let touched = kvbudget::core::capacity::experts_touched(m, 64).unwrap();
+    assert!((touched - 125.94).abs() < 0.01, "{touched}");
+    // A dense model reads all its weights whatever the batch.
+    let (s, _) = decode("?model=Qwen/Qwen3-8B&gpu=h100-sxm");
+    let o = evaluate(&s).unwrap();
+    assert_eq!(kvbudget::core::capacity::experts_touched(&o.model, 8), None);
+    assert_eq!(
+        kvbudget::core::capacity::decode_weights(&o.model, 2, 8),
+        (o.model.weights.0.div_ceil(2)) as f64
+    );
+}

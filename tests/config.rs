@@ -45,6 +45,12 @@ fn every_preset_imports_to_its_geometry() {
             "{file}"
         );
         assert_eq!(s.extras.hidden, p.extras.hidden, "{file}");
+        // The routed experts: the same count, and bytes from the config's geometry within 10 % of
+        // the preset's (gpt-oss's estimate pads each expert to vLLM's Marlin layout, 3,072 ×
+        // 2,944 for 2,880 × 2,880: 9 % more than the preset's H100 figure).
+        assert_eq!(s.extras.experts, p.extras.experts, "{file}");
+        let (got, want) = (s.extras.routed.0 as f64, p.extras.routed.0 as f64);
+        assert!((got - want).abs() <= want * 0.10, "{file}: {got} vs {want}");
         // Same bytes per token as the preset in both dtypes.
         for kv in [KvDtype::Auto, KvDtype::Fp8] {
             assert_eq!(

@@ -27,6 +27,8 @@ fn round_trip() {
                 intermediate: 14336,
                 experts_per_token: 2,
                 moe_intermediate: 100,
+                experts: 0,
+                routed: Bytes(0),
                 multimodal: true,
                 ungated_experts: false,
                 embeddings: Embeddings::Tied,

@@ -257,12 +257,11 @@ pub fn evaluate(s: &PageScenario) -> Result<Outcome> {
         ),
         (None, None, None) => Bytes(0),
     };
-    let (decode_weights, _, _) = decode_terms(s, &model, s.kv)?;
     let compute_roof = compute_roof(s, &model, context);
     let decode = roofed(
         capacity::decode_ceiling_moving(
             s.gpu.bandwidth_gbs(),
-            decode_weights,
+            decode_weights(s, &model, chosen.capped),
             decode_moved(s, &model, s.kv, context),
             chosen.capped.max(1),
         ),
@@ -326,6 +325,15 @@ pub fn decode_terms(
         capacity::bytes_per_token(model, kv, s.tp, 1)?,
         Bytes(2 * capacity::state_bytes_per_sequence(model, s.tp, 1).0),
     ))
+}
+
+/// The weights a decode step reads for one sequence and for `n` together
+/// (`capacity::decode_weights`: the same for a dense model, fewer for one than for many with MoE).
+pub fn decode_weights(s: &PageScenario, model: &ModelSpec, n: u64) -> (f64, f64) {
+    (
+        capacity::decode_weights(model, s.tp, 1),
+        capacity::decode_weights(model, s.tp, n),
+    )
 }
 
 /// The bytes one sequence of `t` tokens moves in a decode step: `t × B_tok` and its state, but a

@@ -287,27 +287,54 @@ pub fn decode_ceiling(
     per_token: Bytes,
     n: u64,
 ) -> DecodeCeiling {
-    decode_ceiling_moving(bandwidth_gbs, weights, t as f64 * per_token.0 as f64, n)
+    let w = weights.0 as f64;
+    decode_ceiling_moving(bandwidth_gbs, (w, w), t as f64 * per_token.0 as f64, n)
 }
 
-/// The same with the bytes each sequence moves per step given whole (`moved`, as
-/// [`decode_read_per_sequence`] counts them): `BW / (W + n × moved)`.
+/// The same with the weights a step reads for one sequence and for `n` (they differ for an MoE:
+/// [`decode_weights`]) and the bytes each sequence moves per step given whole (`moved`, as
+/// [`decode_read_per_sequence`] counts them): `BW / (W₁ + moved)` alone, `BW / (Wₙ + n × moved)`
+/// per sequence of `n`.
 pub fn decode_ceiling_moving(
     bandwidth_gbs: f64,
-    weights: Bytes,
+    (w_one, w_batch): (f64, f64),
     moved: f64,
     n: u64,
 ) -> DecodeCeiling {
     let bw = bandwidth_gbs * 1e9;
-    let w = weights.0 as f64;
     let n = n.max(1) as f64;
-    let one = bw / (w + moved);
-    let batch_step = bw / (w + n * moved);
+    let one = bw / (w_one + moved);
+    let batch_step = bw / (w_batch + n * moved);
     DecodeCeiling {
         per_sequence: one,
         aggregate: n * batch_step,
         per_sequence_in_batch: batch_step,
     }
+}
+
+/// The routed experts a decode step of `n` sequences touches per MoE layer, on average, when each
+/// token picks `k` of `E` at random: one token misses a given expert with probability `1 − k/E`,
+/// so `n` touch `E × (1 − (1 − k/E)ⁿ)` (k for one sequence, towards E as `n` grows). None for a
+/// dense model (no `experts` or no routed bytes).
+pub fn experts_touched(model: &ModelSpec, n: u64) -> Option<f64> {
+    let e = model.extras;
+    if e.experts == 0 || e.routed.0 == 0 || e.experts_per_token == 0 {
+        return None;
+    }
+    let (k, all) = (e.experts_per_token.min(e.experts) as f64, e.experts as f64);
+    Some(all * (1.0 - (1.0 - k / all).powf(n.max(1) as f64)))
+}
+
+/// The weight bytes a decode step of `n` sequences reads on one GPU of `tp` (experts split over
+/// TP like the rest): all of them for a dense model; for an MoE, everything but the routed experts
+/// and the share of those its tokens touch ([`experts_touched`]): `W − X × (1 − touched / E)`.
+pub fn decode_weights(model: &ModelSpec, tp: u64, n: u64) -> f64 {
+    let all = weights_per_gpu(model.weights, tp, 1).0 as f64;
+    let Some(touched) = experts_touched(model, n) else {
+        return all;
+    };
+    let routed = weights_per_gpu(Bytes(model.extras.routed.0.min(model.weights.0)), tp, 1).0 as f64;
+    all - routed * (1.0 - touched / model.extras.experts as f64)
 }
 
 /// The bytes one sequence moves in a decode step at context `t` on one GPU of `tp`: the KV it

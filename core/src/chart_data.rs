@@ -1,7 +1,7 @@
 //! The data behind the three charts, typed: the memory split, sequences vs context, and the
 //! decode roofline. The drawing (plotters) reads these and never parses a label.
 
-use crate::calc::{compute_roof, decode_moved, decode_terms, roofed, vllm_fit, Outcome};
+use crate::calc::{compute_roof, decode_moved, decode_weights, roofed, vllm_fit, Outcome};
 use crate::capacity;
 use crate::error::Result;
 use crate::scenario::PageScenario;
@@ -267,8 +267,8 @@ pub fn build(s: &PageScenario, o: &Outcome) -> Result<ChartData> {
         None => xs.iter().map(|&x| vllm_fit(s, model, s.kv, x)).collect(),
     };
     let bw = s.gpu.bandwidth_gbs();
-    let (weights, _, _) = decode_terms(s, model, s.kv)?;
     let ceiling = |t: u64, n: u64| {
+        let weights = decode_weights(s, model, n);
         capacity::decode_ceiling_moving(bw, weights, decode_moved(s, model, s.kv, t), n)
     };
     let roof = |t: u64| compute_roof(s, model, t);

@@ -315,9 +315,11 @@ pub fn parse_weights_gib(s: &str) -> Result<Bytes> {
         s,
         (0.0, 4096.0),
         Bytes::from_gib_f64,
-        "a number of GiB from 0 to 4,096",
+        RANGE_GIB_4096,
     )
 }
+/// The range of a weights figure in GiB.
+pub const RANGE_GIB_4096: &str = "a number of GiB from 0 to 4,096";
 /// Weights in decimal GB: 0 … 4,398 GB (the same ceiling as 4,096 GiB).
 pub fn parse_weights_gb(s: &str) -> Result<Bytes> {
     bytes_in(

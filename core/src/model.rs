@@ -363,6 +363,11 @@ pub struct Extras {
     pub experts_per_token: u64,
     /// `moe_intermediate_size` (each expert's MLP width).
     pub moe_intermediate: u64,
+    /// Routed experts per MoE layer (`num_experts`, `n_routed_experts`; 0 for a dense model).
+    pub experts: u64,
+    /// The routed experts' bytes in the checkpoint as loaded, every MoE layer (a decode step reads
+    /// only those its tokens are routed to: `capacity::decode_weights`).
+    pub routed: Bytes,
     /// A vision or audio encoder that vLLM profiles too.
     pub multimodal: bool,
     /// Experts with one up projection and no gate (Nemotron-H's relu²): the fused MoE kernel's
@@ -373,6 +378,22 @@ pub struct Extras {
     /// A vision encoder's attention heads (`vision_config`; 0 for none or unknown): vLLM builds
     /// the encoder first and splits its heads over TP.
     pub vision_heads: u64,
+}
+
+impl Extras {
+    /// A dense text model's: no sizes known, no experts, no encoder, untied embeddings.
+    pub const DENSE: Extras = Extras {
+        hidden: 0,
+        intermediate: 0,
+        experts_per_token: 0,
+        moe_intermediate: 0,
+        experts: 0,
+        routed: Bytes(0),
+        multimodal: false,
+        ungated_experts: false,
+        embeddings: Embeddings::Untied,
+        vision_heads: 0,
+    };
 }
 
 /// How a model's input embedding and lm_head sit over vLLM's pipeline stages (they weigh

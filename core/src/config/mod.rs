@@ -15,6 +15,8 @@ use serde_json::{Map, Value};
 pub struct WeightsEstimate {
     /// Bytes as loaded.
     pub bytes: Bytes,
+    /// The routed experts' part of `bytes` (0 for a dense model).
+    pub routed: Bytes,
     /// Parameters of the language model.
     pub params: u64,
     /// How it was computed, for people.
@@ -320,6 +322,8 @@ pub fn import(text: &str, name: &str) -> Result<Imported> {
             },
             experts_per_token: if experts > 0 { experts_per_token } else { 0 },
             moe_intermediate,
+            experts: if experts_per_token > 0 { experts } else { 0 },
+            routed: Bytes(0),
             multimodal,
             ungated_experts: experts > 0 && s(m, "mlp_hidden_act") == Some("relu2"),
             vision_heads: top
@@ -345,6 +349,7 @@ pub fn import(text: &str, name: &str) -> Result<Imported> {
     spec.validate()?;
     let weights = weights::weights(m, top, &spec, experts, &kinds, quant, &mut notes);
     spec.weights = weights.bytes;
+    spec.extras.routed = weights.routed;
     Ok(Imported {
         spec,
         model_type,

@@ -164,6 +164,8 @@ pub(super) fn weights(
     let act = spec.dtype.bytes() as u128;
     let unquantized = (p.embed + p.norms) * act;
     let method = quant.map(|q| (s(q, "quant_method").unwrap_or("").to_ascii_lowercase(), q));
+    // The routed experts in their own layout where the format gives them one (MXFP4).
+    let mut routed_own = None;
     let (bytes, how) = match method {
         Some((method, q)) if method == "awq" || method == "gptq" => {
             let bits = u(q, &["bits", "w_bit"]).unwrap_or(4) as u128;
@@ -194,6 +196,7 @@ pub(super) fn weights(
             let experts =
                 p.expert_slots * 3 * ip * hp * 17 / 32 + p.expert_slots * (2 * ip + hp) * 2;
             let rope = spec.max_position as u128 * spec.head_dim as u128 * 4;
+            routed_own = Some(experts);
             (
                 experts + rope + (p.linear() - p.experts) * act + unquantized,
                 crate::tf!(CF_MXFP4, ip, hp, act),
@@ -233,6 +236,9 @@ pub(super) fn weights(
             crate::tf!(CF_PER_PARAM, act, spec.dtype.name()),
         ),
     };
+    // Else the routed experts' share of the linear layers' bytes (scales go with their weights).
+    let routed = routed_own
+        .unwrap_or_else(|| (bytes - unquantized).saturating_mul(p.experts) / p.linear().max(1));
     if spec.extras.multimodal {
         notes.push(crate::t!(CF_ENCODER).into());
     }
@@ -264,6 +270,7 @@ pub(super) fn weights(
     );
     WeightsEstimate {
         bytes: Bytes(bytes.min(u64::MAX as u128) as u64),
+        routed: Bytes(routed.min(bytes).min(u64::MAX as u128) as u64),
         params: p.total().min(u64::MAX as u128) as u64,
         explain,
     }

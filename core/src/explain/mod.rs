@@ -2,6 +2,7 @@
 //! fit when vLLM would refuse, and the `vllm serve` command.
 
 use crate::calc::{decode_terms, Outcome};
+use crate::capacity;
 
 mod layers;
 use crate::floatfmt::{display, fixed};
@@ -233,16 +234,18 @@ fn pool_and_sequences(s: &PageScenario, o: &Outcome) -> Vec<(&'static str, Strin
     } else {
         String::new()
     };
+    let n = chosen.capped.max(1);
+    let (w_one, w_batch) = crate::calc::decode_weights(s, &o.model, n);
     d.push((
         en::EX_TERM_DECODE,
         tf!(
             EX_DECODE,
             display(s.gpu.bandwidth_gbs()),
-            thousands(decode_weights.0),
+            thousands(w_one as u64),
             kv_read,
             state,
             fixed(o.decode.per_sequence, 1),
-            sequences(chosen.capped.max(1)),
+            sequences(n),
             fixed(o.decode.aggregate, 1),
             match o.compute_roof {
                 Some(roof) if roof <= o.decode.aggregate * 1.000_001 => {
@@ -250,9 +253,39 @@ fn pool_and_sequences(s: &PageScenario, o: &Outcome) -> Vec<(&'static str, Strin
                 }
                 _ => String::new(),
             }
-        ),
+        ) + &routed_experts(o, n, decode_weights, (w_one, w_batch)),
     ));
     d
+}
+
+/// An MoE's decode reads: the routed experts one sequence picks, and about how many `n` touch.
+fn routed_experts(o: &Outcome, n: u64, all: Bytes, (w_one, w_batch): (f64, f64)) -> String {
+    let (Some(one), Some(many)) = (
+        capacity::experts_touched(&o.model, 1),
+        capacity::experts_touched(&o.model, n),
+    ) else {
+        return String::new();
+    };
+    let e = o.model.extras.experts;
+    let batch = if n > 1 {
+        tf!(
+            EX_DECODE_MOE_BATCH,
+            fixed(many, 1),
+            e,
+            sequences(n),
+            thousands(w_batch as u64)
+        )
+    } else {
+        String::new()
+    };
+    tf!(
+        EX_DECODE_MOE,
+        fixed(one, 0),
+        e,
+        thousands(w_one as u64),
+        thousands(all.0),
+        batch
+    )
 }
 
 /// What `--enable-prefix-caching` changes: no memory, and hits only on whole blocks of a shared

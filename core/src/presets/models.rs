@@ -45,10 +45,7 @@ pub const MODELS: [ModelPreset; 22] = [
                 intermediate: 12288,
                 experts_per_token: 0,
                 moe_intermediate: 0,
-                multimodal: false,
-                ungated_experts: false,
-                embeddings: Embeddings::Untied,
-                vision_heads: 0,
+                ..Extras::DENSE
             },
             state: None,
         },
@@ -72,10 +69,7 @@ pub const MODELS: [ModelPreset; 22] = [
                 intermediate: 17408,
                 experts_per_token: 0,
                 moe_intermediate: 0,
-                multimodal: false,
-                ungated_experts: false,
-                embeddings: Embeddings::Untied,
-                vision_heads: 0,
+                ..Extras::DENSE
             },
             state: None,
         },
@@ -99,10 +93,7 @@ pub const MODELS: [ModelPreset; 22] = [
                 intermediate: 17408,
                 experts_per_token: 0,
                 moe_intermediate: 0,
-                multimodal: false,
-                ungated_experts: false,
-                embeddings: Embeddings::Untied,
-                vision_heads: 0,
+                ..Extras::DENSE
             },
             state: None,
         },
@@ -127,10 +118,7 @@ pub const MODELS: [ModelPreset; 22] = [
                 intermediate: 18944,
                 experts_per_token: 0,
                 moe_intermediate: 0,
-                multimodal: false,
-                ungated_experts: false,
-                embeddings: Embeddings::Untied,
-                vision_heads: 0,
+                ..Extras::DENSE
             },
             state: None,
         },
@@ -154,10 +142,7 @@ pub const MODELS: [ModelPreset; 22] = [
                 intermediate: 18944,
                 experts_per_token: 0,
                 moe_intermediate: 0,
-                multimodal: false,
-                ungated_experts: false,
-                embeddings: Embeddings::Untied,
-                vision_heads: 0,
+                ..Extras::DENSE
             },
             state: None,
         },
@@ -182,10 +167,7 @@ pub const MODELS: [ModelPreset; 22] = [
                 intermediate: 14336,
                 experts_per_token: 0,
                 moe_intermediate: 0,
-                multimodal: false,
-                ungated_experts: false,
-                embeddings: Embeddings::Untied,
-                vision_heads: 0,
+                ..Extras::DENSE
             },
             state: None,
         },
@@ -209,10 +191,7 @@ pub const MODELS: [ModelPreset; 22] = [
                 intermediate: 14336,
                 experts_per_token: 0,
                 moe_intermediate: 0,
-                multimodal: false,
-                ungated_experts: false,
-                embeddings: Embeddings::Untied,
-                vision_heads: 0,
+                ..Extras::DENSE
             },
             state: None,
         },
@@ -240,10 +219,8 @@ pub const MODELS: [ModelPreset; 22] = [
                 intermediate: 14336,
                 experts_per_token: 0,
                 moe_intermediate: 0,
-                multimodal: false,
-                ungated_experts: false,
                 embeddings: Embeddings::EveryStage,
-                vision_heads: 0,
+                ..Extras::DENSE
             },
             state: None,
         },
@@ -270,10 +247,10 @@ pub const MODELS: [ModelPreset; 22] = [
                 intermediate: 10944,
                 experts_per_token: 6,
                 moe_intermediate: 1408,
-                multimodal: false,
-                ungated_experts: false,
-                embeddings: Embeddings::Untied,
-                vision_heads: 0,
+                experts: 64,
+                // 26 MoE layers (first_k_dense_replace 1) × 64 routed experts × 3 matrices of 2048 × 1408, BF16.
+                routed: Bytes(26 * 64 * 3 * 2048 * 1408 * 2),
+                ..Extras::DENSE
             },
             state: None,
         },
@@ -297,10 +274,7 @@ pub const MODELS: [ModelPreset; 22] = [
                 intermediate: 25600,
                 experts_per_token: 0,
                 moe_intermediate: 0,
-                multimodal: false,
-                ungated_experts: false,
-                embeddings: Embeddings::Untied,
-                vision_heads: 0,
+                ..Extras::DENSE
             },
             state: None,
         },
@@ -324,10 +298,10 @@ pub const MODELS: [ModelPreset; 22] = [
                 intermediate: 6144,
                 experts_per_token: 8,
                 moe_intermediate: 768,
-                multimodal: false,
-                ungated_experts: false,
-                embeddings: Embeddings::Untied,
-                vision_heads: 0,
+                experts: 128,
+                // 48 MoE layers × 128 experts × 3 matrices of 2048 × 768, BF16.
+                routed: Bytes(48 * 128 * 3 * 2048 * 768 * 2),
+                ..Extras::DENSE
             },
             state: None,
         },
@@ -354,9 +328,8 @@ pub const MODELS: [ModelPreset; 22] = [
                 experts_per_token: 0,
                 moe_intermediate: 0,
                 multimodal: true,
-                ungated_experts: false,
-                embeddings: Embeddings::Untied,
                 vision_heads: 16,
+                ..Extras::DENSE
             },
             state: Some(gdn(24, 32)),
         },
@@ -382,9 +355,8 @@ pub const MODELS: [ModelPreset; 22] = [
                 experts_per_token: 0,
                 moe_intermediate: 0,
                 multimodal: true,
-                ungated_experts: false,
-                embeddings: Embeddings::Untied,
                 vision_heads: 16,
+                ..Extras::DENSE
             },
             state: Some(gdn(48, 48)),
         },
@@ -409,10 +381,12 @@ pub const MODELS: [ModelPreset; 22] = [
                 intermediate: 512,
                 experts_per_token: 8,
                 moe_intermediate: 512,
+                experts: 256,
+                // 40 MoE layers × 256 experts × 3 matrices of 2048 × 512, BF16.
+                routed: Bytes(40 * 256 * 3 * 2048 * 512 * 2),
                 multimodal: true,
-                ungated_experts: false,
-                embeddings: Embeddings::Untied,
                 vision_heads: 16,
+                ..Extras::DENSE
             },
             state: Some(gdn(30, 32)),
         },
@@ -437,10 +411,10 @@ pub const MODELS: [ModelPreset; 22] = [
                 intermediate: 512,
                 experts_per_token: 10,
                 moe_intermediate: 512,
-                multimodal: false,
-                ungated_experts: false,
-                embeddings: Embeddings::Untied,
-                vision_heads: 0,
+                experts: 512,
+                // 48 MoE layers × 512 experts × 3 matrices of 2048 × 512, BF16.
+                routed: Bytes(48 * 512 * 3 * 2048 * 512 * 2),
+                ..Extras::DENSE
             },
             state: Some(StateLayers {
                 ssm_dtype: None,
@@ -469,13 +443,13 @@ pub const MODELS: [ModelPreset; 22] = [
             weights: gib_hundredths(1347),
             extras: Extras {
                 hidden: 2880,
-                intermediate: 0,
                 experts_per_token: 4,
                 moe_intermediate: 2880,
-                multimodal: false,
-                ungated_experts: false,
-                embeddings: Embeddings::Untied,
-                vision_heads: 0,
+                experts: 32,
+                // 24 MoE layers × 32 experts × 3 matrices of 2880 × 2880 in MXFP4 (4 bits and a
+                // 1-byte scale per 32: 17/32 B), with BF16 biases (2 × 2880 + 2880).
+                routed: Bytes(24 * 32 * (3 * 2880 * 2880 * 17 / 32 + 3 * 2880 * 2)),
+                ..Extras::DENSE
             },
             state: None,
         },
@@ -499,13 +473,12 @@ pub const MODELS: [ModelPreset; 22] = [
             weights: gib_hundredths(6438),
             extras: Extras {
                 hidden: 2880,
-                intermediate: 0,
                 experts_per_token: 4,
                 moe_intermediate: 2880,
-                multimodal: false,
-                ungated_experts: false,
-                embeddings: Embeddings::Untied,
-                vision_heads: 0,
+                experts: 128,
+                // 36 MoE layers × 128 experts, each as gpt-oss-20b's.
+                routed: Bytes(36 * 128 * (3 * 2880 * 2880 * 17 / 32 + 3 * 2880 * 2)),
+                ..Extras::DENSE
             },
             state: None,
         },
@@ -534,9 +507,9 @@ pub const MODELS: [ModelPreset; 22] = [
                 experts_per_token: 0,
                 moe_intermediate: 0,
                 multimodal: true,
-                ungated_experts: false,
                 embeddings: Embeddings::EveryStage,
                 vision_heads: 16,
+                ..Extras::DENSE
             },
             state: None,
         },
@@ -564,9 +537,9 @@ pub const MODELS: [ModelPreset; 22] = [
                 experts_per_token: 0,
                 moe_intermediate: 0,
                 multimodal: true,
-                ungated_experts: false,
                 embeddings: Embeddings::EveryStage,
                 vision_heads: 16,
+                ..Extras::DENSE
             },
             state: None,
         },
@@ -595,10 +568,11 @@ pub const MODELS: [ModelPreset; 22] = [
                 intermediate: 16384,
                 experts_per_token: 1,
                 moe_intermediate: 8192,
+                experts: 16,
+                // 48 MoE layers (interleave_moe_layer_step 1) × 16 experts × 3 matrices of 5120 × 8192, BF16.
+                routed: Bytes(48 * 16 * 3 * 5120 * 8192 * 2),
                 multimodal: true,
-                ungated_experts: false,
-                embeddings: Embeddings::Untied,
-                vision_heads: 0,
+                ..Extras::DENSE
             },
             state: None,
         },
@@ -626,10 +600,11 @@ pub const MODELS: [ModelPreset; 22] = [
                 intermediate: 18432,
                 experts_per_token: 8,
                 moe_intermediate: 2048,
-                multimodal: false,
-                ungated_experts: false,
-                embeddings: Embeddings::Untied,
-                vision_heads: 0,
+                experts: 256,
+                // 58 MoE layers (first_k_dense_replace 3) × 256 experts × 3 matrices of 7168 × 2048 in
+                // FP8 (1 B) with a float32 scale per 128 × 128 block.
+                routed: Bytes(58 * 256 * 3 * (7168 * 2048 + 7168 * 2048 / (128 * 128) * 4)),
+                ..Extras::DENSE
             },
             state: None,
         },
@@ -656,10 +631,11 @@ pub const MODELS: [ModelPreset; 22] = [
                 intermediate: 1856,
                 experts_per_token: 6,
                 moe_intermediate: 1856,
-                multimodal: false,
+                experts: 128,
+                // 23 MoE layers × 128 experts × 2 matrices (relu², no gate) of 2688 × 1856, BF16.
+                routed: Bytes(23 * 128 * 2 * 2688 * 1856 * 2),
                 ungated_experts: true,
-                embeddings: Embeddings::Untied,
-                vision_heads: 0,
+                ..Extras::DENSE
             },
             state: Some(StateLayers {
                 kind: StateKind::Mamba2,

@@ -342,6 +342,26 @@ pub const PARAMS: &[Param] = &[
         default: |_| "0".into(),
     },
     Param {
+        key: "experts",
+        read: |s| custom(s).and_then(|c| nonzero(c.extras.experts)),
+        write: Some(|s, v, _| {
+            let n = parse_size("experts", v)?;
+            set_custom(s, |c| c.extras.experts = n);
+            Ok(())
+        }),
+        default: |_| "0".into(),
+    },
+    Param {
+        key: "routed_gib",
+        read: |s| custom(s).and_then(|c| (c.extras.routed.0 > 0).then(|| gib(c.extras.routed))),
+        write: Some(|s, v, _| {
+            let b = parse_gib("routed_gib", v, 4096.0, RANGE_GIB_4096)?;
+            set_custom(s, |c| c.extras.routed = b);
+            Ok(())
+        }),
+        default: |_| "0 GiB".into(),
+    },
+    Param {
         key: "mm",
         // 1 for a multimodal model, or its vision encoder's head count (`mm=16`).
         read: |s| {
