@@ -667,6 +667,11 @@ fn an_moe_decode_step_reads_only_the_experts_its_tokens_pick() {
     let m = &o.model;
     let touched = kvbudget::core::capacity::experts_touched(m, 64).unwrap();
     assert!((touched - 125.94).abs() < 0.01, "{touched}");
+    // A log's weights for the preset (here half of them) keep the experts' share: half of
+    // 57,982,058,496 B.
+    let mut half = s.clone();
+    half.weights = Some(kvbudget::core::Bytes(61_064_245_248 / 2));
+    assert_eq!(half.model_spec().extras.routed.0, 28_991_029_248);
     // A dense model reads all its weights whatever the batch.
     let (s, _) = decode("?model=Qwen/Qwen3-8B&gpu=h100-sxm");
     let o = evaluate(&s).unwrap();

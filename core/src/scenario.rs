@@ -392,10 +392,13 @@ impl PageScenario {
             .map(Overhead::Fixed)
             .unwrap_or(Overhead::ESTIMATE)
     }
-    /// The model as the arithmetic sees it, with the weights a log measured where given.
+    /// The model as the arithmetic sees it, with the weights a log measured where given (an
+    /// MoE's routed experts keep their share of them).
     pub fn model_spec(&self) -> ModelSpec {
         let mut m = self.model.spec();
         if let (ModelChoice::Preset(_), Some(w)) = (&self.model, self.weights) {
+            let share = m.extras.routed.0 as u128 * w.0 as u128 / m.weights.0.max(1) as u128;
+            m.extras.routed = Bytes(share.min(w.0 as u128) as u64);
             m.weights = w;
         }
         m
