@@ -38,7 +38,7 @@ fn the_bytes_per_token_derivation_in_chinese() {
     let en = explain(&s, &o);
     assert_eq!(
         zh.derivations[0].1,
-        "2（K 和 V）× 36 层 × 8 个 KV 头 × 128 head_dim × 2 字节（BF16 (auto)）= 每 token 147,456 B = 144 KiB"
+        "2（K 和 V）× 36 层 × 8 个 KV 头 × 128 head_dim × 2 字节（BF16 (auto)）= 每 token 147,456 字节 = 144 KiB"
     );
     assert_eq!(
         en.derivations[0].1,

@@ -27,7 +27,7 @@ pub struct Explanation {
 
 /// A byte count with its binary-unit form: `1,207,959,552 B = 1.12 GiB`.
 fn both(b: u64) -> String {
-    format!("{} B = {}", thousands(b), Bytes(b))
+    tf!(EX_BYTES_BOTH, thousands(b), Bytes(b))
 }
 
 /// `1 sequence`, `4 sequences` in the page's language.

@@ -36,6 +36,7 @@ crate::texts! {
     EX_DECODE: "each step reads the weights once and every sequence's KV: {0} GB/s (10⁹ B/s) / ({1} B weights + {2}{3}) = {4} tokens/s for one sequence; {5} together: {6} tokens/s{7}",
     EX_DECODE_MOE: "; an MoE step reads only the routed experts its tokens pick: {0} of {1} per layer for one sequence ({2} B of the {3} B weights){4}",
     EX_DECODE_MOE_BATCH: ", about {0} of {1} for {2} routed at random ({3} B)",
+    EX_BYTES_BOTH: "{0} B = {1}",
     EX_DECODE_KV_FULL: "{0} tokens × {1} B",
     EX_DECODE_KV_WINDOWED: "{0} B of KV ({1} tokens on the full-attention layers, at most {2} on the windowed ones)",
     EX_DECODE_ROOF: ", held to the compute roof ({0} dense BF16 TFLOPS ÷ FLOPs per token)",

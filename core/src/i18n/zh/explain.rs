@@ -36,6 +36,7 @@ crate::texts! {
     EX_DECODE: "每一步读一遍权重和每条序列的 KV：{0} GB/s（10⁹ 字节/秒）/ ({1} 字节权重 + {2}{3}) = 单条序列 {4} token/s；{5}合计：{6} token/s{7}",
     EX_DECODE_MOE: "；MoE 模型的一步只读 token 路由到的专家：单条序列每层 {1} 个中的 {0} 个（权重 {3} 字节中的 {2} 字节）{4}",
     EX_DECODE_MOE_BATCH: "，{2}随机路由时约触及 {1} 个中的 {0} 个（{3} 字节）",
+    EX_BYTES_BOTH: "{0} 字节 = {1}",
     EX_DECODE_KV_FULL: "{0} 个 token × {1} 字节",
     EX_DECODE_KV_WINDOWED: "{0} 字节 KV（全注意力层读 {1} 个 token，窗口层至多 {2} 个）",
     EX_DECODE_ROOF: "，受算力上限约束（稠密 BF16 {0} TFLOPS ÷ 每 token 的 FLOPs）",
