@@ -359,7 +359,10 @@ pub fn import(text: &str, name: &str) -> Result<Imported> {
     })
 }
 
-/// The dtype the model runs in: vLLM runs float32 checkpoints in bfloat16 by default.
+/// The dtype the model runs in: vLLM runs float32 checkpoints in 16 bits by default (`--dtype
+/// auto`: `_get_and_verify_dtype`, vllm/config.py, "we use float16 for float32 models" through
+/// 0.10, bfloat16 where the platform has it since), so `auto` KV takes 2 B, not 4; float32 KV
+/// needs `--dtype float32` or `--kv-cache-dtype float32`.
 fn dtype(m: &Map<String, Value>, top: &Map<String, Value>, notes: &mut Vec<String>) -> ModelDtype {
     let dtype_name = s(m, "torch_dtype")
         .or_else(|| s(m, "dtype"))
