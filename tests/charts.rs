@@ -253,6 +253,21 @@ fn the_memory_split_counts_what_the_headline_counts_and_stays_on_the_gpu() {
         };
         assert!(start >= 0.0, "{width} {label}");
     }
+    // The mark passes around the text it would cross. At util 0.2 the budget is
+    // ⌈25,286,619,955 × 0.2⌉ = 5,057,323,991 B = 4.71 GiB; at 360 px (about 12 px per GiB) that
+    // crosses the first bar's name ("BF16 (auto) KV", 14 characters, about 100 px) and both
+    // weights' labels ("weights 15.3 GiB" centred on 7.6 GiB), but not "FP8 KV" (about 48 px, so
+    // ending near 4 GiB): the line is drawn in four pieces around three texts. At util 0.6
+    // (14.13 GiB) on 720 px it crosses no text: one piece.
+    let pieces = |q: &str, width: u32| {
+        let svg = charts::memory(&data(q).1, width).unwrap();
+        svg.split("<path")
+            .filter(|p| p.contains("stroke=\"#D03A2F\""))
+            .map(|p| p.matches('M').count())
+            .sum::<usize>()
+    };
+    assert_eq!(pieces("?model=Qwen/Qwen3-8B&gpu=rtx-4090&util=0.2", 360), 4);
+    assert_eq!(pieces("?model=Qwen/Qwen3-8B&gpu=rtx-4090&util=0.6", 720), 1);
     // No mark where the budget holds weights and overhead.
     assert_eq!(data("?model=Qwen/Qwen3-8B&gpu=rtx-4090").1.budget, None);
     // At utilization 0.9 the band is (1 − 0.9) × total, named so (vLLM ≥ 0.14 rounds up):

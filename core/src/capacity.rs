@@ -322,7 +322,7 @@ pub fn experts_touched(model: &ModelSpec, n: u64) -> Option<f64> {
         return None;
     }
     let (k, all) = (e.experts_per_token.min(e.experts) as f64, e.experts as f64);
-    Some(all * (1.0 - (1.0 - k / all).powf(n.max(1) as f64)))
+    Some(all * (1.0 - (1.0 - k / all).powi(n.clamp(1, i32::MAX as u64) as i32)))
 }
 
 /// The weight bytes a decode step of `n` sequences reads on one GPU of `tp` (experts split over

@@ -83,13 +83,23 @@ pub fn memory(d: &ChartData, width: u32) -> Result<String, ChartError> {
         let count = ((width as f64 / 90.0) as usize).clamp(3, 10);
         chart.x_ticks(&linear_ticks(xmax, count), |x| thousands(x.round() as u64))?;
         let px_per_gib = (chart.at((1.0, 0.0)).0 - chart.at((0.0, 0.0)).0) as f64;
+        let px_per_row = (chart.at((0.0, 0.0)).1 - chart.at((0.0, 1.0)).1) as f64;
+        // Where text is written (GiB from, to; rows from, to), for the mark to pass around.
+        let mut texts: Vec<(f64, f64, f64, f64)> = Vec::new();
         for (i, bar) in d.memory.iter().enumerate() {
             let y1 = bars as f64 - i as f64 - 0.22;
             let y0 = bars as f64 - i as f64 - 0.78;
             // The bar's name above it, inside the plot.
             let (lx, ly) = chart.at((0.0, y1));
+            let name = format!("{} KV", bar.label);
+            texts.push((
+                0.0,
+                (text_width(&name, FONT) + 4.0) / px_per_gib,
+                y1 + 2.0 / px_per_row,
+                y1 + (FONT + 6.0) / px_per_row,
+            ));
             root.draw(&Text::new(
-                format!("{} KV", bar.label),
+                name,
                 (lx, ly - 4),
                 font(FONT).pos(Pos::new(HPos::Left, VPos::Bottom)),
             ))
@@ -129,7 +139,14 @@ pub fn memory(d: &ChartData, width: u32) -> Result<String, ChartError> {
                 } else {
                     BLACK
                 };
-                if text_width(&label, SMALL) + 8.0 < px_per_gib * w {
+                let tw = text_width(&label, SMALL);
+                if tw + 8.0 < px_per_gib * w {
+                    let (half_w, half_h) = (
+                        (tw / 2.0 + 3.0) / px_per_gib,
+                        (SMALL / 2.0 + 2.0) / px_per_row,
+                    );
+                    let (cx, cy) = (x + w / 2.0, (y0 + y1) / 2.0);
+                    texts.push((cx - half_w, cx + half_w, cy - half_h, cy + half_h));
                     root.draw(&Text::new(
                         label,
                         chart.at((x + w / 2.0, (y0 + y1) / 2.0)),
@@ -152,10 +169,21 @@ pub fn memory(d: &ChartData, width: u32) -> Result<String, ChartError> {
             None => None,
         };
         if let Some((at, label)) = mark {
-            chart.line(
-                &[(at, 0.0), (at, bars as f64 + headroom)],
-                OVERFLOW.stroke_width(2),
-            )?;
+            // The line, broken where a bar's name or a band's label lies across it. The texts
+            // were written from the top bar down, each bar's name above its labels: in reverse
+            // they go up the chart (no sort, whose code would cost the page more than this).
+            let gaps = texts
+                .iter()
+                .rev()
+                .filter(|t| (t.0..=t.1).contains(&at))
+                .map(|t| (t.2, t.3));
+            let mut from = 0.0;
+            for (lo, hi) in gaps.chain([(bars as f64 + headroom, 0.0)]) {
+                if lo > from {
+                    chart.line(&[(at, from), (at, lo)], OVERFLOW.stroke_width(2))?;
+                }
+                from = from.max(hi);
+            }
             let (px, py) = chart.at((at, bars as f64 + headroom));
             let (left, _) = chart.at((0.0, 0.0));
             let (x, h) = if px - 4 - (text_width(&label, FONT) as i32) < left {

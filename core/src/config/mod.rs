@@ -312,11 +312,20 @@ pub fn import(text: &str, name: &str) -> Result<Imported> {
         weights: Bytes(0),
         extras: Extras {
             hidden,
-            intermediate: if experts > 0
-                && u(m, &["first_k_dense_replace"]).unwrap_or(0) == 0
-                && !m.contains_key("shared_expert_intermediate_size")
-            {
-                0
+            // An MoE whose every layer routes has no dense MLP but a shared one (Qwen2-MoE,
+            // Qwen3-Next, Qwen3.5: `shared_expert_intermediate_size`; Llama 4 names its dense
+            // width `intermediate_size_mlp`; Nemotron-H `n_shared_experts` ×
+            // `moe_shared_expert_intermediate_size`); its `intermediate_size` sizes no layer.
+            intermediate: if experts > 0 && u(m, &["first_k_dense_replace"]).unwrap_or(0) == 0 {
+                u(
+                    m,
+                    &["shared_expert_intermediate_size", "intermediate_size_mlp"],
+                )
+                .or_else(|| {
+                    let n = u(m, &["n_shared_experts"]).unwrap_or(0);
+                    u(m, &["moe_shared_expert_intermediate_size"]).map(|w| n.saturating_mul(w))
+                })
+                .unwrap_or(0)
             } else {
                 intermediate
             },

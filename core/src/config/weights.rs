@@ -120,7 +120,14 @@ fn parts(m: &Obj, top: &Obj, spec: &ModelSpec, experts: u64, l: &Layers) -> (Par
             * u(m, &["moe_shared_expert_intermediate_size"]).map_or(mi, |x| x as u128)
             + u(m, &["shared_expert_intermediate_size"])
                 .map(|s| mats * h * s as u128 + h)
-                .unwrap_or(0);
+                .unwrap_or(0)
+            // Llama 4's MoE layers each add a shared expert as wide as a routed one
+            // (`Llama4TextMoe.shared_expert`, intermediate_size).
+            + if s(m, "model_type").is_some_and(|t| t.starts_with("llama4")) {
+                mats * h * mi
+            } else {
+                0
+            };
         let moe_layers = match l.moe_layers {
             Some(n) => n as u128,
             None => {

@@ -295,7 +295,9 @@ pub const MODELS: [ModelPreset; 22] = [
             weights: Bytes(61_064_245_248),
             extras: Extras {
                 hidden: 2048,
-                intermediate: 6144,
+                // The config's intermediate_size (6,144) sizes no layer: every layer is MoE
+                // (decoder_sparse_step 1, mlp_only_layers empty), as the config import reads it.
+                intermediate: 0,
                 experts_per_token: 8,
                 moe_intermediate: 768,
                 experts: 128,
@@ -628,7 +630,8 @@ pub const MODELS: [ModelPreset; 22] = [
             weights: Bytes(63_287_547_648),
             extras: Extras {
                 hidden: 2688,
-                intermediate: 1856,
+                // Its shared expert's width (n_shared_experts 1 × 3,712): no layer is a dense MLP.
+                intermediate: 3712,
                 experts_per_token: 6,
                 moe_intermediate: 1856,
                 experts: 128,
