@@ -159,13 +159,16 @@ pub fn read_text(
 }
 
 /// Keeps the URL's query equal to `query()`: keystrokes replace the current history entry 250 ms
-/// after the last one; the first write after a committed edit adds an entry. Returns the flag a
-/// committed edit (a select, leaving a field, back/forward) sets to start a new entry.
+/// after the last one; the first write after a committed edit adds an entry. The page's own first
+/// write (the URL it was opened with, in its canonical form) replaces the entry: Back leaves the
+/// page rather than returning to the same scenario spelt differently. Returns the flag a committed
+/// edit (a select, leaving a field, back/forward) sets to start a new entry.
 pub fn sync_url(query: impl Fn() -> String + Send + Sync + 'static) -> StoredValue<bool> {
     let fresh_entry = StoredValue::new(true);
     let generation = StoredValue::new(0u64);
-    Effect::new(move |_| {
+    Effect::new(move |prev: Option<()>| {
         let q = query();
+        let opening = prev.is_none();
         generation.update_value(|g| *g += 1);
         let mine = generation.get_value();
         set_timeout(
@@ -173,7 +176,9 @@ pub fn sync_url(query: impl Fn() -> String + Send + Sync + 'static) -> StoredVal
                 if generation.get_value() != mine || same_as_current(&q) {
                     return;
                 }
-                if fresh_entry.get_value() {
+                if opening {
+                    replace(&q);
+                } else if fresh_entry.get_value() {
                     push(&q);
                     fresh_entry.set_value(false);
                 } else {

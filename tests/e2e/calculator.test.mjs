@@ -139,6 +139,18 @@ test('reload and back/forward restore the scenario', async () => {
   await context.close();
 });
 
+test('the URL opened is written back in its canonical form in place, not as a new history entry', async () => {
+  // `ctx=8k` is 8,192 tokens: the page writes `ctx=8192` 250 ms after its first render, replacing
+  // the entry it was opened with. Back then leaves the page (to the blank tab it was opened from);
+  // with a new entry it would return to the same scenario spelt `ctx=8k`.
+  const { context, page, problems } = await openReady(env, SEED_URL.replace('ctx=8192', 'ctx=8k'));
+  await urlParam(page, 'ctx', '8192');
+  await page.goBack();
+  assert.equal(page.url(), 'about:blank');
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
 test('a bad URL parameter gets a notice naming it; everything else is kept', async () => {
   const { context, page, problems } = await openReady(env, ISSUE_URL.replace('ctx=8192', 'ctx=-5') + '&colour=blue');
   assert.equal(await value(page, 'notice'), 'colour,ctx');
