@@ -656,7 +656,7 @@ fn an_moe_decode_step_reads_only_the_experts_its_tokens_pick() {
         .unwrap()
         .1;
     assert!(
-        line.contains("(6,706,065,408 B weights + 4,096 tokens × 98,304 B) = 471.3 tokens/s"),
+        line.contains("3,350 GB/s (10⁹ B/s) / (6,706,065,408 B weights + 4,096 tokens × 98,304 B) = 471.3 tokens/s"),
         "{line}"
     );
     assert!(

@@ -89,10 +89,17 @@ impl fmt::Display for Bytes {
 
 /// `b` in GiB with two decimals and separators: `0.50 GiB`, `11,250.00 GiB`.
 pub fn gib_figure(b: Bytes) -> String {
-    let t = fixed(b.as_gib(), 2);
-    let (int, frac) = t.split_at(t.len() - 3);
-    let int = int.parse().map(thousands).unwrap_or_else(|_| int.into());
-    format!("{int}{frac} GiB")
+    format!("{} GiB", grouped(&fixed(b.as_gib(), 2)))
+}
+
+/// A decimal with separators in its whole part: `1580.6` → `1,580.6`, `3350` → `3,350` (what
+/// is not a plain non-negative decimal is returned as it is).
+pub fn grouped(decimal: &str) -> String {
+    let (int, frac) = decimal.split_at(decimal.find('.').unwrap_or(decimal.len()));
+    match int.parse() {
+        Ok(n) => format!("{}{frac}", thousands(n)),
+        Err(_) => decimal.into(),
+    }
 }
 
 /// Python's `f"{n:,}"`: `42656` → `42,656`.
@@ -208,6 +215,10 @@ mod tests {
         assert_eq!(Bytes(11_250 * GIB).to_string(), "11,250.00 GiB");
         assert_eq!(Bytes(1_440 * GIB + GIB / 2).to_string(), "1,440.50 GiB");
         assert_eq!(Bytes(999 * GIB).to_string(), "999.00 GiB");
+        assert_eq!(grouped("1580.6"), "1,580.6");
+        assert_eq!(grouped("3350"), "3,350");
+        assert_eq!(grouped("12.5"), "12.5");
+        assert_eq!(grouped("inf"), "inf");
     }
 
     #[test]

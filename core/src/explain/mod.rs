@@ -9,7 +9,7 @@ use crate::floatfmt::{display, fixed};
 use crate::i18n::en;
 use crate::model::{Attention, KvDtype};
 use crate::scenario::PageScenario;
-use crate::units::{thousands, Bytes};
+use crate::units::{grouped, thousands, Bytes};
 use crate::vllm::Rounding;
 use crate::{t, tf};
 
@@ -240,13 +240,13 @@ fn pool_and_sequences(s: &PageScenario, o: &Outcome) -> Vec<(&'static str, Strin
         en::EX_TERM_DECODE,
         tf!(
             EX_DECODE,
-            display(s.gpu.bandwidth_gbs()),
+            grouped(&display(s.gpu.bandwidth_gbs())),
             thousands(w_one as u64),
             kv_read,
             state,
-            fixed(o.decode.per_sequence, 1),
+            grouped(&fixed(o.decode.per_sequence, 1)),
             sequences(n),
-            fixed(o.decode.aggregate, 1),
+            grouped(&fixed(o.decode.aggregate, 1)),
             match o.compute_roof {
                 Some(roof) if roof <= o.decode.aggregate * 1.000_001 => {
                     tf!(EX_DECODE_ROOF, display(s.gpu.bf16_tflops().unwrap_or(0.0)))
