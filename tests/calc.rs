@@ -672,6 +672,20 @@ fn an_moe_decode_step_reads_only_the_experts_its_tokens_pick() {
     let mut half = s.clone();
     half.weights = Some(kvbudget::core::Bytes(61_064_245_248 / 2));
     assert_eq!(half.model_spec().extras.routed.0, 28_991_029_248);
+    // A URL's own MoE with `experts` but no `routed_gib`: the routed bytes from its geometry,
+    // 48 layers × 128 × 3 × 2,048 × 768 × 2 B = 57,982,058,496 B as the preset's, so one sequence
+    // reads its weights less 15/16 of those: W − 54,358,179,840 B.
+    let (s, notes) = decode(
+        "?model=custom&layers=48&heads=32&kv_heads=4&head_dim=128&weights_gib=56.87&hidden=2048\
+         &experts_per_tok=8&moe_inter=768&experts=128&gpu=h100-sxm&ctx=4096",
+    );
+    assert!(notes.is_empty(), "{notes:?}");
+    let m = s.model_spec();
+    assert_eq!(kvbudget::core::capacity::routed_bytes(&m), 57_982_058_496);
+    assert_eq!(
+        kvbudget::core::capacity::decode_weights(&m, 1, 1),
+        (m.weights.0 - 54_358_179_840) as f64
+    );
     // A dense model reads all its weights whatever the batch.
     let (s, _) = decode("?model=Qwen/Qwen3-8B&gpu=h100-sxm");
     let o = evaluate(&s).unwrap();

@@ -318,11 +318,33 @@ pub fn decode_ceiling_moving(
 /// dense model (no `experts` or no routed bytes).
 pub fn experts_touched(model: &ModelSpec, n: u64) -> Option<f64> {
     let e = model.extras;
-    if e.experts == 0 || e.routed.0 == 0 || e.experts_per_token == 0 {
+    if e.experts == 0 || routed_bytes(model) == 0 || e.experts_per_token == 0 {
         return None;
     }
     let (k, all) = (e.experts_per_token.min(e.experts) as f64, e.experts as f64);
     Some(all * (1.0 - (1.0 - k / all).powi(n.clamp(1, i32::MAX as u64) as i32)))
+}
+
+/// The routed experts' bytes, at most the weights: as given (a preset, a config's estimate), else
+/// from the geometry, every layer an MoE layer of `experts` × (3 matrices, 2 ungated) × hidden ×
+/// `moe_intermediate` in the model's dtype (a URL that gives `experts` but not `routed_gib`).
+pub fn routed_bytes(model: &ModelSpec) -> u64 {
+    let e = model.extras;
+    let given = if e.routed.0 > 0 {
+        e.routed.0
+    } else {
+        let matrices = if e.ungated_experts { 2 } else { 3 };
+        [
+            model.layers,
+            e.experts,
+            matrices,
+            e.hidden,
+            e.moe_intermediate,
+        ]
+        .iter()
+        .fold(model.dtype.bytes(), |a, &x| a.saturating_mul(x))
+    };
+    given.min(model.weights.0)
 }
 
 /// The weight bytes a decode step of `n` sequences reads on one GPU of `tp` (experts split over
@@ -333,7 +355,7 @@ pub fn decode_weights(model: &ModelSpec, tp: u64, n: u64) -> f64 {
     let Some(touched) = experts_touched(model, n) else {
         return all;
     };
-    let routed = weights_per_gpu(Bytes(model.extras.routed.0.min(model.weights.0)), tp, 1).0 as f64;
+    let routed = weights_per_gpu(Bytes(routed_bytes(model)), tp, 1).0 as f64;
     all - routed * (1.0 - touched / model.extras.experts as f64)
 }
 
