@@ -87,7 +87,9 @@ import { DIST } from './harness.mjs';
 // band sized by vLLM's blocks and the budget mark; 198,353 B with the config import's checks;
 // 199,196 B with an MoE's decode reading only the experts its tokens pick (with `powi`: `powf`
 // linked libm's `pow`, 1,351 B more); 199,532 B with the budget mark passing around the texts it
-// would cross (sorting its gaps would have linked the slice sort: 2,349 B more). The issue's budget.
+// would cross (sorting its gaps would have linked the slice sort: 2,349 B more); 199,806 B with the
+// opening URL's write replacing its history entry, the decode derivation's separators and an MoE's
+// routed bytes from its geometry when a URL gives none. The issue's budget.
 const BUDGET_GZIP = 200_000;
 // The worker (kvbudget-worker*: its loader, glue and wasm), fetched on the first import or
 // kv_report.json only: 113,599 B gzip with the config import and the report (the whole core);
@@ -110,7 +112,8 @@ const BUDGET_GZIP = 200_000;
 // English counts and the budget mark; 209,383 B with the config import naming a count's bad
 // value (written without serde_json's float writer: with it, 211,784 B) and refusing more KV heads
 // than heads, when the budget went to 210,000 B; 210,081 B with the routed experts' bytes read from
-// a config and an MoE's decode read, when the budget went to 210,500 B.
+// a config and an MoE's decode read, when the budget went to 210,500 B; 210,309 B with the decode
+// derivation's separators and the routed bytes from a URL's geometry.
 const WORKER = /^kvbudget-worker/;
 const WORKER_BUDGET_GZIP = 210_500;
 
