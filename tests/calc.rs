@@ -686,6 +686,20 @@ fn an_moe_decode_step_reads_only_the_experts_its_tokens_pick() {
         kvbudget::core::capacity::decode_weights(&m, 1, 1),
         (m.weights.0 - 54_358_179_840) as f64
     );
+    // With MXFP4 experts the geometry in BF16 (gpt-oss-20b: 24 × 32 × 3 × 2,880 × 2,880 × 2 B =
+    // 38,220,595,200 B) is more than the 13.47 GiB of weights: nothing is known of what a step
+    // leaves unread, and it reads them all.
+    let (s, _) = decode(
+        "?model=custom&layers=24&heads=64&kv_heads=8&head_dim=64&weights_gib=13.47&hidden=2880\
+         &experts_per_tok=4&moe_inter=2880&experts=32&gpu=h100-sxm",
+    );
+    let m = s.model_spec();
+    assert_eq!(kvbudget::core::capacity::routed_bytes(&m), 0);
+    assert_eq!(kvbudget::core::capacity::experts_touched(&m, 1), None);
+    assert_eq!(
+        kvbudget::core::capacity::decode_weights(&m, 1, 1),
+        m.weights.0 as f64
+    );
     // A dense model reads all its weights whatever the batch.
     let (s, _) = decode("?model=Qwen/Qwen3-8B&gpu=h100-sxm");
     let o = evaluate(&s).unwrap();

@@ -80,6 +80,21 @@ fn typed_text_commits_or_names_the_field_and_range() {
 }
 
 #[test]
+fn an_edited_moe_keeps_its_routed_share_of_a_logs_weights() {
+    // Qwen3-30B-A3B with a log's weights of half its 61,064,245,248 B: the routed experts keep
+    // their share, half of 57,982,058,496 B, when the model becomes editable geometry too.
+    let (mut s, _) = kvbudget::core::query::decode("?model=Qwen/Qwen3-30B-A3B");
+    s.weights = Some(Bytes(61_064_245_248 / 2));
+    page::select_model(&mut s, "custom");
+    let m = s.model.spec();
+    assert_eq!(m.id, "Qwen/Qwen3-30B-A3B (edited)");
+    assert_eq!(
+        (m.weights.0, m.extras.routed.0),
+        (30_532_122_624, 28_991_029_248)
+    );
+}
+
+#[test]
 fn weights_follow_the_chosen_unit() {
     let mut s = PageScenario::default();
     page::select_model(&mut s, "custom");

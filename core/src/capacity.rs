@@ -327,24 +327,29 @@ pub fn experts_touched(model: &ModelSpec, n: u64) -> Option<f64> {
 
 /// The routed experts' bytes, at most the weights: as given (a preset, a config's estimate), else
 /// from the geometry, every layer an MoE layer of `experts` × (3 matrices, 2 ungated) × hidden ×
-/// `moe_intermediate` in the model's dtype (a URL that gives `experts` but not `routed_gib`).
+/// `moe_intermediate` in the model's dtype (a URL that gives `experts` but not `routed_gib`). A
+/// geometry that comes to the weights or more (quantized experts, layers that are not all MoE)
+/// says nothing of what a step leaves unread: 0, and the step reads every weight.
 pub fn routed_bytes(model: &ModelSpec) -> u64 {
     let e = model.extras;
-    let given = if e.routed.0 > 0 {
-        e.routed.0
+    if e.routed.0 > 0 {
+        return e.routed.0.min(model.weights.0);
+    }
+    let matrices = if e.ungated_experts { 2 } else { 3 };
+    let estimate = [
+        model.layers,
+        e.experts,
+        matrices,
+        e.hidden,
+        e.moe_intermediate,
+    ]
+    .iter()
+    .fold(model.dtype.bytes(), |a, &x| a.saturating_mul(x));
+    if estimate < model.weights.0 {
+        estimate
     } else {
-        let matrices = if e.ungated_experts { 2 } else { 3 };
-        [
-            model.layers,
-            e.experts,
-            matrices,
-            e.hidden,
-            e.moe_intermediate,
-        ]
-        .iter()
-        .fold(model.dtype.bytes(), |a, &x| a.saturating_mul(x))
-    };
-    given.min(model.weights.0)
+        0
+    }
 }
 
 /// The weight bytes a decode step of `n` sequences reads on one GPU of `tp` (experts split over

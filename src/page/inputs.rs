@@ -482,9 +482,11 @@ pub fn model_value(s: &PageScenario) -> String {
 pub fn select_model(s: &mut PageScenario, value: &str) {
     let m = match presets::model(value) {
         Some(p) => ModelChoice::Preset(p),
+        // The model as the arithmetic sees it (a log's weights, and an MoE's routed share of
+        // them), under the edited name.
         None => ModelChoice::Custom(ModelSpec {
-            weights: s.model_spec().weights,
-            ..s.model.to_custom()
+            id: s.model.to_custom().id,
+            ..s.model_spec()
         }),
     };
     s.set_model(m);
