@@ -341,6 +341,13 @@ fn llama4_counts_its_shared_expert() {
         got / GIB as f64,
         want / GIB as f64
     );
-    // Its dense width, as the preset and the overhead fit take it: intermediate_size_mlp.
+    // Its dense width is its shared expert's, intermediate_size (8,192): intermediate_size_mlp
+    // (16,384) sizes only the dense layers Maverick interleaves (interleave_moe_layer_step 2).
+    assert_eq!(m.spec.extras.intermediate, 8192);
+    let maverick = config("Llama-4-Scout-17B-16E-Instruct").replace(
+        "\"interleave_moe_layer_step\": 1",
+        "\"interleave_moe_layer_step\": 2",
+    );
+    let m = import(&maverick, "x").unwrap();
     assert_eq!(m.spec.extras.intermediate, 16_384);
 }

@@ -313,19 +313,26 @@ pub fn import(text: &str, name: &str) -> Result<Imported> {
         extras: Extras {
             hidden,
             // An MoE whose every layer routes has no dense MLP but a shared one (Qwen2-MoE,
-            // Qwen3-Next, Qwen3.5: `shared_expert_intermediate_size`; Llama 4 names its dense
-            // width `intermediate_size_mlp`; Nemotron-H `n_shared_experts` ×
-            // `moe_shared_expert_intermediate_size`); its `intermediate_size` sizes no layer.
+            // Qwen3-Next, Qwen3.5: `shared_expert_intermediate_size`; DeepSeek-style
+            // `n_shared_experts` × `moe_shared_expert_intermediate_size`, else × the experts'
+            // width; Llama 4: as wide as a routed expert, and its interleaved dense layers
+            // `intermediate_size_mlp`); its `intermediate_size` sizes no layer.
             intermediate: if experts > 0 && u(m, &["first_k_dense_replace"]).unwrap_or(0) == 0 {
-                u(
-                    m,
-                    &["shared_expert_intermediate_size", "intermediate_size_mlp"],
-                )
-                .or_else(|| {
-                    let n = u(m, &["n_shared_experts"]).unwrap_or(0);
-                    u(m, &["moe_shared_expert_intermediate_size"]).map(|w| n.saturating_mul(w))
-                })
-                .unwrap_or(0)
+                let llama4 = model_type.starts_with("llama4");
+                if llama4 && u(m, &["interleave_moe_layer_step"]).unwrap_or(1) > 1 {
+                    u(m, &["intermediate_size_mlp"]).unwrap_or(intermediate)
+                } else if llama4 {
+                    moe_intermediate
+                } else {
+                    u(m, &["shared_expert_intermediate_size"])
+                        .or_else(|| {
+                            let n = u(m, &["n_shared_experts"]).filter(|&n| n > 0)?;
+                            let w = u(m, &["moe_shared_expert_intermediate_size"])
+                                .unwrap_or(moe_intermediate);
+                            Some(n.saturating_mul(w))
+                        })
+                        .unwrap_or(0)
+                }
             } else {
                 intermediate
             },

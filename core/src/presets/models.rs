@@ -549,7 +549,8 @@ pub const MODELS: [ModelPreset; 22] = [
     },
     // Llama-4-Scout-17B-16E-Instruct (text_config): 48 layers, every 4th global (NoPE), the other
     // 36 chunked local (attention_chunk_size 8192), 40 q / 8 kv heads × 128, 16 experts (1
-    // active) of 8192 and a shared MLP of 16384, vocab 202048, max_pos 10485760.
+    // active) of 8192 and a shared expert of 8192 (intermediate_size_mlp, 16384, sizes only the
+    // dense layers Maverick interleaves), vocab 202048, max_pos 10485760.
     ModelPreset {
         spec: ModelSpec {
             id: Cow::Borrowed("meta-llama/Llama-4-Scout-17B-16E-Instruct"),
@@ -567,7 +568,8 @@ pub const MODELS: [ModelPreset; 22] = [
             weights: gib_hundredths(4 * 5312),
             extras: Extras {
                 hidden: 5120,
-                intermediate: 16384,
+                // The shared expert of every MoE layer, as wide as a routed one (Llama4TextMoe).
+                intermediate: 8192,
                 experts_per_token: 1,
                 moe_intermediate: 8192,
                 experts: 16,
