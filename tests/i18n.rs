@@ -307,3 +307,26 @@ fn counts_keep_their_thousands_separators_in_both_languages() {
         "Plan: 1 sequence of 8,192 tokens at once (vLLM 0.33)"
     );
 }
+
+#[test]
+fn an_moe_decode_derivation_in_chinese() {
+    // Qwen3-30B-A3B at 4,096 tokens, two sequences on an H100 (tests/calc.rs derives the figures):
+    // one sequence reads 6,706,065,408 B of the 61,064,245,248 B, 8 of 128 experts per layer; two
+    // routed at random use about 15.5 of them, 10,103,451,648 B.
+    let (s, _) = decode("?model=Qwen/Qwen3-30B-A3B&gpu=h100-sxm&ctx=4096&seqs=2");
+    let o = evaluate(&s).unwrap();
+    let zh = in_chinese(|| explain(&s, &o));
+    let line = &zh
+        .derivations
+        .iter()
+        .find(|d| d.0 == "decode ceiling")
+        .unwrap()
+        .1;
+    assert_eq!(
+        line,
+        "每一步读取各 token 用到的权重和每条序列的 KV：3,350 GB/s（10⁹ 字节/秒）/ (6,706,065,408 字节权重：\
+         61,064,245,248 字节中去掉 token 未选中的路由专家（每层从 128 个路由专家中选 8 个） + 4,096 个 token × \
+         98,304 字节) = 单条序列 471.3 token/s；2 条序列合计：614.2 token/s；2 条序列随机路由时每层平均约用到 \
+         128 个专家中的 15.5 个，读取权重 10,103,451,648 字节"
+    );
+}

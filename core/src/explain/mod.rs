@@ -236,12 +236,51 @@ fn pool_and_sequences(s: &PageScenario, o: &Outcome) -> Vec<(&'static str, Strin
     };
     let n = chosen.capped.max(1);
     let (w_one, w_batch) = crate::calc::decode_weights(s, &o.model, n);
+    let e = o.model.extras.experts;
+    // An MoE reads the routed experts its tokens pick: one sequence k of E per layer, n routed at
+    // random about E × (1 − (1 − k/E)ⁿ) ([`capacity::experts_touched`]).
+    let (lead, weights, batch) = match (
+        capacity::experts_touched(&o.model, 1),
+        capacity::experts_touched(&o.model, n),
+    ) {
+        (Some(one), Some(many)) => (
+            t!(EX_DECODE_LEAD_MOE),
+            tf!(
+                EX_DECODE_W_MOE,
+                thousands(w_one as u64),
+                thousands(decode_weights.0),
+                fixed(one, 0),
+                thousands(e)
+            ),
+            match n {
+                1 => String::new(),
+                _ if many > e as f64 - 0.05 => tf!(
+                    EX_DECODE_MOE_BATCH_ALL,
+                    sequences(n),
+                    thousands(e),
+                    thousands(w_batch as u64)
+                ),
+                _ => tf!(
+                    EX_DECODE_MOE_BATCH,
+                    sequences(n),
+                    fixed(many, 1),
+                    thousands(e),
+                    thousands(w_batch as u64)
+                ),
+            },
+        ),
+        _ => (
+            t!(EX_DECODE_LEAD),
+            tf!(EX_DECODE_W_ALL, thousands(w_one as u64)),
+            String::new(),
+        ),
+    };
     d.push((
         en::EX_TERM_DECODE,
         tf!(
             EX_DECODE,
             grouped(&display(s.gpu.bandwidth_gbs())),
-            thousands(w_one as u64),
+            weights,
             kv_read,
             state,
             grouped(&fixed(o.decode.per_sequence, 1)),
@@ -252,40 +291,12 @@ fn pool_and_sequences(s: &PageScenario, o: &Outcome) -> Vec<(&'static str, Strin
                     tf!(EX_DECODE_ROOF, display(s.gpu.bf16_tflops().unwrap_or(0.0)))
                 }
                 _ => String::new(),
-            }
-        ) + &routed_experts(o, n, decode_weights, (w_one, w_batch)),
+            },
+            lead,
+            batch
+        ),
     ));
     d
-}
-
-/// An MoE's decode reads: the routed experts one sequence picks, and about how many `n` touch.
-fn routed_experts(o: &Outcome, n: u64, all: Bytes, (w_one, w_batch): (f64, f64)) -> String {
-    let (Some(one), Some(many)) = (
-        capacity::experts_touched(&o.model, 1),
-        capacity::experts_touched(&o.model, n),
-    ) else {
-        return String::new();
-    };
-    let e = o.model.extras.experts;
-    let batch = if n > 1 {
-        tf!(
-            EX_DECODE_MOE_BATCH,
-            fixed(many, 1),
-            e,
-            sequences(n),
-            thousands(w_batch as u64)
-        )
-    } else {
-        String::new()
-    };
-    tf!(
-        EX_DECODE_MOE,
-        fixed(one, 0),
-        e,
-        thousands(w_one as u64),
-        thousands(all.0),
-        batch
-    )
 }
 
 /// What `--enable-prefix-caching` changes: no memory, and hits only on whole blocks of a shared
