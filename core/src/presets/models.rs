@@ -7,6 +7,14 @@ use crate::model::{
 use crate::units::Bytes;
 use std::borrow::Cow;
 
+/// An MoE's routed bytes as its logged `weights` less the `read_in_full` bytes the config gives
+/// for everything but the routed experts (kvbudget's config import: embeddings, attention or
+/// mixers, dense and shared MLPs, routers, norms): what the checkpoint holds beyond those (an MTP
+/// layer vLLM skips, a vision encoder, vLLM's padding of the experts) goes with the experts.
+const fn all_but(weights: Bytes, read_in_full: u64) -> Bytes {
+    Bytes(weights.0 - read_in_full)
+}
+
 /// Qwen3.5's Gated DeltaNet layers: 16 key heads × 128, `value_heads` × 128, kernel 4, the
 /// temporal state in float32 (`mamba_ssm_dtype`).
 const fn gdn(layers: u64, value_heads: u64) -> StateLayers {
@@ -385,7 +393,10 @@ pub const MODELS: [ModelPreset; 22] = [
                 moe_intermediate: 512,
                 experts: 256,
                 // 40 MoE layers × 256 experts × 3 matrices of 2048 × 512, BF16.
-                routed: Bytes(40 * 256 * 3 * 2048 * 512 * 2),
+                // The routed experts as the weights less what every step reads in full
+                // (embeddings, attention, shared parts, norms: 4,896,690,176 B from the config),
+                // leaving the vision encoder and the MTP layer with the bytes a step may skip.
+                routed: all_but(gib_hundredths(6697), 4_896_690_176),
                 multimodal: true,
                 vision_heads: 16,
                 ..Extras::DENSE
@@ -415,7 +426,10 @@ pub const MODELS: [ModelPreset; 22] = [
                 moe_intermediate: 512,
                 experts: 512,
                 // 48 MoE layers × 512 experts × 3 matrices of 2048 × 512, BF16.
-                routed: Bytes(48 * 512 * 3 * 2048 * 512 * 2),
+                // The routed experts as the weights less what every step reads in full
+                // (embeddings, attention, shared parts, norms: 4,729,933,824 B from the config),
+                // leaving the MTP layer with the bytes a step may skip.
+                routed: all_but(gib_hundredths(15149), 4_729_933_824),
                 ..Extras::DENSE
             },
             state: Some(StateLayers {
@@ -450,7 +464,10 @@ pub const MODELS: [ModelPreset; 22] = [
                 experts: 32,
                 // 24 MoE layers × 32 experts × 3 matrices of 2880 × 2880 in MXFP4 (4 bits and a
                 // 1-byte scale per 32: 17/32 B), with BF16 biases (2 × 2880 + 2880).
-                routed: Bytes(24 * 32 * (3 * 2880 * 2880 * 17 / 32 + 3 * 2880 * 2)),
+                // The routed experts as the weights less what every step reads in full
+                // (embeddings, attention, shared parts, norms: 3,628,813,952 B from the config),
+                // leaving the experts' padding in vLLM's layout with the bytes a step may skip.
+                routed: all_but(gib_hundredths(1347), 3_628_813_952),
                 ..Extras::DENSE
             },
             state: None,
@@ -479,7 +496,10 @@ pub const MODELS: [ModelPreset; 22] = [
                 moe_intermediate: 2880,
                 experts: 128,
                 // 36 MoE layers × 128 experts, each as gpt-oss-20b's.
-                routed: Bytes(36 * 128 * (3 * 2880 * 2880 * 17 / 32 + 3 * 2880 * 2)),
+                // The routed experts as the weights less what every step reads in full
+                // (embeddings, attention, shared parts, norms: 4,288,080,512 B from the config),
+                // leaving the experts' padding in vLLM's layout with the bytes a step may skip.
+                routed: all_but(gib_hundredths(6438), 4_288_080_512),
                 ..Extras::DENSE
             },
             state: None,
@@ -574,7 +594,10 @@ pub const MODELS: [ModelPreset; 22] = [
                 moe_intermediate: 8192,
                 experts: 16,
                 // 48 MoE layers (interleave_moe_layer_step 1) × 16 experts × 3 matrices of 5120 × 8192, BF16.
-                routed: Bytes(48 * 16 * 3 * 5120 * 8192 * 2),
+                // The routed experts as the weights less what every step reads in full
+                // (embeddings, attention, shared parts, norms: 22,266,193,920 B from the config),
+                // leaving the vision encoder with the bytes a step may skip.
+                routed: all_but(gib_hundredths(4 * 5312), 22_266_193_920),
                 multimodal: true,
                 ..Extras::DENSE
             },
@@ -607,7 +630,10 @@ pub const MODELS: [ModelPreset; 22] = [
                 experts: 256,
                 // 58 MoE layers (first_k_dense_replace 3) × 256 experts × 3 matrices of 7168 × 2048 in
                 // FP8 (1 B) with a float32 scale per 128 × 128 block.
-                routed: Bytes(58 * 256 * 3 * (7168 * 2048 + 7168 * 2048 / (128 * 128) * 4)),
+                // The routed experts as the weights less what every step reads in full
+                // (embeddings, attention, shared parts, norms: 19,823,257,600 B from the config),
+                // leaving the MTP layer with the bytes a step may skip.
+                routed: all_but(gib_hundredths(64213), 19_823_257_600),
                 ..Extras::DENSE
             },
             state: None,
