@@ -672,6 +672,12 @@ fn an_moe_decode_step_reads_only_the_experts_its_tokens_pick() {
     let mut half = s.clone();
     half.weights = Some(kvbudget::core::Bytes(61_064_245_248 / 2));
     assert_eq!(half.model_spec().extras.routed.0, 28_991_029_248);
+    // Over TP 2 each GPU holds half of everything and reads half as much: ⌈61,064,245,248 / 2⌉ −
+    // ⌈57,982,058,496 / 2⌉ × 15/16 = 30,532,122,624 − 27,179,089,920 = 3,353,032,704 B.
+    assert_eq!(
+        kvbudget::core::capacity::decode_weights(m, 2, 1),
+        3_353_032_704.0
+    );
     // A URL's own MoE with `experts` but no `routed_gib`: the routed bytes from its geometry,
     // 48 layers × 128 × 3 × 2,048 × 768 × 2 B = 57,982,058,496 B as the preset's, so one sequence
     // reads its weights less 15/16 of those: W − 54,358,179,840 B.
