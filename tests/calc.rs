@@ -660,7 +660,7 @@ fn an_moe_decode_step_reads_only_the_experts_its_tokens_pick() {
         "{line}"
     );
     assert!(
-        line.starts_with("each step reads the weights its tokens use and every sequence's KV: 3,350 GB/s (10⁹ B/s) / (6,706,065,408 B of weights: the 61,064,245,248 B less the routed experts a token does not pick (8 of 128 per layer) + 4,096 tokens × 98,304 B) = 471.3 tokens/s"),
+        line.starts_with("each step reads the weights it uses and every sequence's KV: 3,350 GB/s (10⁹ B/s) / (6,706,065,408 B of weights: the 61,064,245,248 B less the routed experts a token does not pick (8 of 128 per layer) + 4,096 tokens × 98,304 B) = 471.3 tokens/s"),
         "{line}"
     );
     // Many sequences touch nearly every expert: at 64, (15/16)⁶⁴ = 0.0161, 128 × 0.9839 = 125.94.

@@ -239,12 +239,11 @@ fn pool_and_sequences(s: &PageScenario, o: &Outcome) -> Vec<(&'static str, Strin
     let e = o.model.extras.experts;
     // An MoE reads the routed experts its tokens pick: one sequence k of E per layer, n routed at
     // random about E × (1 − (1 − k/E)ⁿ) ([`capacity::experts_touched`]).
-    let (lead, weights, batch) = match (
+    let (weights, batch) = match (
         capacity::experts_touched(&o.model, 1),
         capacity::experts_touched(&o.model, n),
     ) {
         (Some(one), Some(many)) => (
-            t!(EX_DECODE_LEAD_MOE),
             tf!(
                 EX_DECODE_W_MOE,
                 thousands(w_one as u64),
@@ -269,11 +268,7 @@ fn pool_and_sequences(s: &PageScenario, o: &Outcome) -> Vec<(&'static str, Strin
                 ),
             },
         ),
-        _ => (
-            t!(EX_DECODE_LEAD),
-            tf!(EX_DECODE_W_ALL, thousands(w_one as u64)),
-            String::new(),
-        ),
+        _ => (tf!(EX_DECODE_W_ALL, thousands(w_one as u64)), String::new()),
     };
     d.push((
         en::EX_TERM_DECODE,
@@ -292,7 +287,6 @@ fn pool_and_sequences(s: &PageScenario, o: &Outcome) -> Vec<(&'static str, Strin
                 }
                 _ => String::new(),
             },
-            lead,
             batch
         ),
     ));

@@ -53,7 +53,7 @@ crate::texts! {
     RS_PRIMER_1: "A transformer keeps, for every token of every request, a key and a value vector per KV head in every layer: the KV cache. One token costs 2 (K and V) × layers × KV heads × head_dim × bytes per element.",
     RS_PRIMER_2: "vLLM claims total × gpu_memory_utilization of the GPU, loads the weights, measures a profile run, and gives the rest to the cache in blocks of 16 tokens (the KV pool).",
     RS_PRIMER_3: "Sequences that fit = pool ÷ (context × bytes per token), rounded down to whole blocks: double the context and half as many fit. FP8 KV halves the bytes and doubles the sequences.",
-    RS_PRIMER_4: "Decoding reads the weights and every running sequence's cache at each step, so memory bandwidth bounds tokens per second; more sequences share one read of the weights (an MoE's tokens pick more experts as the batch grows).",
+    RS_PRIMER_4: "Decoding reads the weights and every running sequence's cache at each step, so memory bandwidth bounds tokens per second; more sequences share one read of the weights.",
     RS_SG_STAT_SEQS: "Sequences that fit (SGLang)",
     RS_SG_STAT_KV: "SGLang's KV cache",
     RS_AS_GIVEN: "as given",

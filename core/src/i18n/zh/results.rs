@@ -53,7 +53,7 @@ crate::texts! {
     RS_PRIMER_1: "Transformer 会为每个请求的每个 token，在每一层为每个 KV 头保存一个 key 向量和一个 value 向量，这就是 KV 缓存。一个 token 占用 2（K 和 V）× 层数 × KV 头数 × head_dim × 每个元素的字节数。",
     RS_PRIMER_2: "vLLM 先占用 GPU 总显存 × gpu_memory_utilization，加载权重，做一次 剖析运行测量开销，再把剩下的按每块 16 个 token 分给 KV 缓存（即 KV 缓存池）。",
     RS_PRIMER_3: "可容纳的序列数 = 缓存池 ÷ (上下文长度 × 每 token 字节数)，按整块向下取整：上下文翻倍，能放下的序列数减半。FP8 KV 把字节数减半，序列数翻倍。",
-    RS_PRIMER_4: "解码的每一步都要读一遍权重和所有运行中序列的 KV 缓存，因此显存带宽决定了每秒 token 数的上限；多条序列共享同一次权重读取，序列越多，每条序列分摊的权重读取就越少（MoE 模型的批次越大，用到的专家越多）。",
+    RS_PRIMER_4: "解码的每一步都要读一遍权重和所有运行中序列的 KV 缓存，因此显存带宽决定了每秒 token 数的上限；多条序列共享同一次权重读取，序列越多，每条序列分摊的权重读取就越少。",
     RS_SG_STAT_SEQS: "可容纳的序列数（SGLang）",
     RS_SG_STAT_KV: "SGLang 的 KV 缓存",
     RS_AS_GIVEN: "按给定值",
