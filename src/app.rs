@@ -87,11 +87,11 @@ fn app() {
         scenario.set(s);
         notices.set(n);
     });
-    Effect::new(move |_| browser::set_theme(scenario.with(|s| s.theme.key())));
+    Effect::new_sync(move |_| browser::set_theme(scenario.with(|s| s.theme.key())));
     let lang = state.lang;
-    Effect::new(move |_| browser::set_document_lang(lang.get().key(), t!(DOCUMENT_TITLE)));
+    Effect::new_sync(move |_| browser::set_document_lang(lang.get().key(), t!(DOCUMENT_TITLE)));
     // The URL's notices follow a change of language (those still shown are written anew).
-    Effect::new(move |prev: Option<Lang>| {
+    Effect::new_sync(move |prev: Option<Lang>| {
         let l = lang.get();
         if prev.is_some_and(|p| p != l) && notices.with_untracked(|n| !n.is_empty()) {
             notices.set(decode(&browser::search()).1);
@@ -105,7 +105,7 @@ fn app() {
     // A change of language draws the page anew in it (the scenario, in its signal, stays); so
     // does a change between the full page and an embedded view (back and forward). Each drawing
     // runs under this effect's owner, which disposes the last one's parts first.
-    Effect::new(move |_| {
+    Effect::new_sync(move |_| {
         let drawn = lang.get();
         let embed = embed.get();
         // (Once this markup replaces the old one and its parts are written.)

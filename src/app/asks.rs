@@ -33,7 +33,7 @@ impl Asked {
             request().map(|r| format!("{l}\n{r}"))
         });
         let got = RwSignal::new(None);
-        Effect::new(move |_| {
+        Effect::new_sync(move |_| {
             let Some(k) = key.get() else { return };
             if got.with_untracked(|g: &Answer| g.as_ref().is_some_and(|g| g.0 == k)) {
                 return;

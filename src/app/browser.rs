@@ -166,7 +166,7 @@ pub fn read_text(
 pub fn sync_url(query: impl Fn() -> String + Send + Sync + 'static) -> StoredValue<bool> {
     let fresh_entry = StoredValue::new(true);
     let generation = StoredValue::new(0u64);
-    Effect::new(move |prev: Option<()>| {
+    Effect::new_sync(move |prev: Option<()>| {
         let q = query();
         let opening = prev.is_none();
         generation.update_value(|g| *g += 1);

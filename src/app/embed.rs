@@ -26,7 +26,7 @@ fn post_height(state: State) {
             Duration::from_millis(50),
         )
     };
-    Effect::new(move |_| {
+    Effect::new_sync(move |_| {
         state.charts.track();
         state.shown.track();
         post();
@@ -74,7 +74,7 @@ pub fn view_parts(state: State) {
 pub fn builder_parts(state: State, ui: Ui) {
     shown_while("embed-box", Box::new(move || ui.embed_open.get()));
     let scenario = state.scenario;
-    Effect::new(move |prev: Option<String>| {
+    Effect::new_sync(move |prev: Option<String>| {
         if !ui.embed_open.get() {
             // (The preview's frame goes with the builder.)
             if prev.as_ref().is_some_and(|p| !p.is_empty()) {

@@ -69,7 +69,7 @@ pub fn parts(state: State, ui: Ui, embed: Embed) {
         });
     }
     // (Measured once the figures are written: this effect runs after theirs.)
-    Effect::new(move |_| {
+    Effect::new_sync(move |_| {
         if ui.chart_width.get().is_none() {
             measure(ui);
         }

@@ -55,7 +55,7 @@ fn write_form(now: &Written, prev: Option<&Written>) {
 pub fn parts(state: State) {
     let scenario = state.scenario;
     let typed = state.typed;
-    Effect::new(move |prev: Option<Written>| {
+    Effect::new_sync(move |prev: Option<Written>| {
         let _ = state.lang.get();
         let now = typed.with(|t| {
             scenario.with(|s| {

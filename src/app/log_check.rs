@@ -59,7 +59,7 @@ impl LogState {
             panel,
         };
         // A new worker (the last one failed) holds no log: it reads the log again.
-        Effect::new(move |_| {
+        Effect::new_sync(move |_| {
             if let Some(Err(e)) = panel.now() {
                 if e == t!(HO_NO_LOG) {
                     if let Some(text) = log.log_text.get_untracked() {

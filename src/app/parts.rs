@@ -2,6 +2,8 @@
 //! (`page::page_html`, `page::embed_html`) with an empty box for each part; each part is one
 //! effect that computes its text from the state and writes it into its box when it changed. All
 //! parts share one effect type (the text as a boxed closure), which keeps the page's code small.
+//! The page's effects are `Effect::new_sync`: `Effect::new` keeps its effect in a `SendWrapper`,
+//! which links `std::thread::current` (4 KB of wasm) to note a thread the page never leaves.
 
 use super::dom;
 use kvbudget_core::query::Notice;
@@ -9,12 +11,12 @@ use kvbudget_core::scenario::{Embed, Theme};
 use leptos::prelude::*;
 
 /// A part's text, computed from the state (reading it subscribes the part to what it reads).
-pub type Text = Box<dyn Fn() -> String>;
+pub type Text = Box<dyn Fn() -> String + Send + Sync>;
 
 /// Keeps `write(id, text())` up to date: written first when the page is drawn, then whenever the
 /// text changes.
 pub fn watch(id: String, text: Text, write: fn(&str, &str)) {
-    Effect::new(move |prev: Option<String>| {
+    Effect::new_sync(move |prev: Option<String>| {
         let now = text();
         if prev.as_deref() != Some(now.as_str()) {
             write(&id, &now);
@@ -29,7 +31,7 @@ pub fn part(id: &str, html: Text) {
 }
 
 /// Shows the element `#id` while `shown()` (hides it otherwise).
-pub fn shown_while(id: &str, shown: Box<dyn Fn() -> bool>) {
+pub fn shown_while(id: &str, shown: Box<dyn Fn() -> bool + Send + Sync>) {
     let text: Text = Box::new(move || if shown() { "1" } else { "" }.to_string());
     watch(id.to_string(), text, dom::show_if);
 }

@@ -11,7 +11,7 @@ use leptos::prelude::*;
 /// animation frame after the page is written (`Ui::later`), after the numbers and the charts.
 pub fn parts(state: State, ui: Ui) {
     // The key the table was last drawn for, and the table.
-    let last = std::cell::RefCell::new((None, String::new()));
+    let last = std::sync::Mutex::new((None, String::new()));
     part(
         "p-repertoire",
         Box::new(move || {
@@ -19,7 +19,9 @@ pub fn parts(state: State, ui: Ui) {
                 return String::new();
             }
             let key = state.shown.with(|x| x.as_ref().map(|x| rows_key(&x.s)));
-            let mut last = last.borrow_mut();
+            let Ok(mut last) = last.lock() else {
+                return String::new();
+            };
             if last.0 != key {
                 last.1 = key.as_ref().map(page::repertoire_html).unwrap_or_default();
                 last.0 = key;
