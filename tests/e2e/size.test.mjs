@@ -117,9 +117,10 @@ const BUDGET_GZIP = 200_000;
 // than heads, when the budget went to 210,000 B; 210,081 B with the routed experts' bytes read from
 // a config and an MoE's decode read, when the budget went to 210,500 B; 210,309 B with the decode
 // derivation's separators and the routed bytes from a URL's geometry; 210,467 B with the MoE texts
-// reworded.
+// reworded (210,470 B built in another directory: a few bytes follow the checkout's path), when the
+// budget went to 211,000 B to keep a margin for that.
 const WORKER = /^kvbudget-worker/;
-const WORKER_BUDGET_GZIP = 210_500;
+const WORKER_BUDGET_GZIP = 211_000;
 
 const gzipped = (files) => {
   let raw = 0;
