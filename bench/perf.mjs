@@ -4,7 +4,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import { serve, browser, DIST } from '../tests/e2e/harness.mjs';
+import { serve, browser, DIST as BUILT } from '../tests/e2e/harness.mjs';
+
+// Another build may be measured in place of dist/ (`DIST=path node bench/perf.mjs`), to compare two.
+const DIST = process.env.DIST ?? BUILT;
 
 const RUNS = Number(process.env.RUNS ?? 25);
 const EDITS = Number(process.env.EDITS ?? 60);
@@ -40,7 +43,7 @@ console.log('first-load transfer (bytes)                   raw      gzip    brot
 console.log(rows.join('\n'));
 console.log(`  ${'total'.padEnd(40)} ${String(raw).padStart(9)} ${String(gz).padStart(9)} ${String(br).padStart(9)}`);
 
-const srv = await serve();
+const srv = await serve(DIST);
 const b = await browser();
 
 // 2. Navigation → first complete render (all numbers and three charts), fresh context each run:
