@@ -251,6 +251,7 @@ fn model_of(r: &Value) -> Option<ModelSpec> {
             ungated_experts: false,
             // (Records run at PP 1, where the embeddings' placement does not matter.)
             embeddings: Default::default(),
+            encoder: Bytes(0),
             vision_heads: 0,
         },
         state: None,

@@ -563,7 +563,7 @@ pub(crate) fn scenario_of(a: &VllmArgs) -> Result<Scenario, String> {
     let knobs = a.knobs.knobs()?;
     if let (KvMemory::Available(kv), Some(total)) = (memory, gpu_total) {
         let (tp, pp) = (a.tensor_parallel_size, a.pipeline_parallel_size);
-        let w = knobs.weights_on_gpu(&model, model.weights, tp, pp);
+        let w = knobs.weights_on_gpu(&model, model.weights, (tp, pp), version);
         if w.0.saturating_add(kv.0) > total.0 {
             return Err(format!(
                 "--available-kv-gib {}: with the weights on the GPU ({w}) that is more than the GPU's {total}; vLLM would run out of memory (leave out --gpu/--gpu-total-gib, or give the GPU the figure came from)",

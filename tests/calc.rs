@@ -520,11 +520,30 @@ fn pipeline_stages_at_the_ends_hold_the_embeddings() {
 #[test]
 fn gemma_builds_its_embedding_on_every_pipeline_stage() {
     // gemma-3-27b-it: 51.45 GiB = 55,244,016,844 B, 62 layers, one (tied) embedding of
-    // 262,208 × 5,376 × 2 B = 2,819,260,416 B that vLLM builds on every stage. At PP 2 (31 + 31
-    // layers) each GPU holds ⌈(55,244,016,844 − 2,819,260,416) / 2⌉ + 2,819,260,416 =
-    // 29,031,638,630 B (27.04 GiB), not half the model (27,622,008,422 B, 25.72 GiB).
+    // 262,208 × 5,376 × 2 B = 2,819,260,416 B that vLLM builds on every stage, and a vision
+    // encoder of 846,120,672 B that the first stage holds whole (every stage, up to 0.32). At PP 2
+    // (31 + 31 layers) the first GPU holds ⌈(55,244,016,844 − 2,819,260,416 − 846,120,672) / 2⌉ +
+    // 2,819,260,416 + 846,120,672 = 25,789,317,878 + 3,665,381,088 = 29,454,698,966 B (27.43 GiB),
+    // not half the model (27,622,008,422 B, 25.72 GiB).
     let (s, _) = decode("?model=google/gemma-3-27b-it&gpu=h100-sxm&pp=2");
-    assert_eq!(evaluate(&s).unwrap().weights_per_gpu.0, 29_031_638_630);
+    assert_eq!(evaluate(&s).unwrap().weights_per_gpu.0, 29_454_698_966);
+    // At PP 4 (15, 16, 16, 15 layers; the layers' share 51,578,635,756 B) a middle stage holds
+    // ⌈51,578,635,756 × 16 / 62⌉ = 13,310,615,679 B of layers and, up to 0.32, the encoder too:
+    // 13,310,615,679 + 2,819,260,416 + 846,120,672 = 16,975,996,767 B. On 0.33 only the first
+    // stage holds it: ⌈51,578,635,756 × 15 / 62⌉ + 3,665,381,088 = 16,144,083,288 B is the most.
+    // A log's "Model loading took" (rank 0, the first stage) gives the whole model back:
+    // (29,454,698,966 − 3,665,381,088) × 62 / 31 + 3,665,381,088 = 55,244,016,844 B.
+    let m = s.model_spec();
+    assert_eq!(
+        kvbudget::core::capacity::whole_weights(&m, kvbudget::core::Bytes(29_454_698_966), 1, 2).0,
+        55_244_016_844
+    );
+    let (s, _) = decode("?model=google/gemma-3-27b-it&gpu=h100-sxm&pp=4&vllm=0.19");
+    assert_eq!(evaluate(&s).unwrap().weights_per_gpu.0, 16_975_996_767);
+    let (s, _) = decode("?model=google/gemma-3-27b-it&gpu=h100-sxm&pp=4&vllm=0.33");
+    assert_eq!(evaluate(&s).unwrap().weights_per_gpu.0, 16_144_083_288);
+    // Without the encoder's bytes (a URL that does not give `encoder_gib`) it is split like the
+    // layers: ⌈(55,244,016,844 − 2,819,260,416) / 2⌉ + 2,819,260,416 = 29,031,638,630 B at PP 2.
     // A model brought as config.json carries it in the URL: `tied=every` (Gemma), `tied=1`.
     let (s, n) = decode("?model=custom&layers=62&heads=32&kv_heads=16&head_dim=128&weights_gib=51.45&vocab=262208&hidden=5376&tied=every&gpu=h100-sxm&pp=2");
     assert!(n.is_empty(), "{n:?}");

@@ -49,6 +49,9 @@ fn every_preset_imports_to_its_geometry() {
         // the preset's (gpt-oss's estimate pads each expert to vLLM's Marlin layout, 3,072 ×
         // 2,944 for 2,880 × 2,880: 9 % more than the preset's H100 figure).
         assert_eq!(s.extras.experts, p.extras.experts, "{file}");
+        // Gemma 3's vision encoder, counted from its vision_config as the preset's comment does
+        // (gemma-3-27b: 423,060,336 parameters × 2 B); the others' encoders are not counted apart.
+        assert_eq!(s.extras.encoder, p.extras.encoder, "{file}");
         // What a step reads of an MoE whatever its tokens pick (all but the routed experts): the
         // preset's and the config's within 3.5 % (Nemotron-H's, which the import counts 3.0 % short
         // of the checkpoint: 4,405,810,944 B for 4,537,931,520 B). Presets whose logged weights

@@ -32,6 +32,7 @@ fn round_trip() {
                 multimodal: true,
                 ungated_experts: false,
                 embeddings: Embeddings::Tied,
+                encoder: Bytes(987_654_321),
                 vision_heads: 16,
             },
             state: None,

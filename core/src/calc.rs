@@ -239,7 +239,13 @@ pub fn evaluate(s: &PageScenario) -> Result<Outcome> {
     let longest_seed = capacity::longest_context(chosen.pool, seqs, chosen.bytes_per_token);
     let weights_per_gpu = match r.budget {
         Some(b) => b.weights_per_gpu,
-        None => capacity::stage_weights_per_gpu(&model, model.weights, s.tp, s.pp),
+        None => capacity::stage_weights_per_gpu(
+            &model,
+            model.weights,
+            s.tp,
+            s.pp,
+            s.version.encoder_every_stage(),
+        ),
     };
     let requested = match r.budget {
         Some(b) => b.requested,

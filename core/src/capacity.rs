@@ -190,18 +190,34 @@ pub fn weights_per_gpu(weights: Bytes, tp: u64, pp: u64) -> Bytes {
 /// split. With a remainder of layers, the middle stages hold one more layer (and, untied or tied,
 /// no embedding); the cache is sized by the most layers ([`max_stage_layers`]) and these weights,
 /// the worst of both, so the pool may come out a layer's weights small there.
-pub fn stage_weights_per_gpu(model: &ModelSpec, weights: Bytes, tp: u64, pp: u64) -> Bytes {
+///
+/// A vision encoder of known bytes (`extras.encoder`) is not split: the first stage holds it all,
+/// and up to vLLM 0.32 every other stage too (`encoder_every_stage`: `Version::encoder_every_stage`). The model files build it
+/// unconditionally (gemma3_mm.py, qwen3_vl.py, mllama4.py in 0.10.2, 0.11.0, 0.19.1; 0.19.1
+/// swaps it for a `StageMissingLayer` only when no image is allowed) and only the first stage
+/// runs it; 0.33's Model Runner V2, its default, skips it on the later stages (interfaces.py
+/// `_mark_tower_model`: `use_v2_model_runner and not get_pp_group().is_first_rank`).
+pub fn stage_weights_per_gpu(
+    model: &ModelSpec,
+    weights: Bytes,
+    tp: u64,
+    pp: u64,
+    encoder_every_stage: bool,
+) -> Bytes {
     let Some(st) = Stages::of(model, pp) else {
         return weights_per_gpu(weights, tp, pp);
     };
     let embed = st.embed.min(weights.0 / 2);
+    let encoder = model.extras.encoder.0.min(weights.0 - st.copies * embed);
     // ⌈body × l / layers⌉ without overflow (l ≤ layers).
-    let body = weights.0 - st.copies * embed;
+    let body = weights.0 - st.copies * embed - encoder;
     let share = |l: u64| body / st.layers * l + (body % st.layers * l).div_ceil(st.layers);
     // The first stage outweighs the last; a middle stage holds at most one layer more (and an
     // embedding only on Gemma).
-    let first = share(st.first) + embed;
-    let middle = share(st.middle) + if st.every { embed } else { 0 };
+    let first = share(st.first) + embed + encoder;
+    let middle = share(st.middle)
+        + if st.every { embed } else { 0 }
+        + if encoder_every_stage { encoder } else { 0 };
     Bytes(first.max(middle).div_ceil(tp.max(1)))
 }
 
@@ -250,11 +266,13 @@ impl Stages {
 /// GPUs. Its layers' share is `per_gpu × tp − embedding` over the first stage's layers.
 pub fn whole_weights(model: &ModelSpec, per_gpu: Bytes, tp: u64, pp: u64) -> Bytes {
     let stage = per_gpu.0.saturating_mul(tp.max(1));
+    // The first stage holds the whole vision encoder, in every version.
+    let encoder = model.extras.encoder.0;
     match Stages::of(model, pp) {
-        Some(st) if stage > st.embed => {
-            let body = (stage - st.embed) as u128 * st.layers as u128 / st.first as u128;
+        Some(st) if stage > st.embed + encoder => {
+            let body = (stage - st.embed - encoder) as u128 * st.layers as u128 / st.first as u128;
             Bytes(
-                body.saturating_add(st.copies as u128 * st.embed as u128)
+                body.saturating_add(st.copies as u128 * st.embed as u128 + encoder as u128)
                     .min(u64::MAX as u128) as u64,
             )
         }
@@ -487,23 +505,38 @@ mod tests {
         assert_eq!(e, 1_244_659_712);
         // PP 2 (18 + 18 layers): each end holds half the body and one embedding = half the model,
         // ⌈16,396,037,652 / 2⌉ = 8,198,018,826 B, as the even split.
-        assert_eq!(stage_weights_per_gpu(&m, w, 1, 2), Bytes(8_198_018_826));
+        assert_eq!(
+            stage_weights_per_gpu(&m, w, 1, 2, true),
+            Bytes(8_198_018_826)
+        );
         // PP 4 (9 layers each): the body 16,396,037,652 − 2 × 1,244,659,712 = 13,906,718,228 B,
         // a quarter 3,476,679,557 B (rounded up) + one embedding = 4,721,339,269 B on the first
         // and last stages, against 4,099,009,413 B for an even split (+ half an embedding).
-        assert_eq!(stage_weights_per_gpu(&m, w, 1, 4), Bytes(4_721_339_269));
+        assert_eq!(
+            stage_weights_per_gpu(&m, w, 1, 4, true),
+            Bytes(4_721_339_269)
+        );
         // Over TP 2 as well: ⌈4,721,339,269 / 2⌉ = 2,360,669,635 B.
-        assert_eq!(stage_weights_per_gpu(&m, w, 2, 4), Bytes(2_360_669_635));
+        assert_eq!(
+            stage_weights_per_gpu(&m, w, 2, 4, true),
+            Bytes(2_360_669_635)
+        );
         // 30 layers over PP 4 are [7, 8, 8, 7]: the first stage holds ⌈13,906,718,228 × 7 / 30⌉ =
         // 3,244,900,920 B + the embedding = 4,489,560,632 B, a middle one ⌈… × 8 / 30⌉ =
         // 3,708,458,195 B; the first is the heavier.
         let mut m30 = m.clone();
         m30.layers = 30;
-        assert_eq!(stage_weights_per_gpu(&m30, w, 1, 4), Bytes(4_489_560_632));
+        assert_eq!(
+            stage_weights_per_gpu(&m30, w, 1, 4, true),
+            Bytes(4_489_560_632)
+        );
         // With a hidden size of 1 the embedding is 303,872 B and the middle stage, one layer more,
         // is heavier: the body 16,395,429,908 B × 8 / 30 = 4,372,114,643 B (rounded up).
         m30.extras.hidden = 1;
-        assert_eq!(stage_weights_per_gpu(&m30, w, 1, 4), Bytes(4_372_114_643));
+        assert_eq!(
+            stage_weights_per_gpu(&m30, w, 1, 4, true),
+            Bytes(4_372_114_643)
+        );
         // The inverse: the first stage's 4,721,339,269 B at PP 4 (9 of 36 layers) gives the body
         // (4,721,339,269 − 1,244,659,712) × 36 / 9 = 13,906,718,228 B, + 2 embeddings = the model.
         assert_eq!(whole_weights(&m, Bytes(4_721_339_269), 1, 4), w);
@@ -519,20 +552,29 @@ mod tests {
         // 3,787,844,485 B + 1,244,659,712 B = 5,032,504,197 B; the inverse gives the model back.
         let mut tied = m.clone();
         tied.extras.embeddings = Embeddings::Tied;
-        assert_eq!(stage_weights_per_gpu(&tied, w, 1, 4), Bytes(5_032_504_197));
+        assert_eq!(
+            stage_weights_per_gpu(&tied, w, 1, 4, true),
+            Bytes(5_032_504_197)
+        );
         assert_eq!(whole_weights(&tied, Bytes(5_032_504_197), 1, 4), w);
         // Gemma builds it on every stage: over 30 layers [7, 8, 8, 7] a middle stage is the
         // heaviest, ⌈15,151,377,940 × 8 / 30⌉ = 4,040,367,451 B + the embedding = 5,285,027,163 B.
         let mut every = m30.clone();
         every.extras.hidden = 4096;
         every.extras.embeddings = Embeddings::EveryStage;
-        assert_eq!(stage_weights_per_gpu(&every, w, 1, 4), Bytes(5_285_027_163));
+        assert_eq!(
+            stage_weights_per_gpu(&every, w, 1, 4, true),
+            Bytes(5_285_027_163)
+        );
         // PP 1, or a model without its hidden size: the even split.
-        assert_eq!(stage_weights_per_gpu(&m, w, 2, 1), weights_per_gpu(w, 2, 1));
+        assert_eq!(
+            stage_weights_per_gpu(&m, w, 2, 1, true),
+            weights_per_gpu(w, 2, 1)
+        );
         let mut bare = m.clone();
         bare.extras.hidden = 0;
         assert_eq!(
-            stage_weights_per_gpu(&bare, w, 1, 4),
+            stage_weights_per_gpu(&bare, w, 1, 4, true),
             weights_per_gpu(w, 1, 4)
         );
     }

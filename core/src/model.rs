@@ -378,6 +378,9 @@ pub struct Extras {
     /// A vision encoder's attention heads (`vision_config`; 0 for none or unknown): vLLM builds
     /// the encoder first and splits its heads over TP.
     pub vision_heads: u64,
+    /// The vision encoder's and projector's bytes in `weights`, where known (0: none, or not
+    /// known): every pipeline stage holds them up to vLLM 0.32 (`capacity::stage_weights_per_gpu`).
+    pub encoder: Bytes,
 }
 
 impl Extras {
@@ -393,6 +396,7 @@ impl Extras {
         ungated_experts: false,
         embeddings: Embeddings::Untied,
         vision_heads: 0,
+        encoder: Bytes(0),
     };
 }
 

@@ -342,6 +342,7 @@ pub fn import(text: &str, name: &str) -> Result<Imported> {
             routed: Bytes(0),
             multimodal,
             ungated_experts: experts > 0 && s(m, "mlp_hidden_act") == Some("relu2"),
+            encoder: Bytes(0),
             vision_heads: top
                 .get("vision_config")
                 .and_then(Value::as_object)
@@ -366,6 +367,7 @@ pub fn import(text: &str, name: &str) -> Result<Imported> {
     let weights = weights::weights(m, top, &spec, experts, &kinds, quant, &mut notes);
     spec.weights = weights.bytes;
     spec.extras.routed = weights.routed;
+    spec.extras.encoder = siglip(top, hidden, dtype).min(weights.bytes);
     Ok(Imported {
         spec,
         model_type,
@@ -373,6 +375,35 @@ pub fn import(text: &str, name: &str) -> Result<Imported> {
         weights,
         notes,
     })
+}
+
+/// Gemma 3's SigLIP vision tower and projector (`vision_config` of a `gemma3` config): the patch
+/// embedding (3 × p² × h + h), the positions ((image / p)² × h), per layer two LayerNorms (4h),
+/// q/k/v/o with biases (4h² + 4h) and the MLP (2 h i + i + h), a final LayerNorm (2h), and the
+/// projector to the text model's width and its norm (h × hidden + h), in the model's dtype. 0 for
+/// other models: their encoders are not counted apart from the weights.
+fn siglip(top: &Map<String, Value>, hidden: u64, dtype: ModelDtype) -> Bytes {
+    let Some(v) = top.get("vision_config").and_then(Value::as_object) else {
+        return Bytes(0);
+    };
+    if s(top, "model_type") != Some("gemma3") {
+        return Bytes(0);
+    }
+    let get = |k: &str, d: u64| u(v, &[k]).unwrap_or(d) as u128;
+    let (h, i, l) = (
+        get("hidden_size", 1152),
+        get("intermediate_size", 4304),
+        get("num_hidden_layers", 27),
+    );
+    let (p, img) = (get("patch_size", 14).max(1), get("image_size", 896));
+    let params = 3 * p * p * h
+        + h
+        + (img / p) * (img / p) * h
+        + l * (4 * h * h + 9 * h + 2 * h * i + i)
+        + 2 * h
+        + h * hidden as u128
+        + h;
+    Bytes((params * dtype.bytes() as u128).min(u64::MAX as u128) as u64)
 }
 
 /// The dtype the model runs in: vLLM runs float32 checkpoints in 16 bits by default (`--dtype

@@ -531,6 +531,10 @@ pub const MODELS: [ModelPreset; 22] = [
                 multimodal: true,
                 embeddings: Embeddings::EveryStage,
                 vision_heads: 16,
+                // SigLIP: patch embedding 3 × 14² × 1,152 + 1,152, positions 64² × 1,152, 27 layers of
+                // 15,239,504 (two LayerNorms, q/k/v/o with biases, 1,152 ↔ 4,304 MLP), a final
+                // LayerNorm: 416,866,032; the projector 1,152 × 3,840 and its norm of 1,152: in BF16.
+                encoder: Bytes(842_581_728),
                 ..Extras::DENSE
             },
             state: None,
@@ -561,6 +565,10 @@ pub const MODELS: [ModelPreset; 22] = [
                 multimodal: true,
                 embeddings: Embeddings::EveryStage,
                 vision_heads: 16,
+                // SigLIP: patch embedding 3 × 14² × 1,152 + 1,152, positions 64² × 1,152, 27 layers of
+                // 15,239,504 (two LayerNorms, q/k/v/o with biases, 1,152 ↔ 4,304 MLP), a final
+                // LayerNorm: 416,866,032; the projector 1,152 × 5,376 and its norm of 1,152: in BF16.
+                encoder: Bytes(846_120_672),
                 ..Extras::DENSE
             },
             state: None,

@@ -56,8 +56,8 @@ mod view;
 pub use flags::FLAG_PARAMS;
 use model::attention;
 pub use model::{parse_state, state_text};
-use numbers::gib;
 pub(crate) use numbers::num;
+use numbers::{gib, nonzero};
 pub use view::VIEW_PARAMS;
 
 /// Every parameter in query order: the scenario's, the view's, then vLLM's other flags and the
@@ -78,10 +78,6 @@ fn set_custom(s: &mut PageScenario, f: impl FnOnce(&mut ModelSpec)) {
 }
 
 /// A custom model's whole-number field, written only when it is not 0.
-fn nonzero(v: u64) -> Option<String> {
-    (v > 0).then(|| v.to_string())
-}
-
 fn custom_gpu(s: &PageScenario) -> Option<(Bytes, f64, f64)> {
     match s.gpu {
         GpuChoice::Custom {
@@ -357,6 +353,16 @@ pub const PARAMS: &[Param] = &[
         write: Some(|s, v, _| {
             let b = parse_gib("routed_gib", v, 4096.0, RANGE_GIB_4096)?;
             set_custom(s, |c| c.extras.routed = b);
+            Ok(())
+        }),
+        default: |_| "0 GiB".into(),
+    },
+    Param {
+        key: "encoder_gib",
+        read: |s| custom(s).and_then(|c| (c.extras.encoder.0 > 0).then(|| gib(c.extras.encoder))),
+        write: Some(|s, v, _| {
+            let b = parse_gib("encoder_gib", v, 4096.0, RANGE_GIB_4096)?;
+            set_custom(s, |c| c.extras.encoder = b);
             Ok(())
         }),
         default: |_| "0 GiB".into(),

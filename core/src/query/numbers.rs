@@ -24,3 +24,8 @@ pub(super) fn gib(b: Bytes) -> String {
     }
     py_float_repr(b.as_gib())
 }
+
+/// A count for the URL, absent when 0.
+pub(super) fn nonzero(v: u64) -> Option<String> {
+    (v > 0).then(|| v.to_string())
+}

@@ -115,9 +115,16 @@ impl Knobs {
     /// The weights on the GPU that sets the cache, as the budget counts them: the heaviest
     /// pipeline stage's share of `weights` ([`crate::capacity::stage_weights_per_gpu`]), the
     /// knobs' LoRA buffers and draft added, `--cpu-offload-gb` kept in CPU memory.
-    pub fn weights_on_gpu(&self, m: &ModelSpec, weights: Bytes, tp: u64, pp: u64) -> Bytes {
+    pub fn weights_on_gpu(
+        &self,
+        m: &ModelSpec,
+        weights: Bytes,
+        (tp, pp): (u64, u64),
+        v: super::Version,
+    ) -> Bytes {
+        let every = v.encoder_every_stage();
         Bytes(
-            crate::capacity::stage_weights_per_gpu(m, weights, tp, pp)
+            crate::capacity::stage_weights_per_gpu(m, weights, tp, pp, every)
                 .0
                 .saturating_add(self.extra_weights(m, tp, pp))
                 .saturating_sub(self.cpu_offload_bytes()),

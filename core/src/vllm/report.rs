@@ -353,7 +353,9 @@ fn kv_memory(
             };
             let budget = Budget {
                 requested,
-                weights_per_gpu: s.knobs.weights_on_gpu(&s.model, weights, s.tp, s.pp),
+                weights_per_gpu: s
+                    .knobs
+                    .weights_on_gpu(&s.model, weights, (s.tp, s.pp), s.version),
                 overhead,
             };
             (

@@ -28,6 +28,13 @@ pub const OLDEST_OFFERED: Version = Version::new(0, 6);
 pub const TOKENS_FROM_CONCURRENCY: Version = Version::at(0, 20, 1);
 
 impl Version {
+    /// Whether this release builds a vision encoder on every pipeline stage
+    /// (`capacity::stage_weights_per_gpu`): up to 0.32 (0.20–0.32 not read: taken as 0.19, the
+    /// heavier of the two); 0.33's Model Runner V2 skips it after the first.
+    pub fn encoder_every_stage(self) -> bool {
+        self < Version::new(0, 33)
+    }
+
     /// `0.Y` (patch 0).
     pub const fn new(major: u32, minor: u32) -> Self {
         Version {
