@@ -91,8 +91,8 @@ import { DIST } from './harness.mjs';
 // opening URL's write replacing its history entry, the decode derivation's separators and an MoE's
 // routed bytes from its geometry when a URL gives none; 199,772 B with the MoE presets' read held
 // to their configs and the decode derivation's texts; 197,379 B with the page's effects made
-// `Effect::new_sync` (`Effect::new`'s `SendWrapper` linked `std::thread::current`). The issue's
-// budget.
+// `Effect::new_sync` (`Effect::new`'s `SendWrapper` linked `std::thread::current`); 197,499 B with
+// a vision encoder held whole by the pipeline stages (the URL's `encoder_gib`). The issue's budget.
 const BUDGET_GZIP = 200_000;
 // The worker (kvbudget-worker*: its loader, glue and wasm), fetched on the first import or
 // kv_report.json only: 113,599 B gzip with the config import and the report (the whole core);
@@ -118,9 +118,10 @@ const BUDGET_GZIP = 200_000;
 // a config and an MoE's decode read, when the budget went to 210,500 B; 210,309 B with the decode
 // derivation's separators and the routed bytes from a URL's geometry; 210,467 B with the MoE texts
 // reworded (210,470 B built in another directory: a few bytes follow the checkout's path), when the
-// budget went to 211,000 B to keep a margin for that.
+// budget went to 211,000 B to keep a margin for that; 210,948 B with Gemma 3's vision encoder
+// counted by the config import and the URL's `encoder_gib`, when the budget went to 211,500 B.
 const WORKER = /^kvbudget-worker/;
-const WORKER_BUDGET_GZIP = 211_000;
+const WORKER_BUDGET_GZIP = 211_500;
 
 const gzipped = (files) => {
   let raw = 0;
