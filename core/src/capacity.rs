@@ -192,8 +192,8 @@ pub fn weights_per_gpu(weights: Bytes, tp: u64, pp: u64) -> Bytes {
 /// the worst of both, so the pool may come out a layer's weights small there.
 ///
 /// A vision encoder of known bytes (`extras.encoder`) is not split: the first stage holds it all,
-/// and up to vLLM 0.32 every other stage too (`encoder_every_stage`: `Version::encoder_every_stage`). The model files build it
-/// unconditionally (gemma3_mm.py, qwen3_vl.py, mllama4.py in 0.10.2, 0.11.0, 0.19.1; 0.19.1
+/// and up to vLLM 0.32 every other stage too (`encoder_every_stage`, from
+/// `Version::encoder_every_stage`). The model files build it unconditionally (gemma3_mm.py, qwen3_vl.py, mllama4.py in 0.10.2, 0.11.0, 0.19.1; 0.19.1
 /// swaps it for a `StageMissingLayer` only when no image is allowed) and only the first stage
 /// runs it; 0.33's Model Runner V2, its default, skips it on the later stages (interfaces.py
 /// `_mark_tower_model`: `use_v2_model_runner and not get_pp_group().is_first_rank`).

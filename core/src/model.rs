@@ -365,8 +365,10 @@ pub struct Extras {
     pub moe_intermediate: u64,
     /// Routed experts per MoE layer (`num_experts`, `n_routed_experts`; 0 for a dense model).
     pub experts: u64,
-    /// The routed experts' bytes in the checkpoint as loaded, every MoE layer (a decode step reads
-    /// only those its tokens are routed to: `capacity::decode_weights`).
+    /// The bytes of `weights` a decode step need not read in full: the routed experts of every
+    /// MoE layer, of which it reads those its tokens pick (`capacity::decode_weights`). A preset
+    /// whose logged weights also hold parts no step reads in full (an MTP layer, a vision
+    /// encoder, vLLM's padding of the experts) counts them here too (`presets::models::all_but`).
     pub routed: Bytes,
     /// A vision or audio encoder that vLLM profiles too.
     pub multimodal: bool,

@@ -57,7 +57,7 @@ pub use flags::FLAG_PARAMS;
 use model::attention;
 pub use model::{parse_state, state_text};
 pub(crate) use numbers::num;
-use numbers::{gib, nonzero};
+use numbers::{gib, nonzero, nonzero_gib, set_custom_gib};
 pub use view::VIEW_PARAMS;
 
 /// Every parameter in query order: the scenario's, the view's, then vLLM's other flags and the
@@ -349,22 +349,14 @@ pub const PARAMS: &[Param] = &[
     },
     Param {
         key: "routed_gib",
-        read: |s| custom(s).and_then(|c| (c.extras.routed.0 > 0).then(|| gib(c.extras.routed))),
-        write: Some(|s, v, _| {
-            let b = parse_gib("routed_gib", v, 4096.0, RANGE_GIB_4096)?;
-            set_custom(s, |c| c.extras.routed = b);
-            Ok(())
-        }),
+        read: |s| custom(s).and_then(|c| nonzero_gib(c.extras.routed)),
+        write: Some(|s, v, _| set_custom_gib(s, "routed_gib", v, |e, b| e.routed = b)),
         default: |_| "0 GiB".into(),
     },
     Param {
         key: "encoder_gib",
-        read: |s| custom(s).and_then(|c| (c.extras.encoder.0 > 0).then(|| gib(c.extras.encoder))),
-        write: Some(|s, v, _| {
-            let b = parse_gib("encoder_gib", v, 4096.0, RANGE_GIB_4096)?;
-            set_custom(s, |c| c.extras.encoder = b);
-            Ok(())
-        }),
+        read: |s| custom(s).and_then(|c| nonzero_gib(c.extras.encoder)),
+        write: Some(|s, v, _| set_custom_gib(s, "encoder_gib", v, |e, b| e.encoder = b)),
         default: |_| "0 GiB".into(),
     },
     Param {

@@ -1,5 +1,6 @@
 //! How the URL writes numbers: integers without `.0`, other figures in Python's shortest form,
-//! byte counts as the shortest GiB figure that reads back to the same bytes.
+//! byte counts as the shortest GiB figure that reads back to the same bytes (and a custom model's GiB
+//! keys read back into it).
 
 use crate::decimal::parse_f64;
 use crate::units::{py_float_repr, Bytes};
@@ -28,4 +29,21 @@ pub(super) fn gib(b: Bytes) -> String {
 /// A count for the URL, absent when 0.
 pub(super) fn nonzero(v: u64) -> Option<String> {
     (v > 0).then(|| v.to_string())
+}
+
+/// A byte count for the URL in GiB ([`gib`]), absent when 0.
+pub(super) fn nonzero_gib(b: Bytes) -> Option<String> {
+    (b.0 > 0).then(|| gib(b))
+}
+
+/// A custom model's byte count in GiB (`routed_gib`, `encoder_gib`): 0 … 4,096 GiB, set by `set`.
+pub(super) fn set_custom_gib(
+    s: &mut crate::scenario::PageScenario,
+    key: &'static str,
+    v: &str,
+    set: fn(&mut crate::model::Extras, Bytes),
+) -> crate::error::Result<()> {
+    let b = crate::fields::parse_gib(key, v, 4096.0, crate::fields::RANGE_GIB_4096)?;
+    super::set_custom(s, |c| set(&mut c.extras, b));
+    Ok(())
 }
