@@ -100,21 +100,23 @@ const edits = await page.evaluate(async (n) => {
     const c = new MessageChannel(); c.port1.onmessage = () => r(); c.port2.postMessage(0);
   }));
   const sel = document.querySelector('#model');
-  // Each chart's drawn <svg> element: a redraw replaces it (cheap to compare, unlike its markup).
-  const charts = () => [...document.querySelectorAll('[data-testid^="chart-"] .chart__svg')].map((c) => c.firstElementChild);
+  // The box each chart's figure is written into: an edit rewrites what changed inside it, in one
+  // go (page::patch), so a chart counts as updated once a mutation lands inside its box.
+  const boxes = [...document.querySelectorAll('[data-testid^="chart-"]')].map((f) => f.parentElement);
   const models = ['Qwen/Qwen2.5-7B-Instruct', 'Qwen/Qwen3-14B-AWQ'];
   const dom = [];
   const frame = [];
   for (let i = 0; i < n; i++) {
-    const before = charts();
     const bpt = document.querySelector('[data-testid="bytes-per-token"]').dataset.value;
-    const updated = () => charts().every((c, k) => c && c !== before[k])
+    const drawn = new Set();
+    const updated = () => drawn.size === boxes.length
       && document.querySelector('[data-testid="bytes-per-token"]').dataset.value !== bpt;
     // The moment the DOM holds the new numbers and charts: a mutation observer's callback runs
     // right after the mutations of each update step (a microtask), before the browser renders,
     // so this time is the page's script alone (the frame below adds style, layout and paint).
     const done = new Promise((resolve) => {
-      const mo = new MutationObserver(() => {
+      const mo = new MutationObserver((records) => {
+        for (const r of records) boxes.forEach((b, k) => { if (b.contains(r.target)) drawn.add(k); });
         if (updated()) { mo.disconnect(); resolve(performance.now()); }
       });
       mo.observe(document.body, { subtree: true, childList: true, attributes: true, characterData: true });

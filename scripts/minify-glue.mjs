@@ -10,7 +10,50 @@ import fs from 'node:fs';
 import path from 'node:path';
 import os from 'node:os';
 import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { minify } from 'terser';
+
+/**
+ * The names the page's wasm and its glue call each other by, shortened in both. wasm-bindgen names
+ * each import after its function and a hash (`__wbg_setAttribute_f75317b2b5cabfb4`): 137 of them,
+ * written once in the wasm's import section and once in the glue, and hashes do not compress.
+ * Binaryen's `--minify-imports-and-exports-and-modules` renames imports, exports and the import
+ * module to short names and prints the mapping, by which the glue is rewritten here; the wasm is
+ * written again with Binaryen's size-optimizing stack IR, as Trunk's `-Oz` run wrote it (without
+ * it the rewritten code section is 1.3 KB larger). Measured: wasm 190,175 → 186,948 B gzip. Any
+ * name of the glue's that the rewrite leaves unmatched fails the build.
+ */
+function shortNames(glue) {
+  const wasms = fs.readdirSync(dir).filter((f) => /^kvbudget-[0-9a-f]+_bg\.wasm$/.test(f));
+  if (wasms.length !== 1) throw new Error(`expected one page wasm, found ${wasms.length}`);
+  const wasmFile = path.join(dir, wasms[0]);
+  const wasmOpt = fileURLToPath(new URL('../node_modules/.bin/wasm-opt', import.meta.url));
+  const out = execFileSync(wasmOpt, [wasmFile, '-o', wasmFile, '--minify-imports-and-exports-and-modules',
+    '--optimize-level=2', '--shrink-level=2', '--generate-stack-ir', '--optimize-stack-ir',
+    '--enable-bulk-memory', '--enable-nontrapping-float-to-int', '--enable-sign-ext', '--enable-mutable-globals',
+    '--enable-reference-types', '--enable-multivalue'], { encoding: 'utf8' });
+  const map = JSON.parse(out);
+  const mod = new WebAssembly.Module(fs.readFileSync(wasmFile));
+  const modules = [...new Set(WebAssembly.Module.imports(mod).map((i) => i.module))];
+  const oldModules = [...new Set(map.imports.map(([m]) => m))];
+  if (modules.length !== 1 || oldModules.length !== 1) throw new Error(`expected one import module, found ${modules} (was ${oldModules})`);
+  const word = (name) => new RegExp(`(?<![\\w$])${name.replace(/\$/g, '\\$')}(?![\\w$])`, 'g');
+  for (const [, from, to] of map.imports) {
+    const key = new RegExp(`(?<![\\w$.])${from}(?=: function)`, 'g');
+    if ((glue.match(key) ?? []).length !== 1) throw new Error(`${name}: import ${from} is not one key of the glue's`);
+    glue = glue.replace(key, () => to);
+  }
+  const moduleKey = `"${oldModules[0]}": import0`;
+  if (!glue.includes(moduleKey)) throw new Error(`${name}: no ${moduleKey}`);
+  glue = glue.replace(moduleKey, () => `"${modules[0]}": import0`);
+  for (const [from, to] of map.exports) glue = glue.replace(word(`wasm\\.${from}`), () => `wasm.${to}`);
+  const exports = new Set(WebAssembly.Module.exports(mod).map((e) => e.name));
+  for (const [, used] of glue.matchAll(/\bwasm\.([\w$]+)/g)) {
+    if (!exports.has(used)) throw new Error(`${name}: the glue uses wasm.${used}, which the wasm does not export`);
+  }
+  for (const [, from] of map.imports) if (word(from).test(glue)) throw new Error(`${name}: ${from} left in the glue`);
+  return glue;
+}
 
 if (process.env.TRUNK_PROFILE !== 'release') process.exit(0);
 const dir = process.env.TRUNK_STAGING_DIR;
@@ -22,7 +65,7 @@ if (glue.length !== 1) throw new Error(`expected one page glue file, found ${glu
 const name = glue[0];
 const file = path.join(dir, name);
 const source = fs.readFileSync(file, 'utf8');
-let code = (await minify(source, { module: true, compress: { passes: 2 }, mangle: true })).code;
+let code = (await minify(shortNames(source), { module: true, compress: { passes: 2 }, mangle: true })).code;
 
 // The module's exports become plain bindings: its exported classes lose `export`, and its one
 // export list ends it (`export{j as initSync,W as default}`), which names the start function.

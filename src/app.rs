@@ -77,6 +77,8 @@ fn app() {
     let state = State::new(scenario);
     // The URL holds the scenario shown: one the page refuses (more stages than layers) stays out.
     let shown = state.shown;
+    // (The GPU panel stays open or closed through a change of language, and its flag with it.)
+    let gpus_open = RwSignal::new(false);
     let fresh_entry = browser::sync_url(move || {
         let valid = shown.with(|x| x.as_ref().map(|x| encode(&x.s)));
         valid.unwrap_or_else(|| scenario.with(encode))
@@ -103,18 +105,15 @@ fn app() {
         return;
     };
     // A change of language draws the page anew in it (the scenario, in its signal, stays); so
-    // does a change between the full page and an embedded view (back and forward). Each drawing
-    // runs under this effect's owner, which disposes the last one's parts first.
-    Effect::new_sync(move |_| {
+    // does a change between the full page and an embedded view (back and forward). The new markup
+    // changes only what differs from the last (`dom::patch`): the focus, open panels and text
+    // typed into the page stay. Each drawing runs under this effect's owner, which disposes the
+    // last one's parts first; the new parts write their boxes whole.
+    Effect::new_sync(move |last: Option<String>| {
         let drawn = lang.get();
         let embed = embed.get();
-        // (Once this markup replaces the old one and its parts are written.)
-        set_timeout(
-            move || browser::restore_after_redraw(drawn),
-            std::time::Duration::ZERO,
-        );
         browser::clear_resize();
-        let ui = parts::Ui::new(notices, fresh_entry);
+        let ui = parts::Ui::new(notices, fresh_entry, gpus_open);
         let html = if embed == Embed::Full {
             results::parts(state, ui);
             inputs::parts(state);
@@ -134,6 +133,7 @@ fn app() {
             crate::page::embed_html(embed)
         };
         events::listen(state, ui);
-        page.set_inner_html(&html);
+        dom::patch(&page, last.as_deref(), &html);
+        html
     });
 }

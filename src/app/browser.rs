@@ -86,7 +86,7 @@ pub fn show_panic_banner() {
         // The reset keeps the reader's language.
         let lang = kvbudget_core::i18n::lang();
         let href = match lang {
-            kvbudget_core::i18n::Lang::En => base_url(),
+            Lang::En => base_url(),
             l => format!("{}?lang={}", base_url(), l.key()),
         };
         let _ = link.set_attribute("href", &href);
@@ -213,14 +213,14 @@ pub fn width_of(el: &web_sys::HtmlElement) -> u32 {
 }
 
 /// The language the browser prefers (`navigator.languages`), for a scenario that names none.
-pub fn browser_lang() -> kvbudget_core::i18n::Lang {
+pub fn browser_lang() -> Lang {
     let tags: Vec<String> = window()
         .navigator()
         .languages()
         .iter()
         .filter_map(|v| v.as_string())
         .collect();
-    kvbudget_core::i18n::Lang::for_browser(tags.iter().map(String::as_str))
+    Lang::for_browser(tags.iter().map(String::as_str))
 }
 
 /// Sets `<html lang>` and the document's title.
@@ -293,61 +293,6 @@ pub fn keep_boot_chart_width() {
 /// later measure their own.
 pub fn take_boot_chart_width() -> Option<u32> {
     BOOT_CHART_WIDTH.with(|c| c.take())
-}
-
-/// The page's collapsible panels.
-const PANELS: [&str; 5] = [
-    "details.more-flags",
-    "details.primer",
-    "details.import",
-    "details.verify",
-    "details.gpus",
-];
-
-/// What a change of language keeps in the page it draws anew: bit `i` for `PANELS[i]` open, and
-/// `FOCUS_SWITCH` for the keyboard focus on the language switch.
-const FOCUS_SWITCH: u8 = 1 << 7;
-
-thread_local! {
-    /// What to restore once the page is drawn anew, and the language it is to be drawn in.
-    static KEPT: std::cell::Cell<(u8, Option<Lang>)> = const { std::cell::Cell::new((0, None)) };
-}
-
-fn panel(i: usize) -> Option<web_sys::Element> {
-    window().document()?.query_selector(PANELS[i]).ok()?
-}
-
-/// Notes the open panels, and that the switch has the focus, before a change of language to
-/// `to` draws the page anew.
-pub fn keep_through_redraw(to: Lang) {
-    let open = (0..PANELS.len())
-        .filter(|&i| panel(i).is_some_and(|e| e.has_attribute("open")))
-        .fold(FOCUS_SWITCH, |bits, i| bits | 1 << i);
-    KEPT.with(|k| k.set((open, Some(to))));
-}
-
-/// Restores what [`keep_through_redraw`] noted, once the page drawn anew in `drawn` has it (its
-/// markup and parts are written by then): the switch focused, the panels opened again. Noted for
-/// another language (a switch that never drew, texts that never came), it is forgotten.
-pub fn restore_after_redraw(drawn: Lang) {
-    let (kept, to) = KEPT.with(|k| k.replace((0, None)));
-    if to != Some(drawn) {
-        return;
-    }
-    if kept & FOCUS_SWITCH != 0 {
-        if let Some(e) = window()
-            .document()
-            .and_then(|d| d.get_element_by_id("lang"))
-            .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok())
-        {
-            let _ = e.focus();
-        }
-    }
-    for i in (0..PANELS.len()).filter(|i| kept & 1 << i != 0) {
-        if let Some(e) = panel(i) {
-            let _ = e.set_attribute("open", "");
-        }
-    }
 }
 
 /// Removes the element with this id, if there is one.

@@ -2,11 +2,12 @@
 //! placeholder and message, a block shown or hidden. A missing element is skipped: the markup
 //! and these writes come from the same tables, so that only happens while the page is redrawn.
 
-use crate::page::FieldNow;
+use crate::page::{patch, FieldNow};
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
+use web_sys::{Element, Node};
 
-fn by_id(id: &str) -> Option<web_sys::Element> {
+fn by_id(id: &str) -> Option<Element> {
     window().document()?.get_element_by_id(id)
 }
 
@@ -38,10 +39,66 @@ pub fn set_control_value(id: &str, value: &str) {
     }
 }
 
-/// Sets the markup inside the element with this id.
-pub fn set_html(id: &str, html: &str) {
-    if let Some(el) = by_id(id) {
-        el.set_inner_html(html);
+/// Changes the markup inside the element with this id from `old` (what it holds; `None`: written
+/// whole) to `new`, touching only what differs (`page::patch`).
+pub fn patch_html(id: &str, old: Option<&str>, new: &str) {
+    if let Some(root) = by_id(id) {
+        patch(&root, old, new);
+    }
+}
+
+/// Changes the markup inside `root` from `old` to `new` as [`patch_html`] does.
+pub fn patch(root: &Element, old: Option<&str>, new: &str) {
+    match old {
+        Some(old) => patch::patch(&Page, root, old, new),
+        None => root.set_inner_html(new),
+    }
+}
+
+/// The page's DOM, for `page::patch`.
+struct Page;
+
+impl patch::Dom for Page {
+    type Node = Node;
+    fn kids(&self, n: &Node) -> Vec<Node> {
+        let mut out = Vec::new();
+        let mut next = n.first_child();
+        while let Some(k) = next {
+            next = k.next_sibling();
+            out.push(k);
+        }
+        out
+    }
+    fn is(&self, n: &Node, tag: &str) -> bool {
+        let name = n.node_name();
+        match tag {
+            "" => name == "#text",
+            _ => name.eq_ignore_ascii_case(tag),
+        }
+    }
+    fn set_attr(&self, n: &Node, name: &str, value: &str) {
+        let _ = n.unchecked_ref::<Element>().set_attribute(name, value);
+    }
+    fn unset_attr(&self, n: &Node, name: &str) {
+        let _ = n.unchecked_ref::<Element>().remove_attribute(name);
+    }
+    fn set_text(&self, n: &Node, text: &str) {
+        n.set_node_value(Some(text));
+    }
+    fn set_inner(&self, n: &Node, html: &str) {
+        n.unchecked_ref::<Element>().set_inner_html(html);
+    }
+    fn remove(&self, parent: &Node, n: &Node) {
+        let _ = parent.remove_child(n);
+    }
+    fn insert_before(&self, next: &Node, html: &str) -> bool {
+        next.dyn_ref::<Element>()
+            .is_some_and(|e| e.insert_adjacent_html("beforebegin", html).is_ok())
+    }
+    fn append(&self, n: &Node, html: &str) {
+        let _ = n
+            .unchecked_ref::<Element>()
+            .insert_adjacent_html("beforeend", html);
     }
 }
 

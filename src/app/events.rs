@@ -44,10 +44,9 @@ pub fn change(state: State, ui: Ui, ev: leptos::ev::Event) {
     };
     let value = event_target_value(&ev);
     if id == "lang" {
-        // The page is drawn anew in the language; the switch keeps the keyboard focus and the
-        // open panels stay open.
+        // The page is drawn anew in the language, changing only the markup that differs: the
+        // switch keeps the keyboard focus, open panels stay open, pasted text stays.
         let to = kvbudget_core::i18n::Lang::parse(&value);
-        browser::keep_through_redraw(to.unwrap_or_else(browser::browser_lang));
         state.scenario.update(|s| s.lang = to);
         return;
     }

@@ -13,31 +13,34 @@ use leptos::prelude::*;
 /// A part's text, computed from the state (reading it subscribes the part to what it reads).
 pub type Text = Box<dyn Fn() -> String + Send + Sync>;
 
-/// Keeps `write(id, text())` up to date: written first when the page is drawn, then whenever the
-/// text changes.
-pub fn watch(id: String, text: Text, write: fn(&str, &str)) {
+/// Keeps `write(id, last, text())` up to date: written first when the page is drawn (`last` is
+/// `None`), then whenever the text changes (`last` is what was written before).
+pub fn watch(id: String, text: Text, write: fn(&str, Option<&str>, &str)) {
     Effect::new_sync(move |prev: Option<String>| {
         let now = text();
         if prev.as_deref() != Some(now.as_str()) {
-            write(&id, &now);
+            write(&id, prev.as_deref(), &now);
         }
         now
     });
 }
 
-/// Keeps the markup inside the element `#id` equal to `html()`.
+/// Keeps the markup inside the element `#id` equal to `html()`: written whole at first, then
+/// changed where it differs from the last write (`dom::patch_html`), so an edit costs the browser
+/// only the elements it changes, and a focused element or an opened `<details>` stays as it was.
 pub fn part(id: &str, html: Text) {
-    watch(id.to_string(), html, dom::set_html);
+    watch(id.to_string(), html, dom::patch_html);
 }
 
 /// Shows the element `#id` while `shown()` (hides it otherwise).
 pub fn shown_while(id: &str, shown: Box<dyn Fn() -> bool + Send + Sync>) {
     let text: Text = Box::new(move || if shown() { "1" } else { "" }.to_string());
-    watch(id.to_string(), text, dom::show_if);
+    watch(id.to_string(), text, |id, _, shown| dom::show_if(id, shown));
 }
 
 /// What the page's own controls hold besides the scenario: made anew each time the page is drawn
-/// (a change of language), except the URL's notices and the history flag, which outlive it.
+/// (a change of language), except the URL's notices, the history flag and whether the GPU panel
+/// is open, which outlive it.
 #[derive(Clone, Copy)]
 pub struct Ui {
     /// URL parameters that were refused.
@@ -63,7 +66,11 @@ pub struct Ui {
 }
 
 impl Ui {
-    pub fn new(notices: RwSignal<Vec<Notice>>, fresh_entry: StoredValue<bool>) -> Self {
+    pub fn new(
+        notices: RwSignal<Vec<Notice>>,
+        fresh_entry: StoredValue<bool>,
+        gpus_open: RwSignal<bool>,
+    ) -> Self {
         let later = RwSignal::new(false);
         request_animation_frame(move || later.set(true));
         Ui {
@@ -73,7 +80,7 @@ impl Ui {
             embed_open: RwSignal::new(false),
             embed: RwSignal::new((Embed::Compact, Theme::Light)),
             import: RwSignal::new(super::import::hint_html(kvbudget_core::t!(IM_IDLE))),
-            gpus_open: RwSignal::new(false),
+            gpus_open,
             chart_width: RwSignal::new(super::browser::take_boot_chart_width()),
             later,
         }

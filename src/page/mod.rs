@@ -14,6 +14,7 @@ mod imports;
 mod inputs;
 mod jobs;
 mod log_html;
+pub mod patch;
 mod rehearse;
 mod results;
 mod results_html;

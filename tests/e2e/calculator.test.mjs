@@ -101,6 +101,32 @@ test('the primer a reader opened stays open through edits', async () => {
   await context.close();
 });
 
+test('an edit changes the page in place, and leaves it as a fresh load of the new URL would be', async () => {
+  const { context, page, problems } = await openReady(env, SEED_URL);
+  // Each chart's drawn <svg> is marked with a property (not an attribute: the markup is compared).
+  const marked = () => page.evaluate(() => [...document.querySelectorAll('[data-testid^="chart-"] svg')].map((s) => s.kept === true));
+  await page.evaluate(() => document.querySelectorAll('[data-testid^="chart-"] svg').forEach((s) => { s.kept = true; }));
+  // Another model and KV dtype: every number, label and curve changes, and the charts' elements
+  // differ in number (tick labels, labels inside the bars). Qwen2.5-7B, auto KV:
+  // 2 × 28 layers × 4 KV heads × 128 × 2 B = 57,344 B per token.
+  await select(page, 'model', 'Qwen/Qwen2.5-7B-Instruct');
+  await select(page, 'kv', 'auto');
+  await waitValue(page, 'bytes-per-token', '57344');
+  assert.deepEqual(await marked(), [true, true, true], 'the charts were changed in place, not drawn anew');
+  const boxes = ['p-answer', 'p-top', 'p-bottom', ...CHARTS.map((c) => `p-${c}`)];
+  const html = (p) => p.evaluate((ids) => ids.map((id) => document.getElementById(id).innerHTML), boxes);
+  const edited = await html(page);
+  await urlParam(page, 'kv', 'auto');
+  const fresh = await openReady(env, new URL(page.url()).search);
+  await waitValue(fresh.page, 'bytes-per-token', '57344');
+  const loaded = await html(fresh.page);
+  boxes.forEach((id, i) => assert.equal(edited[i], loaded[i], id));
+  assert.deepEqual(problems, []);
+  assert.deepEqual(fresh.problems, []);
+  await fresh.context.close();
+  await context.close();
+});
+
 test('the charts are drawn again at their new width when the window is resized', async () => {
   const { context, page, problems } = await openReady(env, SEED_URL, { viewport: { width: 1280, height: 900 } });
   const drawn = () => page.getAttribute(`${chartBox('chart-memory')} svg`, 'width');

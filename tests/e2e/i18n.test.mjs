@@ -101,6 +101,11 @@ test('switching language keeps the scenario, and comes back', async () => {
   await page.click('details.more-flags > summary');
   await page.click('details.gpus > summary');
   await page.waitForSelector(`${sel('gpu-table')} tbody tr`);
+  // Text pasted into the config import, not yet imported, stays through the switch too.
+  await page.click('details.import > summary');
+  await page.fill('#config-text', '{"num_hidden_layers": 2');
+  // (A reader changes the language on the switch, which has the focus.)
+  await page.focus(sel('lang'));
   await page.selectOption(sel('lang'), 'zh-CN');
   await page.waitForFunction(() => document.documentElement.lang === 'zh-CN');
   assert.equal(await urlParam(page, 'lang', 'zh-CN'), 'zh-CN');
@@ -114,9 +119,10 @@ test('switching language keeps the scenario, and comes back', async () => {
   // The panels the reader had open are open again in the new language (the GPU table with its
   // rows, drawn a frame after the rest).
   await page.waitForSelector(`${sel('gpu-table')} tbody tr`);
-  for (const panel of ['details.more-flags', 'details.gpus']) {
+  for (const panel of ['details.more-flags', 'details.gpus', 'details.import']) {
     assert.equal(await page.getAttribute(panel, 'open'), '', panel);
   }
+  assert.equal(await page.inputValue('#config-text'), '{"num_hidden_layers": 2');
   assert.match(await page.textContent(sel('error-tp')), /张量并行/);
   // The switch keeps the keyboard focus, and the redrawn page survives a resize.
   await page.waitForFunction(() => document.activeElement && document.activeElement.id === 'lang');

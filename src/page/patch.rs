@@ -1,0 +1,256 @@
+//! A part of the page rewritten with only what changed. An edit's new markup is compared with the
+//! markup the part holds (the text written last); what differs becomes a few changes to the
+//! elements already there: an attribute set or removed, a text changed, a few elements replaced,
+//! one element's content written anew. Writing the whole part instead has the browser parse it again and lay out new
+//! elements; for the three charts (about 40 SVG elements each) that was half of an edit's time.
+//!
+//! Only markup read exactly here is patched: elements with double-quoted (or bare) attributes,
+//! text with the entities `html_escape` writes, no comments and no raw-text elements. Anything
+//! else, and any two lists of children that do not pair up tag by tag, is written whole.
+
+/// An element, or a run of text (`tag` empty), as slices of the markup it was read from.
+#[derive(Debug)]
+struct Piece<'a> {
+    /// Its whole markup: the text, or the element from `<` to its end tag.
+    src: &'a str,
+    tag: &'a str,
+    attrs: &'a str,
+    /// The markup between its start and end tags.
+    inner: &'a str,
+    kids: Vec<Piece<'a>>,
+}
+
+/// The page's elements as the patch sees them: the browser's DOM on the page, a model of it in
+/// the tests.
+pub trait Dom {
+    type Node;
+    /// The child nodes of an element.
+    fn kids(&self, n: &Self::Node) -> Vec<Self::Node>;
+    /// Whether the node is an element with this tag (any case), or a text node when `tag` is empty.
+    fn is(&self, n: &Self::Node, tag: &str) -> bool;
+    fn set_attr(&self, n: &Self::Node, name: &str, value: &str);
+    fn unset_attr(&self, n: &Self::Node, name: &str);
+    fn set_text(&self, n: &Self::Node, text: &str);
+    /// Writes the markup inside an element.
+    fn set_inner(&self, n: &Self::Node, html: &str);
+    fn remove(&self, parent: &Self::Node, n: &Self::Node);
+    /// Adds markup just before the element `next`; `false` if it cannot (`next` is not an element).
+    fn insert_before(&self, next: &Self::Node, html: &str) -> bool;
+    /// Adds markup at the end of an element.
+    fn append(&self, n: &Self::Node, html: &str);
+}
+
+/// Elements with no end tag in HTML.
+const VOID: [&str; 13] = [
+    "area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track",
+    "wbr",
+];
+/// Elements whose content the browser does not read as markup, or reads with a rule of its own.
+const RAW: [&str; 9] = [
+    "script",
+    "style",
+    "xmp",
+    "iframe",
+    "noembed",
+    "noframes",
+    "noscript",
+    "plaintext",
+    "template",
+];
+/// Elements whose content is text only, its entities read as elsewhere: read here when they hold
+/// no `<`.
+const RCDATA: [&str; 2] = ["textarea", "title"];
+
+/// The pieces of `s` from `*at` up to the end tag `</close>` (consumed), or to the end of `s` when
+/// `close` is empty; `None` for markup this does not read.
+fn pieces<'a>(s: &'a str, at: &mut usize, close: &str) -> Option<Vec<Piece<'a>>> {
+    let mut out = Vec::new();
+    loop {
+        let start = *at;
+        let rest = &s[start..];
+        if rest.is_empty() {
+            return close.is_empty().then_some(out);
+        }
+        if let Some(r) = rest.strip_prefix("</") {
+            let end = r.find('>')?;
+            *at += end + 3;
+            return (&r[..end] == close).then_some(out);
+        }
+        let Some(r) = rest.strip_prefix('<') else {
+            let src = &rest[..rest.find('<').unwrap_or(rest.len())];
+            *at += src.len();
+            out.push(Piece {
+                src,
+                tag: "",
+                attrs: "",
+                inner: "",
+                kids: Vec::new(),
+            });
+            continue;
+        };
+        let end = r.find('>')?;
+        let (head, closed) = match r[..end].strip_suffix('/') {
+            Some(h) => (h, true),
+            None => (&r[..end], false),
+        };
+        let (tag, attrs) = head.split_once(' ').unwrap_or((head, ""));
+        if tag.is_empty() || !tag.bytes().all(|b| b.is_ascii_alphanumeric()) || RAW.contains(&tag) {
+            return None;
+        }
+        *at += end + 2;
+        let body = *at;
+        let (inner, kids) = if closed || VOID.contains(&tag) {
+            ("", Vec::new())
+        } else {
+            let kids = pieces(s, at, tag)?;
+            (&s[body..*at - tag.len() - 3], kids)
+        };
+        // The browser drops a newline that starts a `<pre>` or a `<textarea>`: such a text is not
+        // read back as written.
+        if inner.starts_with('\n') || (RCDATA.contains(&tag) && inner.contains('<')) {
+            return None;
+        }
+        out.push(Piece {
+            src: &s[start..*at],
+            tag,
+            attrs,
+            inner,
+            kids,
+        });
+    }
+}
+
+/// Text or an attribute's value as the browser reads it: the entities `html_escape` writes
+/// replaced by their characters. `None` for any other `&`.
+pub fn unescape(s: &str) -> Option<String> {
+    let known = s.split('&').skip(1).all(|e| {
+        ["amp;", "quot;", "lt;", "gt;"]
+            .iter()
+            .any(|k| e.starts_with(k))
+    });
+    known.then(|| {
+        s.replace("&quot;", "\"")
+            .replace("&lt;", "<")
+            .replace("&gt;", ">")
+            .replace("&amp;", "&")
+    })
+}
+
+/// An element's attributes as (name, value as written): `name="value"` or a bare `name`.
+fn attributes(s: &str) -> Option<Vec<(&str, &str)>> {
+    let mut out = Vec::new();
+    let mut rest = s.trim_start();
+    while !rest.is_empty() {
+        let end = rest.find(['=', ' ']).unwrap_or(rest.len());
+        let name = &rest[..end];
+        rest = &rest[end..];
+        let value = match rest.strip_prefix("=\"") {
+            Some(r) => {
+                let q = r.find('"')?;
+                rest = &r[q + 1..];
+                &r[..q]
+            }
+            None if rest.starts_with('=') => return None,
+            None => "",
+        };
+        out.push((name, value));
+        rest = rest.trim_start();
+    }
+    Some(out)
+}
+
+/// Turns the markup inside `root`, which holds `old` (the markup written there last), into `new`.
+pub fn patch<D: Dom>(dom: &D, root: &D::Node, old: &str, new: &str) {
+    let read = |s| pieces(s, &mut 0, "");
+    match (read(old), read(new)) {
+        (Some(o), Some(n)) if children(dom, root, &o, &n, new) => {}
+        _ => dom.set_inner(root, new),
+    }
+}
+
+/// Turns the children of `parent` from `old` into `new` (`inner`: their markup). The children that
+/// pair up from the start and from the end, tag by tag, are changed in place; those between are
+/// replaced. `false` when that cannot be done (nothing pairs up, the element's nodes are not those
+/// `old` describes, a child cannot be changed in place): the caller writes `inner` whole.
+fn children<D: Dom>(
+    dom: &D,
+    parent: &D::Node,
+    old: &[Piece<'_>],
+    new: &[Piece<'_>],
+    inner: &str,
+) -> bool {
+    let nodes = dom.kids(parent);
+    let (o, n) = (old.len(), new.len());
+    if nodes.len() != o {
+        return false;
+    }
+    let mut head = 0;
+    while head < o.min(n) && old[head].tag == new[head].tag {
+        head += 1;
+    }
+    let mut tail = 0;
+    while head + tail < o.min(n) && old[o - 1 - tail].tag == new[n - 1 - tail].tag {
+        tail += 1;
+    }
+    if head + tail == 0 {
+        return false;
+    }
+    for (i, k) in (0..head)
+        .chain(o - tail..o)
+        .zip((0..head).chain(n - tail..n))
+    {
+        let (a, b) = (&old[i], &new[k]);
+        if a.src != b.src && !(dom.is(&nodes[i], a.tag) && piece(dom, &nodes[i], a, b)) {
+            return false;
+        }
+    }
+    for i in head..o - tail {
+        if !dom.is(&nodes[i], old[i].tag) {
+            return false;
+        }
+    }
+    for node in &nodes[head..o - tail] {
+        dom.remove(parent, node);
+    }
+    if head < n - tail {
+        let from = new[head].src.as_ptr() as usize - inner.as_ptr() as usize;
+        let last = &new[n - tail - 1].src;
+        let to = last.as_ptr() as usize + last.len() - inner.as_ptr() as usize;
+        let html = &inner[from..to];
+        match nodes.get(o - tail) {
+            Some(next) => return dom.insert_before(next, html),
+            None => dom.append(parent, html),
+        }
+    }
+    true
+}
+
+/// Turns one child node from `old` into `new` (same tag); `false` when its parent must be written
+/// whole instead.
+fn piece<D: Dom>(dom: &D, node: &D::Node, old: &Piece<'_>, new: &Piece<'_>) -> bool {
+    if new.tag.is_empty() {
+        return unescape(new.src).map(|t| dom.set_text(node, &t)).is_some();
+    }
+    if old.attrs != new.attrs {
+        let (Some(was), Some(now)) = (attributes(old.attrs), attributes(new.attrs)) else {
+            return false;
+        };
+        for (name, v) in &now {
+            if !was.contains(&(*name, *v)) {
+                let Some(value) = unescape(v) else {
+                    return false;
+                };
+                dom.set_attr(node, name, &value);
+            }
+        }
+        for (name, _) in &was {
+            if !now.iter().any(|(n, _)| n == name) {
+                dom.unset_attr(node, name);
+            }
+        }
+    }
+    if old.inner != new.inner && !children(dom, node, &old.kids, &new.kids, new.inner) {
+        dom.set_inner(node, new.inner);
+    }
+    true
+}
