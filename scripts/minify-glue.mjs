@@ -28,8 +28,11 @@ function shortNames(glue) {
   if (wasms.length !== 1) throw new Error(`expected one page wasm, found ${wasms.length}`);
   const wasmFile = path.join(dir, wasms[0]);
   const wasmOpt = fileURLToPath(new URL('../node_modules/.bin/wasm-opt', import.meta.url));
+  // A build that kept its function names (`data-keep-debug`, to profile) keeps them; only then, as
+  // Binaryen writes less compact code with `--debuginfo`.
+  const named = WebAssembly.Module.customSections(new WebAssembly.Module(fs.readFileSync(wasmFile)), 'name').length > 0;
   const out = execFileSync(wasmOpt, [wasmFile, '-o', wasmFile, '--minify-imports-and-exports-and-modules',
-    '--optimize-level=2', '--shrink-level=2', '--generate-stack-ir', '--optimize-stack-ir',
+    '--optimize-level=2', '--shrink-level=2', '--generate-stack-ir', '--optimize-stack-ir', ...(named ? ['--debuginfo'] : []),
     '--enable-bulk-memory', '--enable-nontrapping-float-to-int', '--enable-sign-ext', '--enable-mutable-globals',
     '--enable-reference-types', '--enable-multivalue'], { encoding: 'utf8' });
   const map = JSON.parse(out);
