@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { serve, browser, DIST as BUILT } from '../tests/e2e/harness.mjs';
+import { timeEdits, stats } from './edits.mjs';
 
 // Another build may be measured in place of dist/ (`DIST=path node bench/perf.mjs`), to compare two.
 const DIST = process.env.DIST ?? BUILT;
@@ -13,11 +14,6 @@ const RUNS = Number(process.env.RUNS ?? 25);
 const EDITS = Number(process.env.EDITS ?? 60);
 const SCENARIO = '?model=Qwen/Qwen3-14B-AWQ&gpu=rtx-4090&kv=fp8&ctx=8192';
 
-function stats(xs) {
-  const s = [...xs].sort((a, b) => a - b);
-  const q = (p) => s[Math.min(s.length - 1, Math.floor(p * s.length))];
-  return { median: q(0.5), p95: q(0.95), min: s[0], max: s[s.length - 1], n: s.length };
-}
 const ms = (x) => `${x.toFixed(1)} ms`;
 
 // 1. Transfer sizes: the first load, and the worker (kvbudget-worker*) fetched on first use.
@@ -93,44 +89,7 @@ const page = await ctx.newPage();
 await page.goto(srv.base + SCENARIO);
 await page.waitForSelector('[data-testid="chart-roofline"] svg');
 await new Promise((r) => setTimeout(r, waitMs));
-const edits = await page.evaluate(async (n) => {
-  // After the next frame is rendered: a task posted from requestAnimationFrame runs once that
-  // frame's style, layout and paint are done.
-  const afterFrame = () => new Promise((r) => requestAnimationFrame(() => {
-    const c = new MessageChannel(); c.port1.onmessage = () => r(); c.port2.postMessage(0);
-  }));
-  const sel = document.querySelector('#model');
-  // The box each chart's figure is written into: an edit rewrites what changed inside it, in one
-  // go (page::patch), so a chart counts as updated once a mutation lands inside its box.
-  const boxes = [...document.querySelectorAll('[data-testid^="chart-"]')].map((f) => f.parentElement);
-  const models = ['Qwen/Qwen2.5-7B-Instruct', 'Qwen/Qwen3-14B-AWQ'];
-  const dom = [];
-  const frame = [];
-  for (let i = 0; i < n; i++) {
-    const bpt = document.querySelector('[data-testid="bytes-per-token"]').dataset.value;
-    const drawn = new Set();
-    const updated = () => drawn.size === boxes.length
-      && document.querySelector('[data-testid="bytes-per-token"]').dataset.value !== bpt;
-    // The moment the DOM holds the new numbers and charts: a mutation observer's callback runs
-    // right after the mutations of each update step (a microtask), before the browser renders,
-    // so this time is the page's script alone (the frame below adds style, layout and paint).
-    const done = new Promise((resolve) => {
-      const mo = new MutationObserver((records) => {
-        for (const r of records) boxes.forEach((b, k) => { if (b.contains(r.target)) drawn.add(k); });
-        if (updated()) { mo.disconnect(); resolve(performance.now()); }
-      });
-      mo.observe(document.body, { subtree: true, childList: true, attributes: true, characterData: true });
-    });
-    const t0 = performance.now();
-    sel.value = models[i % 2];
-    sel.dispatchEvent(new Event('change', { bubbles: true }));
-    dom.push((await done) - t0);
-    await afterFrame();
-    frame.push(performance.now() - t0);
-    await new Promise((r) => setTimeout(r, 30));
-  }
-  return { dom, frame };
-}, EDITS);
+const edits = await timeEdits(page, EDITS);
 await ctx.close();
 return edits;
 }
