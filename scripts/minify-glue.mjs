@@ -11,6 +11,7 @@ import path from 'node:path';
 import os from 'node:os';
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { createHash } from 'node:crypto';
 import { minify } from 'terser';
 
 /**
@@ -30,12 +31,18 @@ function shortNames(glue) {
   const wasmOpt = fileURLToPath(new URL('../node_modules/.bin/wasm-opt', import.meta.url));
   // A build that kept its function names (`data-keep-debug`, to profile) keeps them; only then, as
   // Binaryen writes less compact code with `--debuginfo`.
-  const named = WebAssembly.Module.customSections(new WebAssembly.Module(fs.readFileSync(wasmFile)), 'name').length > 0;
+  const original = fs.readFileSync(wasmFile);
+  const named = WebAssembly.Module.customSections(new WebAssembly.Module(original), 'name').length > 0;
   const out = execFileSync(wasmOpt, [wasmFile, '-o', wasmFile, '--minify-imports-and-exports-and-modules',
     '--optimize-level=2', '--shrink-level=2', '--generate-stack-ir', '--optimize-stack-ir', ...(named ? ['--debuginfo'] : []),
     '--enable-bulk-memory', '--enable-nontrapping-float-to-int', '--enable-sign-ext', '--enable-mutable-globals',
     '--enable-reference-types', '--enable-multivalue'], { encoding: 'utf8' });
   const map = JSON.parse(out);
+  // Trunk wrote the wasm's hash on its preload link: it is written again for the new bytes.
+  const hash = (bytes) => `sha384-${createHash('sha384').update(bytes).digest('base64')}`;
+  const was = hash(original);
+  if (html.split(was).length !== 2) throw new Error(`index.html: expected the wasm's integrity ${was} once`);
+  html = html.replace(was, () => hash(fs.readFileSync(wasmFile)));
   const mod = new WebAssembly.Module(fs.readFileSync(wasmFile));
   const modules = [...new Set(WebAssembly.Module.imports(mod).map((i) => i.module))];
   const oldModules = [...new Set(map.imports.map(([m]) => m))];

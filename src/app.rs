@@ -77,8 +77,7 @@ fn app() {
     let state = State::new(scenario);
     // The URL holds the scenario shown: one the page refuses (more stages than layers) stays out.
     let shown = state.shown;
-    // (The GPU panel stays open or closed through a change of language, and its flag with it.)
-    let gpus_open = RwSignal::new(false);
+    let kept = parts::Kept::new();
     let fresh_entry = browser::sync_url(move || {
         let valid = shown.with(|x| x.as_ref().map(|x| encode(&x.s)));
         valid.unwrap_or_else(|| scenario.with(encode))
@@ -104,16 +103,20 @@ fn app() {
     let Some(page) = browser::body_box("part") else {
         return;
     };
-    // A change of language draws the page anew in it (the scenario, in its signal, stays); so
-    // does a change between the full page and an embedded view (back and forward). The new markup
-    // changes only what differs from the last (`dom::patch`): the focus, open panels and text
-    // typed into the page stay. Each drawing runs under this effect's owner, which disposes the
-    // last one's parts first; the new parts write their boxes whole.
-    Effect::new_sync(move |last: Option<String>| {
+    // A change of language draws the page anew in it (the scenario, in its signal, stays): the new
+    // markup changes only what differs from the last (`dom::patch`), so the focus, open panels and
+    // text typed into the page stay, and the parts patch what their boxes kept. A change between
+    // the full page and an embedded view (back and forward) draws a new page, written whole. Each
+    // drawing runs under this effect's owner, which disposes the last one's parts first.
+    Effect::new_sync(move |last: Option<(Embed, String)>| {
         let drawn = lang.get();
         let embed = embed.get();
+        let last = last.filter(|(e, _)| *e == embed).map(|(_, html)| html);
+        if last.is_none() {
+            kept.reset();
+        }
         browser::clear_resize();
-        let ui = parts::Ui::new(notices, fresh_entry, gpus_open);
+        let ui = parts::Ui::new(notices, fresh_entry, kept);
         let html = if embed == Embed::Full {
             results::parts(state, ui);
             inputs::parts(state);
@@ -134,6 +137,6 @@ fn app() {
         };
         events::listen(state, ui);
         dom::patch(&page, last.as_deref(), &html);
-        html
+        (embed, html)
     });
 }

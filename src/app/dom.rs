@@ -39,19 +39,33 @@ pub fn set_control_value(id: &str, value: &str) {
     }
 }
 
-/// Changes the markup inside the element with this id from `old` (what it holds; `None`: written
-/// whole) to `new`, touching only what differs (`page::patch`).
-pub fn patch_html(id: &str, old: Option<&str>, new: &str) {
-    if let Some(root) = by_id(id) {
-        patch(&root, old, new);
+thread_local! {
+    /// What [`patch_html`] wrote last into each box, by the box's id. It outlives the drawing
+    /// whose part wrote it: a new drawing in another language patches the boxes the page's markup
+    /// kept (an open primer stays open). Forgotten when the page is written whole.
+    static LAST: std::cell::RefCell<std::collections::HashMap<String, String>> = Default::default();
+}
+
+/// Changes the markup inside the element with this id to `new`, touching only what differs from
+/// what was written there last (`page::patch`; written whole the first time).
+pub fn patch_html(id: &str, new: &str) {
+    let Some(root) = by_id(id) else { return };
+    let old = LAST.with(|l| l.borrow_mut().insert(id.to_string(), new.to_string()));
+    match old {
+        Some(old) => patch::patch(&Page, &root, &old, new),
+        None => root.set_inner_html(new),
     }
 }
 
-/// Changes the markup inside `root` from `old` to `new` as [`patch_html`] does.
+/// Changes the markup inside `root` from `old` to `new` (written whole when `old` is `None`, and
+/// then what the boxes inside held is forgotten).
 pub fn patch(root: &Element, old: Option<&str>, new: &str) {
     match old {
         Some(old) => patch::patch(&Page, root, old, new),
-        None => root.set_inner_html(new),
+        None => {
+            LAST.with(|l| l.borrow_mut().clear());
+            root.set_inner_html(new);
+        }
     }
 }
 

@@ -78,7 +78,7 @@ pub fn builder_parts(state: State, ui: Ui) {
         if !ui.embed_open.get() {
             // (The preview's frame goes with the builder.)
             if prev.as_ref().is_some_and(|p| !p.is_empty()) {
-                dom::patch_html("embed-preview", None, "");
+                dom::patch_html("embed-preview", "");
             }
             return String::new();
         }
@@ -86,7 +86,7 @@ pub fn builder_parts(state: State, ui: Ui) {
         let url = browser::url_for(&scenario.with(|s| encode(&page::embedded(s, mode, theme))));
         if prev.as_deref() != Some(url.as_str()) {
             dom::set_control_value("embed-code", &page::embed_snippet(&url, mode));
-            dom::patch_html("embed-preview", None, &page::embed_preview_html(&url));
+            dom::patch_html("embed-preview", &page::embed_preview_html(&url));
         }
         url
     });

@@ -13,21 +13,21 @@ use leptos::prelude::*;
 /// A part's text, computed from the state (reading it subscribes the part to what it reads).
 pub type Text = Box<dyn Fn() -> String + Send + Sync>;
 
-/// Keeps `write(id, last, text())` up to date: written first when the page is drawn (`last` is
-/// `None`), then whenever the text changes (`last` is what was written before).
-pub fn watch(id: String, text: Text, write: fn(&str, Option<&str>, &str)) {
+/// Keeps `write(id, text())` up to date: written first when the page is drawn, then whenever the
+/// text changes.
+pub fn watch(id: String, text: Text, write: fn(&str, &str)) {
     Effect::new_sync(move |prev: Option<String>| {
         let now = text();
         if prev.as_deref() != Some(now.as_str()) {
-            write(&id, prev.as_deref(), &now);
+            write(&id, &now);
         }
         now
     });
 }
 
-/// Keeps the markup inside the element `#id` equal to `html()`: written whole at first, then
-/// changed where it differs from the last write (`dom::patch_html`), so an edit costs the browser
-/// only the elements it changes, and a focused element or an opened `<details>` stays as it was.
+/// Keeps the markup inside the element `#id` equal to `html()`, changing only what differs from
+/// the last write (`dom::patch_html`), so an edit costs the browser only the elements it changes,
+/// and a focused element or an opened `<details>` stays as it was.
 pub fn part(id: &str, html: Text) {
     watch(id.to_string(), html, dom::patch_html);
 }
@@ -35,12 +35,41 @@ pub fn part(id: &str, html: Text) {
 /// Shows the element `#id` while `shown()` (hides it otherwise).
 pub fn shown_while(id: &str, shown: Box<dyn Fn() -> bool + Send + Sync>) {
     let text: Text = Box::new(move || if shown() { "1" } else { "" }.to_string());
-    watch(id.to_string(), text, |id, _, shown| dom::show_if(id, shown));
+    watch(id.to_string(), text, dom::show_if);
+}
+
+/// What the reader set in the page's panels, kept through a change of language (whose new drawing
+/// patches the old, so these panels stay as they were), and reset by a change between the full
+/// page and an embedded view (which draws a page anew).
+#[derive(Clone, Copy)]
+pub struct Kept {
+    /// The embed builder: open, and its view and theme.
+    pub embed_open: RwSignal<bool>,
+    pub embed: RwSignal<(Embed, Theme)>,
+    /// Whether the GPU table is open (it is computed only then).
+    pub gpus_open: RwSignal<bool>,
+}
+
+impl Kept {
+    pub fn new() -> Self {
+        Kept {
+            embed_open: RwSignal::new(false),
+            embed: RwSignal::new((Embed::Compact, Theme::Light)),
+            gpus_open: RwSignal::new(false),
+        }
+    }
+
+    /// The panels closed and the builder's pickers at their first options, as a new page draws them.
+    pub fn reset(self) {
+        self.embed_open.set(false);
+        self.embed.set((Embed::Compact, Theme::Light));
+        self.gpus_open.set(false);
+    }
 }
 
 /// What the page's own controls hold besides the scenario: made anew each time the page is drawn
-/// (a change of language), except the URL's notices, the history flag and whether the GPU panel
-/// is open, which outlive it.
+/// (a change of language), except the URL's notices, the history flag and what [`Kept`] holds,
+/// which outlive it.
 #[derive(Clone, Copy)]
 pub struct Ui {
     /// URL parameters that were refused.
@@ -66,21 +95,17 @@ pub struct Ui {
 }
 
 impl Ui {
-    pub fn new(
-        notices: RwSignal<Vec<Notice>>,
-        fresh_entry: StoredValue<bool>,
-        gpus_open: RwSignal<bool>,
-    ) -> Self {
+    pub fn new(notices: RwSignal<Vec<Notice>>, fresh_entry: StoredValue<bool>, kept: Kept) -> Self {
         let later = RwSignal::new(false);
         request_animation_frame(move || later.set(true));
         Ui {
             notices,
             fresh_entry,
             copied: RwSignal::new(String::new()),
-            embed_open: RwSignal::new(false),
-            embed: RwSignal::new((Embed::Compact, Theme::Light)),
+            embed_open: kept.embed_open,
+            embed: kept.embed,
             import: RwSignal::new(super::import::hint_html(kvbudget_core::t!(IM_IDLE))),
-            gpus_open,
+            gpus_open: kept.gpus_open,
             chart_width: RwSignal::new(super::browser::take_boot_chart_width()),
             later,
         }

@@ -101,6 +101,7 @@ test('switching language keeps the scenario, and comes back', async () => {
   await page.click('details.more-flags > summary');
   await page.click('details.gpus > summary');
   await page.waitForSelector(`${sel('gpu-table')} tbody tr`);
+  await page.click('details.primer > summary');
   // Text pasted into the config import, not yet imported, stays through the switch too.
   await page.click('details.import > summary');
   await page.fill('#config-text', '{"num_hidden_layers": 2');
@@ -119,7 +120,7 @@ test('switching language keeps the scenario, and comes back', async () => {
   // The panels the reader had open are open again in the new language (the GPU table with its
   // rows, drawn a frame after the rest).
   await page.waitForSelector(`${sel('gpu-table')} tbody tr`);
-  for (const panel of ['details.more-flags', 'details.gpus', 'details.import']) {
+  for (const panel of ['details.more-flags', 'details.gpus', 'details.import', 'details.primer']) {
     assert.equal(await page.getAttribute(panel, 'open'), '', panel);
   }
   assert.equal(await page.inputValue('#config-text'), '{"num_hidden_layers": 2');
@@ -136,6 +137,52 @@ test('switching language keeps the scenario, and comes back', async () => {
   await page.fill('#tp', '1');
   await page.press('#tp', 'Enter');
   assert.deepEqual(await dataValues(page), before);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('the embed builder and the language switch through a change of language, back and forward', async () => {
+  const { context, page, problems } = await openReady(env, SCENARIO + '&lang=en');
+  // The builder, open with the memory chart in dark: still open after the switch, its pickers and
+  // its snippet agreeing, the button saying it is expanded.
+  // (Each pick reloads the preview, an embedded page: it is let load before the next.)
+  const previewed = async (part, chart) => {
+    await page.waitForSelector(`#embed-preview iframe[src*="${part}"]`);
+    await page.frameLocator('#embed-preview iframe').locator(`[data-testid="${chart}"] svg`).waitFor();
+  };
+  await page.click('button[data-action="embed"]');
+  await previewed('embed=1', 'chart-concurrency');
+  await page.selectOption('#embed-mode', 'memory');
+  await previewed('embed=memory', 'chart-memory');
+  await page.selectOption('#embed-theme', 'dark');
+  await previewed('theme=dark', 'chart-memory');
+  await page.focus(sel('lang'));
+  await page.selectOption(sel('lang'), 'zh-CN');
+  await page.waitForFunction(() => document.documentElement.lang === 'zh-CN');
+  await ready(page);
+  assert.equal(await page.inputValue('#embed-mode'), 'memory');
+  assert.equal(await page.inputValue('#embed-theme'), 'dark');
+  await page.waitForFunction(() => /lang=zh-CN/.test(document.querySelector('#embed-code').value));
+  const snippet = await page.inputValue('#embed-code');
+  assert.match(snippet, /embed=memory/);
+  assert.match(snippet, /theme=dark/);
+  assert.equal(await page.getAttribute('button[data-action="embed"]', 'aria-expanded'), 'true');
+  assert.equal(await page.isVisible('#embed-box'), true);
+  await previewed('lang=zh-CN', 'chart-memory');
+  // Closed, then back to English (the switch added a history entry): no preview frame is left
+  // running in the hidden builder, and the switch shows the language the page is drawn in, back
+  // and forward.
+  await page.click('button[data-action="embed"]');
+  await urlParam(page, 'lang', 'zh-CN');
+  await page.goBack();
+  await page.waitForFunction(() => document.documentElement.lang === 'en');
+  assert.equal(await page.inputValue(sel('lang')), 'en');
+  assert.equal(await page.getAttribute('button[data-action="embed"]', 'aria-expanded'), 'false');
+  assert.equal(await page.isVisible('#embed-box'), false);
+  assert.equal(await page.locator('#embed-preview iframe').count(), 0);
+  await page.goForward();
+  await page.waitForFunction(() => document.documentElement.lang === 'zh-CN');
+  assert.equal(await page.inputValue(sel('lang')), 'zh-CN');
   assert.deepEqual(problems, []);
   await context.close();
 });
