@@ -42,8 +42,9 @@ function shortNames(glue) {
   const hash = (bytes) => `sha384-${createHash('sha384').update(bytes).digest('base64')}`;
   const was = hash(original);
   if (html.split(was).length !== 2) throw new Error(`index.html: expected the wasm's integrity ${was} once`);
-  html = html.replace(was, () => hash(fs.readFileSync(wasmFile)));
-  const mod = new WebAssembly.Module(fs.readFileSync(wasmFile));
+  const rewritten = fs.readFileSync(wasmFile);
+  html = html.replace(was, () => hash(rewritten));
+  const mod = new WebAssembly.Module(rewritten);
   const modules = [...new Set(WebAssembly.Module.imports(mod).map((i) => i.module))];
   const oldModules = [...new Set(map.imports.map(([m]) => m))];
   if (modules.length !== 1 || oldModules.length !== 1) throw new Error(`expected one import module, found ${modules} (was ${oldModules})`);

@@ -50,11 +50,14 @@ pub struct Kept {
     pub gpus_open: RwSignal<bool>,
 }
 
+/// The embed builder's view and theme as a new page draws its pickers: their first options.
+const FIRST_EMBED: (Embed, Theme) = (Embed::Compact, Theme::Light);
+
 impl Kept {
     pub fn new() -> Self {
         Kept {
             embed_open: RwSignal::new(false),
-            embed: RwSignal::new((Embed::Compact, Theme::Light)),
+            embed: RwSignal::new(FIRST_EMBED),
             gpus_open: RwSignal::new(false),
         }
     }
@@ -62,7 +65,7 @@ impl Kept {
     /// The panels closed and the builder's pickers at their first options, as a new page draws them.
     pub fn reset(self) {
         self.embed_open.set(false);
-        self.embed.set((Embed::Compact, Theme::Light));
+        self.embed.set(FIRST_EMBED);
         self.gpus_open.set(false);
     }
 }

@@ -149,7 +149,7 @@ pub fn memory(d: &ChartData, width: u32) -> Result<String, ChartError> {
                     texts.push((cx - half_w, cx + half_w, cy - half_h, cy + half_h));
                     root.draw(&Text::new(
                         label,
-                        chart.at((x + w / 2.0, (y0 + y1) / 2.0)),
+                        chart.at((cx, cy)),
                         (FontFamily::SansSerif, SMALL)
                             .into_font()
                             .color(&ink)

@@ -77,7 +77,6 @@ fn set_custom(s: &mut PageScenario, f: impl FnOnce(&mut ModelSpec)) {
     }
 }
 
-/// A custom model's whole-number field, written only when it is not 0.
 fn custom_gpu(s: &PageScenario) -> Option<(Bytes, f64, f64)> {
     match s.gpu {
         GpuChoice::Custom {
