@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
-import { suite, openPage, urlParam, SHOTS, ROOT } from './harness.mjs';
+import { suite, openPage, urlParam, fullPageShot, SHOTS, ROOT } from './harness.mjs';
 import {
   sel, field, value, text, count, ready, openReady, fill, select, click, fieldValue, fieldInvalid, fieldError,
   waitValue, waitNonEmpty, waitField, openEmbed, embedSnippet, pwned, repertoire, repertoireButton, CHARTS, ANY_CHART, INPUTS_FORM,
@@ -46,7 +46,7 @@ test('the issue scenario shows the same numbers as `kvbudget vllm`', async () =>
   for (const id of CHARTS) {
     assert.equal(await count(page, chartSvg(id)), 1, id);
   }
-  await page.screenshot({ path: path.join(SHOTS, 'calculator-1280-light.png'), fullPage: true });
+  await fullPageShot(page, path.join(SHOTS, 'calculator-1280-light.png'));
   assert.deepEqual(problems, []);
   await context.close();
 });
@@ -203,7 +203,7 @@ test('a 16 GB card: Qwen3-8B does not fit, its weights say why, and the AWQ mode
   assert.equal(await value(page, 'max-seqs'), '6');
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   assert.ok(overflow <= 0, `page is ${overflow}px wider than the screen`);
-  await page.screenshot({ path: path.join(SHOTS, 'calculator-360.png'), fullPage: true });
+  await fullPageShot(page, path.join(SHOTS, 'calculator-360.png'));
   assert.deepEqual(problems, []);
   await context.close();
 });
@@ -214,7 +214,7 @@ test('dark scheme', async () => {
   // Chart text follows the scheme (drawn in currentColor).
   const textFill = await page.evaluate((s) => getComputedStyle(document.querySelector(s)).fill, `${chartSvg('chart-concurrency')} text`);
   assert.equal(textFill, 'rgb(230, 231, 234)');
-  await page.screenshot({ path: path.join(SHOTS, 'calculator-1280-dark.png'), fullPage: true });
+  await fullPageShot(page, path.join(SHOTS, 'calculator-1280-dark.png'));
   assert.deepEqual(problems, []);
   await context.close();
 });
