@@ -4,8 +4,8 @@
 // `export { …, __wbg_init as default }`) and leaves it as written. Inlined, the glue is evaluated as
 // soon as the document is parsed, while the wasm (preloaded) still downloads, instead of after a
 // second request: first render 5–16 ms sooner in paired runs of four builds each. Release builds
-// only; the worker's glue, a classic script, Trunk minifies itself (its loader is only given the
-// start call's current form, below).
+// only. The worker's glue, a classic script, Trunk minifies itself: here it and its wasm only take
+// short names for each other (below), and its loader the start call's current form.
 import fs from 'node:fs';
 import path from 'node:path';
 import os from 'node:os';
@@ -15,19 +15,18 @@ import { createHash } from 'node:crypto';
 import { minify } from 'terser';
 
 /**
- * The names the page's wasm and its glue call each other by, shortened in both. wasm-bindgen names
- * each import after its function and a hash (`__wbg_setAttribute_f75317b2b5cabfb4`): 137 of them,
- * written once in the wasm's import section and once in the glue, and hashes do not compress.
- * Binaryen's `--minify-imports-and-exports-and-modules` renames imports, exports and the import
- * module to short names and prints the mapping, by which the glue is rewritten here; the wasm is
- * written again with Binaryen's size-optimizing stack IR, as Trunk's `-Oz` run wrote it (without
- * it the rewritten code section is 1.3 KB larger). Measured: wasm 190,175 → 186,948 B gzip. Any
- * name of the glue's that the rewrite leaves unmatched fails the build.
+ * The names a wasm and its glue call each other by, shortened in both. wasm-bindgen names each
+ * import after its function and a hash (`__wbg_setAttribute_f75317b2b5cabfb4`): 137 of them in the
+ * page, 42 in the worker, written once in the wasm's import section and once in the glue, and
+ * hashes do not compress. Binaryen's `--minify-imports-and-exports-and-modules` renames imports,
+ * exports and the import module to short names and prints the mapping, by which the glue is
+ * rewritten here; the wasm is written again with Binaryen's size-optimizing stack IR, as Trunk's
+ * `-Oz` run wrote it (without it the rewritten code section is 1.3 KB larger). Measured: page wasm
+ * 190,175 → 186,948 B gzip; worker wasm 207,439 → 206,160 B and its glue 3,468 → 2,675 B. Any name
+ * of the glue's that the rewrite leaves unmatched fails the build. `exportsObject` is the glue's
+ * name for the wasm's exports (`wasm.__wbindgen_malloc`).
  */
-function shortNames(glue) {
-  const wasms = fs.readdirSync(dir).filter((f) => /^kvbudget-[0-9a-f]+_bg\.wasm$/.test(f));
-  if (wasms.length !== 1) throw new Error(`expected one page wasm, found ${wasms.length}`);
-  const wasmFile = path.join(dir, wasms[0]);
+function shortNames(wasmFile, glue, exportsObject, name) {
   const wasmOpt = fileURLToPath(new URL('../node_modules/.bin/wasm-opt', import.meta.url));
   // A build that kept its function names (`data-keep-debug`, to profile) keeps them; only then, as
   // Binaryen writes less compact code with `--debuginfo`.
@@ -38,32 +37,45 @@ function shortNames(glue) {
     '--enable-bulk-memory', '--enable-nontrapping-float-to-int', '--enable-sign-ext', '--enable-mutable-globals',
     '--enable-reference-types', '--enable-multivalue'], { encoding: 'utf8' });
   const map = JSON.parse(out);
-  // Trunk wrote the wasm's hash on its preload link: it is written again for the new bytes.
-  const hash = (bytes) => `sha384-${createHash('sha384').update(bytes).digest('base64')}`;
-  const was = hash(original);
-  if (html.split(was).length !== 2) throw new Error(`index.html: expected the wasm's integrity ${was} once`);
   const rewritten = fs.readFileSync(wasmFile);
-  html = html.replace(was, () => hash(rewritten));
   const mod = new WebAssembly.Module(rewritten);
   const modules = [...new Set(WebAssembly.Module.imports(mod).map((i) => i.module))];
   const oldModules = [...new Set(map.imports.map(([m]) => m))];
-  if (modules.length !== 1 || oldModules.length !== 1) throw new Error(`expected one import module, found ${modules} (was ${oldModules})`);
-  const word = (name) => new RegExp(`(?<![\\w$])${name.replace(/\$/g, '\\$')}(?![\\w$])`, 'g');
+  if (modules.length !== 1 || oldModules.length !== 1) throw new Error(`${name}: expected one import module, found ${modules} (was ${oldModules})`);
+  const escape = (s) => s.replace(/[$.]/g, (c) => `\\${c}`);
+  const word = (s) => new RegExp(`(?<![\\w$])${escape(s)}(?![\\w$])`, 'g');
+  const once = (re, what) => {
+    if ((glue.match(re) ?? []).length !== 1) throw new Error(`${name}: ${what} is not written once in the glue`);
+  };
   for (const [, from, to] of map.imports) {
-    const key = new RegExp(`(?<![\\w$.])${from}(?=: function)`, 'g');
-    if ((glue.match(key) ?? []).length !== 1) throw new Error(`${name}: import ${from} is not one key of the glue's`);
+    // The key of the import's function in the glue's imports object: `from: function`, `from:(`.
+    const key = new RegExp(`(?<![\\w$.])${escape(from)}(?=\\s*:)`, 'g');
+    once(key, `import ${from}`);
     glue = glue.replace(key, () => to);
   }
-  const moduleKey = `"${oldModules[0]}": import0`;
-  if (!glue.includes(moduleKey)) throw new Error(`${name}: no ${moduleKey}`);
-  glue = glue.replace(moduleKey, () => `"${modules[0]}": import0`);
-  for (const [from, to] of map.exports) glue = glue.replace(word(`wasm\\.${from}`), () => `wasm.${to}`);
+  const moduleKey = new RegExp(`(["'])${escape(oldModules[0])}\\1(?=\\s*:)`, 'g');
+  once(moduleKey, `the import module "${oldModules[0]}"`);
+  glue = glue.replace(moduleKey, () => JSON.stringify(modules[0]));
+  for (const [from, to] of map.exports) glue = glue.replace(word(`${exportsObject}.${from}`), () => `${exportsObject}.${to}`);
   const exports = new Set(WebAssembly.Module.exports(mod).map((e) => e.name));
-  for (const [, used] of glue.matchAll(/\bwasm\.([\w$]+)/g)) {
-    if (!exports.has(used)) throw new Error(`${name}: the glue uses wasm.${used}, which the wasm does not export`);
+  for (const [, used] of glue.matchAll(new RegExp(`(?<![\\w$])${escape(exportsObject)}\\.([\\w$]+)`, 'g'))) {
+    if (!exports.has(used)) throw new Error(`${name}: the glue uses ${exportsObject}.${used}, which the wasm does not export`);
   }
   for (const [, from] of map.imports) if (word(from).test(glue)) throw new Error(`${name}: ${from} left in the glue`);
-  return glue;
+  return { glue, original, rewritten };
+}
+
+/** The page's wasm and glue by short names; Trunk wrote the wasm's hash on its preload link, which
+ *  is written again for the new bytes. */
+function pageShortNames(glue) {
+  const wasms = fs.readdirSync(dir).filter((f) => /^kvbudget-[0-9a-f]+_bg\.wasm$/.test(f));
+  if (wasms.length !== 1) throw new Error(`expected one page wasm, found ${wasms.length}`);
+  const r = shortNames(path.join(dir, wasms[0]), glue, 'wasm', name);
+  const hash = (bytes) => `sha384-${createHash('sha384').update(bytes).digest('base64')}`;
+  const was = hash(r.original);
+  if (html.split(was).length !== 2) throw new Error(`index.html: expected the wasm's integrity ${was} once`);
+  html = html.replace(was, () => hash(r.rewritten));
+  return r.glue;
 }
 
 if (process.env.TRUNK_PROFILE !== 'release') process.exit(0);
@@ -76,7 +88,7 @@ if (glue.length !== 1) throw new Error(`expected one page glue file, found ${glu
 const name = glue[0];
 const file = path.join(dir, name);
 const source = fs.readFileSync(file, 'utf8');
-let code = (await minify(shortNames(source), { module: true, compress: { passes: 2 }, mangle: true })).code;
+let code = (await minify(pageShortNames(source), { module: true, compress: { passes: 2 }, mangle: true })).code;
 
 // The module's exports become plain bindings: its exported classes lose `export`, and its one
 // export list ends it (`export{j as initSync,W as default}`), which names the start function.
@@ -128,6 +140,13 @@ const start_call = /wasm_bindgen\((["'])([^"']+)\1\)/g;
 const calls = loader.match(start_call) ?? [];
 if (calls.length !== 1) throw new Error(`kvbudget-worker_loader.js: expected one wasm_bindgen("…") call, found ${calls.length}`);
 fs.writeFileSync(loaderFile, loader.replace(start_call, (_, q, wasm) => `wasm_bindgen({module_or_path:${q}${wasm}${q}})`));
+// The worker's glue (Trunk minified it) holds the wasm's exports in one variable, `G=a.exports;`.
+const workerGlueFile = path.join(dir, 'kvbudget-worker.js');
+const workerGlue = fs.readFileSync(workerGlueFile, 'utf8');
+const holders = [...workerGlue.matchAll(/(?<![\w$.])([A-Za-z_$][\w$]*)=[A-Za-z_$][\w$]*\.exports[;,]/g)];
+if (holders.length !== 1) throw new Error(`kvbudget-worker.js: expected one variable holding the wasm's exports, found ${holders.length}`);
+const worker = shortNames(path.join(dir, 'kvbudget-worker_bg.wasm'), workerGlue, holders[0][1], 'kvbudget-worker.js');
+fs.writeFileSync(workerGlueFile, worker.glue);
 fs.writeFileSync(htmlFile, html);
 fs.rmSync(file);
-console.log(`minify-glue: ${name} ${source.length} → ${code.length} B, inlined into index.html`);
+console.log(`minify-glue: ${name} ${source.length} → ${code.length} B, inlined into index.html; kvbudget-worker.js ${workerGlue.length} → ${worker.glue.length} B`);

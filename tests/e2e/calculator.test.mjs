@@ -219,6 +219,24 @@ test('dark scheme', async () => {
   await context.close();
 });
 
+test('below the first screen, the charts wait to be laid out; a printout lays out all of them, with the repertoire\'s model names', async () => {
+  const { context, page, problems } = await openReady(env, ISSUE_URL, { viewport: { width: 1280, height: 900 } });
+  const state = () => page.evaluate(() => ({
+    charts: [...document.querySelectorAll('.charts .chart')].map((f) => getComputedStyle(f).contentVisibility),
+    names: [...document.querySelectorAll('.repertoire tbody th')].map((th) => th.innerText.trim()),
+  }));
+  const screen = await state();
+  assert.deepEqual(screen.charts, ['auto', 'auto', 'auto']);
+  await page.emulateMedia({ media: 'print' });
+  const printed = await state();
+  assert.deepEqual(printed.charts, ['visible', 'visible', 'visible']);
+  // Three models of the course repertoire, each with BF16/FP16 and FP8 KV.
+  assert.equal(printed.names.length, 6);
+  assert.ok(printed.names.every((n) => /^Qwen/.test(n)), printed.names.join(', '));
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
 test('embed modes and the embed snippet', async () => {
   const compact = await openReady(env, ISSUE_URL + '&embed=1');
   assert.equal(await count(compact.page, INPUTS_FORM), 0);

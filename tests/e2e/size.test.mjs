@@ -97,7 +97,8 @@ import { DIST } from './harness.mjs';
 // parts patched in place (`page::patch`); 194,830 B with the wasm's imports and exports and the
 // glue's names for them shortened (`scripts/minify-glue.mjs`); 195,429 B with a review's fixes (the
 // parts' last markup kept by box, the embed builder's state kept through a change of language);
-// 195,466 B after a read-through.
+// 195,466 B after a read-through; 195,512 B with the charts and the repertoire table laid out only
+// near the viewport (`content-visibility`).
 // The issue's budget.
 const BUDGET_GZIP = 200_000;
 // The worker (kvbudget-worker*: its loader, glue and wasm), fetched on the first import or
@@ -125,9 +126,11 @@ const BUDGET_GZIP = 200_000;
 // derivation's separators and the routed bytes from a URL's geometry; 210,467 B with the MoE texts
 // reworded (210,470 B built in another directory: a few bytes follow the checkout's path), when the
 // budget went to 211,000 B to keep a margin for that; 210,948 B with Gemma 3's vision encoder
-// counted by the config import and the URL's `encoder_gib`, when the budget went to 211,500 B.
+// counted by the config import and the URL's `encoder_gib`, when the budget went to 211,500 B;
+// 208,934 B with the worker's wasm and glue calling each other by short names
+// (`scripts/minify-glue.mjs`), when the budget went to 209,500 B.
 const WORKER = /^kvbudget-worker/;
-const WORKER_BUDGET_GZIP = 211_500;
+const WORKER_BUDGET_GZIP = 209_500;
 
 const gzipped = (files) => {
   let raw = 0;
