@@ -124,7 +124,7 @@ fn pieces<'a>(s: &'a str, at: &mut usize, close: &str) -> Option<Vec<Piece<'a>>>
 
 /// Text or an attribute's value as the browser reads it: the entities `html_escape` writes
 /// replaced by their characters. `None` for any other `&`.
-pub fn unescape(s: &str) -> Option<String> {
+fn unescape(s: &str) -> Option<String> {
     let known = s.split('&').skip(1).all(|e| {
         ["amp;", "quot;", "lt;", "gt;"]
             .iter()
