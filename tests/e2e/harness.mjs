@@ -74,14 +74,6 @@ export async function openPage(b, url, options = {}) {
   return { context, page, problems };
 }
 
-/** A screenshot of the whole page. The charts and the repertoire table are laid out only near the
- *  viewport (`content-visibility: auto`), and Chromium's full-page capture does not scroll: they
- *  are laid out first, as a reader scrolling down would see them. */
-export async function fullPageShot(page, file) {
-  await page.addStyleTag({ content: '.charts .chart, .repertoire { content-visibility: visible !important; }' });
-  await page.screenshot({ path: file, fullPage: true });
-}
-
 /** Registers a server for `dist` and a browser for the test file; their handles fill in before the tests run. */
 export function suite(dist = DIST) {
   const env = {};
