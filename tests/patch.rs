@@ -336,6 +336,32 @@ fn markup_it_does_not_read_is_written_whole() {
 }
 
 #[test]
+fn an_empty_frame_is_changed_in_place_and_not_loaded_again() {
+    // The embed builder's preview drawn in another language: only its title differs, so only the
+    // title is set (written whole, the frame would load its page a second time); a new address
+    // is one `src` set, one load.
+    let frame =
+        r#"<iframe class="embed-preview" title="Preview" src="./?embed=1&amp;lang=en"></iframe>"#;
+    let titled = frame.replace("Preview", "预览");
+    check(frame, &titled, &["attr title=预览"]);
+    let moved = frame.replace("lang=en", "lang=zh-CN");
+    check(frame, &moved, &["attr src=./?embed=1&lang=zh-CN"]);
+}
+
+#[test]
+fn a_raw_text_element_with_text_or_without_an_end_tag_is_written_whole() {
+    // By the browser's rules an `<iframe>`'s text is not markup, and a `<plaintext>` takes all
+    // that follows it as text: neither is read here.
+    for new in [
+        "<figure><iframe>a<b></iframe></figure>",
+        "<figure><plaintext></plaintext></figure>",
+    ] {
+        let (_, log) = run_with(SVG, SVG, new, false);
+        assert_eq!(log, vec![format!("inner {new}")], "{new}");
+    }
+}
+
+#[test]
 fn a_text_with_an_entity_it_does_not_know_is_written_as_markup() {
     // `&nbsp;` is left to the browser to read: the paragraph's content is written as markup.
     let new = SVG.replace("16 sequences", "a&nbsp;b");

@@ -7,9 +7,10 @@
 //! `<details>`, text typed into a field).
 //!
 //! Only markup read exactly here is patched: elements with double-quoted (or bare) attributes,
-//! text with the entities `html_escape` writes, no comments and no raw-text elements. Anything
-//! else, any two lists of children that do not pair up tag by tag at either end, and any element
-//! whose nodes in the DOM are not those the old markup describes, is written whole.
+//! text with the entities `html_escape` writes, no comments, and raw-text elements only when empty
+//! (an `<iframe>`: written whole, it would load its page again). Anything else, any two lists of
+//! children that do not pair up tag by tag at either end, and any element whose nodes in the DOM
+//! are not those the old markup describes, is written whole.
 
 /// An element, or a run of text (`tag` empty), as slices of the markup it was read from.
 struct Piece<'a> {
@@ -96,12 +97,23 @@ fn pieces<'a>(s: &'a str, at: &mut usize, close: &str) -> Option<Vec<Piece<'a>>>
             None => (&r[..end], false),
         };
         let (tag, attrs) = head.split_once(' ').unwrap_or((head, ""));
-        if tag.is_empty() || !tag.bytes().all(|b| b.is_ascii_alphanumeric()) || RAW.contains(&tag) {
+        if tag.is_empty() || !tag.bytes().all(|b| b.is_ascii_alphanumeric()) {
             return None;
         }
         *at += end + 2;
         let body = *at;
         let (inner, kids) = if closed || VOID.contains(&tag) {
+            ("", Vec::new())
+        } else if RAW.iter().any(|r| r.eq_ignore_ascii_case(tag)) {
+            // Read only when its end tag follows at once: there is no text to read by its rules
+            // (`<plaintext>` has no end tag: all that follows is its text).
+            let ends = s[body..]
+                .strip_prefix("</")
+                .and_then(|r| r.strip_prefix(tag));
+            if tag.eq_ignore_ascii_case("plaintext") || !ends.is_some_and(|r| r.starts_with('>')) {
+                return None;
+            }
+            *at += tag.len() + 3;
             ("", Vec::new())
         } else {
             let kids = pieces(s, at, tag)?;

@@ -145,10 +145,14 @@ test('the embed builder and the language switch through a change of language, ba
   const { context, page, problems } = await openReady(env, SCENARIO + '&lang=en');
   // The builder, open with the memory chart in dark: still open after the switch, its pickers and
   // its snippet agreeing, the button saying it is expanded.
-  // (Each pick reloads the preview, an embedded page: it is let load before the next.)
+  // (Each pick reloads the preview, an embedded page: it is let load before the next. The frame's
+  // element takes the new address at once, while its old page still shows: the wait is for the new
+  // page's chart, which a Chinese page draws once the worker has sent its texts. Closing the
+  // builder while that page still fetched the worker aborted the fetch.)
   const previewed = async (part, chart) => {
-    await page.waitForSelector(`#embed-preview iframe[src*="${part}"]`);
-    await page.frameLocator('#embed-preview iframe').locator(`[data-testid="${chart}"] svg`).waitFor();
+    const frame = await (await page.waitForSelector(`#embed-preview iframe[src*="${part}"]`)).contentFrame();
+    await frame.waitForURL((url) => url.href.includes(part));
+    await frame.waitForSelector(`[data-testid="${chart}"] svg`);
   };
   await page.click('button[data-action="embed"]');
   await previewed('embed=1', 'chart-concurrency');
@@ -156,6 +160,10 @@ test('the embed builder and the language switch through a change of language, ba
   await previewed('embed=memory', 'chart-memory');
   await page.selectOption('#embed-theme', 'dark');
   await previewed('theme=dark', 'chart-memory');
+  // The preview loads its page once in the new language (its frame written whole, its title and
+  // its address in two steps, loaded it twice).
+  let loads = 0;
+  page.on('framenavigated', (f) => { if (f !== page.mainFrame()) loads += 1; });
   await page.focus(sel('lang'));
   await page.selectOption(sel('lang'), 'zh-CN');
   await page.waitForFunction(() => document.documentElement.lang === 'zh-CN');
@@ -169,6 +177,8 @@ test('the embed builder and the language switch through a change of language, ba
   assert.equal(await page.getAttribute('button[data-action="embed"]', 'aria-expanded'), 'true');
   assert.equal(await page.isVisible('#embed-box'), true);
   await previewed('lang=zh-CN', 'chart-memory');
+  await page.waitForTimeout(300);
+  assert.equal(loads, 1);
   // Closed, then back to English (the switch added a history entry): no preview frame is left
   // running in the hidden builder, and the switch shows the language the page is drawn in, back
   // and forward.
