@@ -2,6 +2,7 @@
 // transfer, navigation → first complete render, and input → everything updated.
 // Prints figures; asserts nothing. Run with `make bench` (which builds the site first).
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { serve, browser, DIST as BUILT } from '../tests/e2e/harness.mjs';
@@ -61,9 +62,20 @@ const READY = `(() => {
   };
   requestAnimationFrame(tick);
 })()`;
-const firstRender = [];
-const firstPaint = [];
-for (let i = 0; i < RUNS; i++) {
+// The machine's floor, loaded in turn with the page: a static page with the same header, one
+// number and three empty charts, measured the same way. On this 2-core machine it moves by tens of
+// ms from one hour to the next (a fresh renderer process, its V8 context, the first layout's font
+// start-up); the page's time above it is what the page itself costs.
+const floorDir = fs.mkdtempSync(path.join(os.tmpdir(), 'kvbudget-floor-'));
+fs.writeFileSync(path.join(floorDir, 'index.html'), `<!doctype html><html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1"><title>kvbudget</title>
+<style>body{margin:0;font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif}</style></head><body>
+<header><h1>kvbudget</h1><p>How many sequences of what context fit next to these weights on this GPU.</p></header>
+<p data-testid="max-seqs">12</p><figure data-testid="chart-memory"><svg width="10" height="10"></svg></figure>
+<figure data-testid="chart-concurrency"><svg width="10" height="10"></svg></figure>
+<figure data-testid="chart-roofline"><svg width="10" height="10"></svg></figure></body></html>`);
+const floorSrv = await serve(floorDir);
+async function firstFrame(base, what) {
   const ctx = await b.newContext({ viewport: { width: 1280, height: 900 } });
   const page = await ctx.newPage();
   await page.addInitScript(READY);
@@ -71,14 +83,27 @@ for (let i = 0; i < RUNS; i++) {
     page.on('console', (m) => {
       if (m.text().startsWith('kvbudget-bench ')) resolve(m.text().split(' ').slice(1).map(Number));
     });
-    setTimeout(() => reject(new Error(`load ${i + 1}: no first render within 30 s`)), 30_000).unref();
+    setTimeout(() => reject(new Error(`${what}: no first render within 30 s`)), 30_000).unref();
   });
-  await page.goto(srv.base + SCENARIO, { waitUntil: 'commit' });
-  const [rendered, painted] = await reported;
+  await page.goto(base + SCENARIO, { waitUntil: 'commit' });
+  const times = await reported;
+  await ctx.close();
+  return times;
+}
+const firstRender = [];
+const firstPaint = [];
+const floorRender = [];
+const floorPaint = [];
+for (let i = 0; i < RUNS; i++) {
+  const [fr0, fp0] = await firstFrame(floorSrv.base, `static page, load ${i + 1}`);
+  floorRender.push(fr0);
+  floorPaint.push(fp0);
+  const [rendered, painted] = await firstFrame(srv.base, `load ${i + 1}`);
   firstRender.push(rendered);
   firstPaint.push(painted);
-  await ctx.close();
 }
+floorSrv.server.close();
+fs.rmSync(floorDir, { recursive: true, force: true });
 
 // 3. Input event → numbers and all three charts updated, for an edit that changes every chart (the model),
 // in a fresh page each time: edits starting as soon as the page shows (while the browser is still
@@ -129,6 +154,10 @@ const edf = stats(edits.frame);
 const ed0 = stats(editsAtOnce.dom);
 console.log(`\nnavigation → first complete render (${fr.n} runs): median ${ms(fr.median)}, p95 ${ms(fr.p95)} (min ${ms(fr.min)}, max ${ms(fr.max)})`);
 console.log(`navigation → that frame laid out and painted (${fp.n} runs): median ${ms(fp.median)}, p95 ${ms(fp.p95)} (min ${ms(fp.min)}, max ${ms(fp.max)})`);
+const flr = stats(floorRender);
+const flp = stats(floorPaint);
+const above = stats(firstRender.map((x, i) => x - floorRender[i]));
+console.log(`  the machine's floor, a static page loaded in turn with it: first frame median ${ms(flr.median)}, painted ${ms(flp.median)}; the page's first render above it (paired): median ${ms(above.median)}, p95 ${ms(above.p95)}`);
 console.log(`input (model change) → numbers and 3 charts updated in the DOM, edits from the first render on (${ed0.n} edits): median ${ms(ed0.median)}, p95 ${ms(ed0.p95)} (min ${ms(ed0.min)}, max ${ms(ed0.max)})`);
 console.log(`input (model change) → numbers and 3 charts updated in the DOM, edits from 1 s after it (${ed.n} edits): median ${ms(ed.median)}, p95 ${ms(ed.p95)} (min ${ms(ed.min)}, max ${ms(ed.max)})`);
 console.log(`input (model change) → that frame rendered (style, layout, paint), edits from 1 s after it (${edf.n} edits): median ${ms(edf.median)}, p95 ${ms(edf.p95)} (min ${ms(edf.min)}, max ${ms(edf.max)})`);
