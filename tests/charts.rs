@@ -470,3 +470,41 @@ fn y_tick_labels_never_overlap() {
         }
     }
 }
+
+#[test]
+fn every_legend_row_is_inside_the_drawing() {
+    // Qwen3-14B-AWQ on a T4 at 32K refuses, so the memory split's legend has four entries
+    // (weights, overhead, KV cache left over, not claimed). At the page's width of 866 px the
+    // chart was given one legend row (the row count started its entries at x = 0) while the
+    // drawing starts them at x = 12 and wrapped the fourth: "not claimed: (1 − util) × total" was
+    // drawn at y = 22 px past the previous row, below the SVG's height, and cut off. Every text's
+    // line (a 13 px font, centred on its y) must lie inside the SVG, for each chart, at every
+    // width from 300 to 1,000 px, in both languages.
+    use kvbudget::core::i18n::{load_builtin_zh, set_lang, Lang};
+    load_builtin_zh();
+    for lang in [Lang::En, Lang::ZhCn] {
+        set_lang(lang);
+        for q in [
+            "?model=Qwen/Qwen3-14B-AWQ&gpu=t4&kv=bf16&ctx=32768",
+            "?model=Qwen/Qwen3-14B-AWQ&gpu=rtx-4090&kv=fp8&ctx=8192",
+            "?model=Qwen/Qwen3-14B&gpu=rtx-4090",
+            "?model=Qwen/Qwen3-8B&gpu=h100-sxm&ctx=1024",
+        ] {
+            let (_, d) = data(q);
+            for width in (300..=1000).step_by(2) {
+                for svg in all_three(&d, width) {
+                    let height = attr(&svg, "height").unwrap();
+                    for t in svg.split("<text").skip(1) {
+                        let Some(y) = attr(t, "y") else { continue };
+                        assert!(
+                            y + 6.5 <= height,
+                            "{lang:?} {q} width {width}: {:?} at y {y} below the drawing's {height}",
+                            content(t)
+                        );
+                    }
+                }
+            }
+        }
+    }
+    set_lang(Lang::En);
+}

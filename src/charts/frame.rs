@@ -95,30 +95,28 @@ impl Legend {
     fn entry_width(label: &str) -> i32 {
         text_width(label, FONT) as i32 + 44
     }
-    /// Rows the legend takes at `width`.
-    fn rows(&self, width: u32) -> i32 {
-        let (mut rows, mut x) = (1, 0);
-        for (l, _) in &self.0 {
-            let w = Self::entry_width(l);
-            if x > 0 && x + w > width as i32 - 16 {
-                rows += 1;
-                x = 0;
-            }
-            x += w;
-        }
-        rows
-    }
-    fn height(&self, width: u32) -> u32 {
-        (self.rows(width) * Self::ROW + 8) as u32
-    }
-    fn draw(&self, area: &Root<'_>, width: u32) -> Result<(), ChartError> {
+    /// Where each entry starts at `width`: left to right from x = 12, a new row when an entry
+    /// would pass 16 px short of the right edge. The height and the drawing both follow it.
+    fn places(&self, width: u32) -> Vec<(i32, i32)> {
         let (mut x, mut y) = (12, 12);
-        for (label, mark) in &self.0 {
+        let mut at = Vec::with_capacity(self.0.len());
+        for (label, _) in &self.0 {
             let w = Self::entry_width(label);
             if x > 12 && x + w > width as i32 - 16 {
                 x = 12;
                 y += Self::ROW;
             }
+            at.push((x, y));
+            x += w;
+        }
+        at
+    }
+    fn height(&self, width: u32) -> u32 {
+        let last = self.places(width).last().map_or(12, |p| p.1);
+        (last - 12 + Self::ROW + 8) as u32
+    }
+    fn draw(&self, area: &Root<'_>, width: u32) -> Result<(), ChartError> {
+        for ((label, mark), (x, y)) in self.0.iter().zip(self.places(width)) {
             match *mark {
                 Mark::Line(c) => area.draw(&PathElement::new(
                     vec![(x, y), (x + 22, y)],
@@ -139,7 +137,6 @@ impl Legend {
                 font(FONT).pos(Pos::new(HPos::Left, VPos::Center)),
             ))
             .map_err(err)?;
-            x += w;
         }
         Ok(())
     }
