@@ -326,11 +326,18 @@ fn verify(a: &VerifyArgs) -> Result<i32, String> {
     }
     let cached = parsed.cached_tokens(a.block_size);
     if cached.is_none() && parsed.error.is_none() {
-        return Err(format!(
-            "no KV capacity line in {}: looked for {}",
-            a.log,
-            logparse::LOOKED_FOR
-        ));
+        return Err(match &parsed.kv_unreadable {
+            Some(line) => format!(
+                "the KV capacity line in {} holds a figure that is not a count of tokens or \
+blocks (a whole number up to 18,446,744,073,709,551,615): {line}",
+                a.log
+            ),
+            None => format!(
+                "no KV capacity line in {}: looked for {}",
+                a.log,
+                logparse::LOOKED_FOR
+            ),
+        });
     }
     let report = kv_report(&pred, &parsed, a.block_size, a.ctx as u64);
     let text = pyjson::dumps(&report);

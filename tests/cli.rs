@@ -617,6 +617,22 @@ fn verify_without_a_kv_line_fails_and_says_what_it_looked_for() {
         "{err}"
     );
     assert!(!dir.join("kv_report.json").exists());
+    // A capacity line whose figure is past 2⁶⁴ − 1 (18,446,744,073,709,551,615) is named, not
+    // reported missing.
+    let log = dir.join("huge.log");
+    std::fs::write(
+        &log,
+        "INFO GPU KV cache size: 99,999,999,999,999,999,999 tokens\n",
+    )
+    .unwrap();
+    let o = kvbudget(&["verify", "--log", log.to_str().unwrap()], Some(&dir));
+    assert_eq!(o.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("not a count") && err.contains("99,999,999,999,999,999,999 tokens"),
+        "{err}"
+    );
+    assert!(!dir.join("kv_report.json").exists());
     let o = kvbudget(&["verify", "--log", "/nonexistent/serve.log"], Some(&dir));
     assert_eq!(o.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&o.stderr).contains("cannot read --log"));

@@ -224,3 +224,28 @@ fn an_sglang_log_without_its_model_reads_as_a_sentence() {
         "SGLang, model not named in the log: started, with a pool of 444,500 tokens."
     );
 }
+
+#[test]
+fn an_sglang_pool_line_whose_figure_is_not_a_count_is_named() {
+    // #tokens: 99999999999999999999999 is past 2⁶⁴ − 1 (18,446,744,073,709,551,615): the status
+    // quotes the line and says its figure is not a count, instead of "no pool line".
+    let line =
+        "KV Cache is allocated. #tokens: 99999999999999999999999, K size: 1.00 GB, V size: 1.00 GB";
+    let log =
+        kvbudget::core::sglang::logparse::parse(&format!("[2026-01-01 00:00:00 TP0] {line}\n"));
+    let (verdict, text) = kvbudget::core::handoff::log::sglang_log_status(&log);
+    assert_eq!(verdict, "no-kv-line");
+    assert!(
+        text.contains("not a count") && text.contains(line),
+        "{text}"
+    );
+    // With a readable count, the pool is read as before.
+    let log = kvbudget::core::sglang::logparse::parse(
+        "[2026-01-01 00:00:00 TP0] KV Cache is allocated. #tokens: 444500, K size: 1.00 GB, V size: 1.00 GB\n",
+    );
+    assert_eq!(log.pool_line_not_a_count(), None);
+    assert_eq!(
+        kvbudget::core::handoff::log::sglang_log_status(&log).0,
+        "started"
+    );
+}

@@ -131,3 +131,41 @@ fn a_number_in_an_exponent_is_no_figure() {
     assert_eq!(p.available_kv_gib, None);
     assert_eq!(p.max_concurrency.unwrap().value, 1.77);
 }
+
+#[test]
+fn a_capacity_figure_that_is_not_a_count_is_named_as_such() {
+    // 99,999,999,999,999,999,999 tokens is past 2⁶⁴ − 1 = 18,446,744,073,709,551,615, the largest
+    // count kvbudget reads; "1.5" blocks is no count. The check used to say the log had no KV
+    // line at all; it now quotes the line and says its figure is not a count.
+    use kvbudget::core::handoff::log::log_status;
+    let huge = "INFO 05-01 12:00:00 [kv_cache_utils.py:1] GPU KV cache size: 99,999,999,999,999,999,999 tokens";
+    let p = parse(huge);
+    assert_eq!(p.kv, None);
+    assert_eq!(
+        p.kv_unreadable.as_deref(),
+        Some("GPU KV cache size: 99,999,999,999,999,999,999 tokens")
+    );
+    let status = log_status(&p);
+    assert!(status.contains("not a count"), "{status}");
+    assert!(
+        status.contains("99,999,999,999,999,999,999 tokens"),
+        "{status}"
+    );
+    let p = parse("INFO # GPU blocks: 1.5, # CPU blocks: 2048");
+    assert_eq!(p.kv, None);
+    assert!(p.kv_unreadable.is_some());
+    // 2⁶⁴ − 1 itself is a count; a readable line after an unreadable one is the figure.
+    let p = parse("GPU KV cache size: 18,446,744,073,709,551,615 tokens");
+    assert_eq!(p.kv, Some(KvFigure::Tokens(u64::MAX)));
+    assert_eq!(p.kv_unreadable, None);
+    let p = parse(&format!("{huge}\nGPU KV cache size: 2,000 tokens"));
+    assert_eq!(p.kv, Some(KvFigure::Tokens(2000)));
+    // A log with no capacity line at all still says what was looked for.
+    let p = parse(&fixture("no_kv_line.log"));
+    assert_eq!(p.kv_unreadable, None);
+    assert!(
+        log_status(&p).starts_with("No KV cache figures"),
+        "{}",
+        log_status(&p)
+    );
+}

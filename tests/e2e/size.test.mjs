@@ -128,9 +128,11 @@ const BUDGET_GZIP = 200_000;
 // budget went to 211,000 B to keep a margin for that; 210,948 B with Gemma 3's vision encoder
 // counted by the config import and the URL's `encoder_gib`, when the budget went to 211,500 B;
 // 208,934 B with the worker's wasm and glue calling each other by short names
-// (`scripts/minify-glue.mjs`), when the budget went to 209,500 B.
+// (`scripts/minify-glue.mjs`), when the budget went to 209,500 B; 209,509 B with the log check
+// naming a KV line whose figure is not a count (its texts in both languages), when the budget
+// went to 210,000 B.
 const WORKER = /^kvbudget-worker/;
-const WORKER_BUDGET_GZIP = 209_500;
+const WORKER_BUDGET_GZIP = 210_000;
 
 const gzipped = (files) => {
   let raw = 0;

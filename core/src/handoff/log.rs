@@ -74,7 +74,10 @@ pub fn log_status(p: &ParsedLog) -> String {
         // Cut short after the memory line (a refusal's log often is): that line is compared.
         Verdict::NoKvLine => match p.available_kv_gib {
             Some(a) => tf!(LG_ENDS_AFTER_AVAILABLE, who, fixed2(a)),
-            None => tf!(LG_NO_KV, logparse::LOOKED_FOR),
+            None => match &p.kv_unreadable {
+                Some(line) => tf!(LG_KV_NOT_A_COUNT, line),
+                None => tf!(LG_NO_KV, logparse::LOOKED_FOR),
+            },
         },
         Verdict::Started => {
             let tokens = p.cached_tokens(16).map(thousands).unwrap_or_default();
@@ -119,7 +122,10 @@ pub fn sglang_log_status(p: &SgLog) -> (&'static str, String) {
     match (p.refusal.is_some(), p.total_tokens()) {
         (true, _) => ("refused", tf!(LG_SG_REFUSED, who)),
         (false, Some(n)) => ("started", tf!(LG_SG_STARTED, who, thousands(n))),
-        (false, None) => ("no-kv-line", tf!(LG_NO_KV, sglog::LOOKED_FOR)),
+        (false, None) => match p.pool_line_not_a_count() {
+            Some(line) => ("no-kv-line", tf!(LG_KV_NOT_A_COUNT, line)),
+            None => ("no-kv-line", tf!(LG_NO_KV, sglog::LOOKED_FOR)),
+        },
     }
 }
 

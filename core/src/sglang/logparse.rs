@@ -112,6 +112,13 @@ impl ParsedLog {
         })
     }
 
+    /// The first allocation's line when its `#tokens` is there but not a count (past 2⁶⁴ − 1, or
+    /// with a decimal point), so the check can say so rather than that the log has no pool line.
+    pub fn pool_line_not_a_count(&self) -> Option<&str> {
+        let a = self.allocations.first()?;
+        (a.tokens.is_none() && num_after(&a.line, "#tokens:").is_some()).then_some(a.line.as_str())
+    }
+
     /// The pool's size in tokens: the summary's `max_total_num_tokens`, else the first
     /// allocation's `#tokens`.
     pub fn total_tokens(&self) -> Option<u64> {

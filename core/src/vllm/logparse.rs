@@ -64,6 +64,9 @@ pub struct ParsedLog {
     pub kv: Option<KvFigure>,
     /// The full text of that line.
     pub kv_line: Option<String>,
+    /// A capacity line whose figure is not a count kvbudget reads (a whole number up to 2⁶⁴ − 1,
+    /// `18,446,744,073,709,551,615`), when no readable one came before it: its text.
+    pub kv_unreadable: Option<String>,
     /// `# CPU blocks: M` (V0).
     pub cpu_blocks: Option<u64>,
     /// The concurrency line.
@@ -148,6 +151,45 @@ fn set<T>(slot: &mut Option<T>, v: Option<T>) {
     }
 }
 
+/// The KV capacity line, V1's tokens or V0's blocks. One whose figure is there but not a count
+/// (past 2⁶⁴ − 1, or with a decimal point) is noted, so the check can say so rather than that
+/// the log has no such line.
+fn kv_figure(line: &str, p: &mut ParsedLog) {
+    if let Some(t) = int_after(line, "GPU KV cache size:") {
+        if line.contains("tokens") {
+            p.kv = Some(KvFigure::Tokens(t));
+            p.kv_line = Some(trim_prefix(line));
+        }
+    } else {
+        for device in ["# GPU blocks:", "# CUDA blocks:", "# cuda blocks:"] {
+            if let Some(b) = int_after(line, device) {
+                p.kv = Some(KvFigure::Blocks(b));
+                p.kv_line = Some(trim_prefix(line));
+                set(&mut p.cpu_blocks, int_after(line, "# CPU blocks:"));
+                break;
+            }
+        }
+    }
+    if p.kv.is_none() && p.kv_unreadable.is_none() {
+        let not_a_count = |marker: &str| {
+            let Some(i) = line.find(marker) else {
+                return false;
+            };
+            number_at(&line[i + marker.len()..])
+                .is_some_and(|(n, _)| n.replace(',', "").parse::<u64>().is_err())
+        };
+        let markers = [
+            "GPU KV cache size:",
+            "# GPU blocks:",
+            "# CUDA blocks:",
+            "# cuda blocks:",
+        ];
+        if markers.into_iter().any(not_a_count) {
+            p.kv_unreadable = Some(trim_prefix(line));
+        }
+    }
+}
+
 /// Parses a whole log. Never fails: what it cannot find stays `None`.
 pub fn parse(text: &str) -> ParsedLog {
     let mut p = ParsedLog::default();
@@ -218,21 +260,7 @@ pub fn scan_line(line: &str, p: &mut ParsedLog) {
         float_after(line, "'gpu_memory_utilization': "),
     );
     if p.kv.is_none() {
-        if let Some(t) = int_after(line, "GPU KV cache size:") {
-            if line.contains("tokens") {
-                p.kv = Some(KvFigure::Tokens(t));
-                p.kv_line = Some(trim_prefix(line));
-            }
-        } else {
-            for device in ["# GPU blocks:", "# CUDA blocks:", "# cuda blocks:"] {
-                if let Some(b) = int_after(line, device) {
-                    p.kv = Some(KvFigure::Blocks(b));
-                    p.kv_line = Some(trim_prefix(line));
-                    set(&mut p.cpu_blocks, int_after(line, "# CPU blocks:"));
-                    break;
-                }
-            }
-        }
+        kv_figure(line, p);
     }
     if p.max_concurrency.is_none() {
         if let Some(i) = line.find("Maximum concurrency for ") {

@@ -115,6 +115,7 @@ crate::texts! {
     LG_VLLM_MODEL: "vLLM {0}, {1}",
     LG_VLLM: "vLLM {0}",
     LG_ENDS_AFTER_AVAILABLE: "{0}: the log ends after “Available KV cache memory: {1} GiB”, before vLLM printed its cache size or an error (cut short, or it stopped there); the comparison below uses what it has.",
+    LG_KV_NOT_A_COUNT: "This log's KV cache line holds a figure that is not a count of tokens or blocks (a whole number up to 18,446,744,073,709,551,615; no GPU holds more), so there is nothing to compare: {0}",
     LG_NO_KV: "No KV cache figures in this log: looked for {0}.",
     LG_STARTED: "{0}: started, with {1} tokens of KV cache.",
     LG_REFUSED: "{0}: refused to start ({1}).",

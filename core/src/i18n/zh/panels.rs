@@ -115,6 +115,7 @@ crate::texts! {
     LG_VLLM_MODEL: "vLLM {0}，{1}",
     LG_VLLM: "vLLM {0}",
     LG_ENDS_AFTER_AVAILABLE: "{0}：日志在“Available KV cache memory: {1} GiB”之后就结束了，vLLM 还没有打印 KV 缓存大小或错误（日志被截断，或进程停在了这里）；下面的对比只用日志里已有的数据。",
+    LG_KV_NOT_A_COUNT: "这份日志的 KV 缓存行里的数不是 token 数或块数（应为不超过 18,446,744,073,709,551,615 的整数，任何 GPU 都容纳不了更多），因此无从对比：{0}",
     LG_NO_KV: "这份日志里没有 KV 缓存数据：查找的是 {0}。",
     LG_STARTED: "{0}：已启动，KV 缓存共 {1} 个 token。",
     LG_REFUSED: "{0}：无法启动（{1}）。",
