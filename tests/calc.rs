@@ -734,3 +734,28 @@ fn an_moe_decode_step_reads_only_the_experts_its_tokens_pick() {
         (o.model.weights.0.div_ceil(2)) as f64
     );
 }
+
+#[test]
+fn where_the_low_end_refuses_it_serves_no_sequence() {
+    // Qwen3-8B on a 4090 with max_model_len 32,768 (4.5 GiB of KV for one request at 147,456 B a
+    // token) is near the edge: at the estimate's high overhead one such request no longer fits and
+    // vLLM refuses to start. A prompt + trace of 8,000 tokens does not change that (vLLM checks
+    // max_model_len), so the range's low end is 0 sequences and 0 tokens, not the 3 that 8,000-token
+    // sequences would give in that pool.
+    for q in [
+        "?model=Qwen/Qwen3-8B&gpu=rtx-4090&ctx=32768&prompt=2000&trace=6000",
+        "?model=Qwen/Qwen3-8B&gpu=rtx-4090&ctx=32768",
+    ] {
+        let (s, _) = decode(q);
+        let o = evaluate(&s).unwrap();
+        let g = o.range.unwrap();
+        assert!(g.low_refuses, "{q}");
+        assert_eq!((g.seqs.0, g.tokens.0), (0, 0), "{q}");
+        assert!(g.seqs.1 >= 1, "{q}: {g:?}");
+        let w = explain(&s, &o).warnings.join(" ");
+        assert!(
+            w.contains("(0 sequences at the low end of the range)"),
+            "{q}: {w}"
+        );
+    }
+}

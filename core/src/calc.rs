@@ -198,7 +198,10 @@ fn range(s: &PageScenario, model: &ModelSpec, context: u64) -> Range {
             .unwrap_or(0);
         let c = vllm_scenario_with(s, model, s.kv, context, Overhead::Estimated(m));
         let fit = vllm::whole_sequences(&c);
-        (pool, tokens, fit.min(s.seqs()), refuses || fit == 0)
+        // Where vLLM refuses (its max_model_len request does not fit), no sequence is served,
+        // however short the prompt and trace are.
+        let seqs = if refuses { 0 } else { fit.min(s.seqs()) };
+        (pool, tokens, seqs, refuses || fit == 0)
     };
     let (lo, hi) = (at(Margin::High), at(Margin::Low));
     Range {
