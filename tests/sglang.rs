@@ -635,3 +635,71 @@ fn weights_larger_than_the_free_memory_run_out_while_loading() {
     assert_eq!(r.max_total_num_tokens, None);
     assert_eq!(r.cell_size_bytes, 163_840);
 }
+
+#[test]
+fn a_context_length_past_the_models_is_refused_or_warned_by_release() {
+    // Qwen3-8B's derived context length is its max_position_embeddings, 40,960; 200,000 asked.
+    // configs/model_config.py: unchecked before 0.3.5; a ValueError in 0.3.5–0.4.3; a warning in
+    // 0.4.4–0.5.0 (SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN defaulted to "True"); a ValueError
+    // again from 0.5.1, its message starting "Warning: ".
+    let sentence = "User-specified context_length (200000) is greater than the derived context_length (40960). This may lead to incorrect model outputs or CUDA errors.";
+    let tail = " Note that the derived context_length may differ from max_position_embeddings in the model's config. To allow overriding this maximum, set the env var SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN=1";
+    let at = |ver: &str| {
+        let mut s = measured(qwen3_8b(), ver, 81_559, 78.5, 63.2);
+        s.context_length = Some(200_000);
+        run(&s)
+    };
+    for (ver, prefix) in [
+        ("0.5.23", "Warning: "),
+        ("0.5.1", "Warning: "),
+        ("0.4.3", ""),
+        ("0.3.5", ""),
+    ] {
+        let r = at(ver);
+        assert_eq!(
+            r.error_line(),
+            Some(format!("ValueError: {prefix}{sentence}{tail}")),
+            "{ver}"
+        );
+        assert!(r.lines.is_empty(), "{ver}: nothing loads: {:?}", r.lines);
+        assert_eq!(r.max_total_num_tokens, None, "{ver}");
+    }
+    for ver in ["0.4.4", "0.5.0rc2"] {
+        let r = at(ver);
+        assert_eq!(r.error, None, "{ver}");
+        assert_eq!(r.lines[0], format!("Warning: {sentence}"), "{ver}");
+        assert_eq!(r.context_len, 200_000, "{ver}");
+        assert!(r.max_total_num_tokens.is_some(), "{ver}");
+    }
+    let r = at("0.3.4");
+    assert_eq!(r.error, None);
+    assert!(!r.lines[0].starts_with("Warning"), "{:?}", r.lines);
+    // The model's own length is accepted everywhere.
+    let mut s = measured(qwen3_8b(), "0.5.23", 81_559, 78.5, 63.2);
+    s.context_length = Some(40_960);
+    assert_eq!(run(&s).error, None);
+}
+
+#[test]
+fn a_tp_size_the_layers_cannot_split_is_refused_as_the_model_is_built() {
+    // After "Load weight begin", the embedding divides the vocabulary padded to 64 rows: Qwen3-8B's
+    // 151,936 = 64 × 2,374 is not divisible by 3. Qwen2.5-7B's 152,064 is (50,688 rows each), so
+    // its attention's bare assert on 28 heads fails next: the exception's class alone.
+    let at = |m: ModelSpec, tp: u64| {
+        let mut s = measured(m, "0.5.23", 81_559, 78.5, 70.9);
+        s.tp = tp;
+        run(&s)
+    };
+    let r = at(qwen3_8b(), 3);
+    assert_eq!(r.lines, ["Load weight begin. avail mem=78.50 GB"]);
+    assert_eq!(
+        r.error_line().as_deref(),
+        Some("AssertionError: 151936 is not divisible by 3")
+    );
+    let qwen25 = presets::model("Qwen/Qwen2.5-7B-Instruct").unwrap().spec();
+    let r = at(qwen25.clone(), 3);
+    assert_eq!(r.error_line().as_deref(), Some("AssertionError"));
+    assert_eq!(r.max_total_num_tokens, None);
+    // TP 2 splits 28 heads, 4 KV heads and the MLP's 18,944: it starts.
+    assert_eq!(at(qwen25, 2).error, None);
+}

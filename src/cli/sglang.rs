@@ -314,8 +314,8 @@ pub(crate) fn sglang_cmd(a: &SglangArgs) -> Result<i32, String> {
         for l in &r.lines {
             say!("{l}");
         }
-        if let (Some(e), Some(kind)) = (&r.error, r.error_type) {
-            say!("{kind}: {e}");
+        if let Some(e) = r.error_line() {
+            say!("{e}");
         }
         if let Some(g) = r.range {
             let pool = if g.high_tokens <= 0 {

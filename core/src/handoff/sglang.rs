@@ -127,10 +127,7 @@ pub fn sglang_stats(o: &SglangOutcome) -> Vec<Stat> {
 /// What SGLang would print, with its refusal as the exception it raises.
 pub fn sglang_lines(o: &SglangOutcome) -> String {
     let r = &o.report;
-    let error = r
-        .error
-        .as_ref()
-        .map(|e| format!("{}: {e}", r.error_type.unwrap_or("RuntimeError")));
+    let error = r.error_line();
     r.lines
         .iter()
         .cloned()

@@ -7,7 +7,7 @@ use super::defaults::{self, Defaults, MfsDefault, SpecAlgorithm, Vit};
 use super::lines::{self, Alloc, LoadEnd, Summary};
 use super::pool::{self, Geometry, Requests};
 use super::profile::{self, Pool};
-use super::version::Version;
+use super::version::{LongerContext, Version};
 use crate::capacity;
 use crate::error::{KvError, Result};
 use crate::model::{KvDtype, ModelSpec};
@@ -233,6 +233,20 @@ pub struct Report {
     pub notes: Vec<String>,
 }
 
+impl Report {
+    /// The refusal as Python prints the exception: its class, then its message (a bare `assert`
+    /// prints its class alone).
+    pub fn error_line(&self) -> Option<String> {
+        let e = self.error.as_ref()?;
+        let kind = self.error_type.unwrap_or("RuntimeError");
+        Some(if e.is_empty() {
+            kind.to_string()
+        } else {
+            format!("{kind}: {e}")
+        })
+    }
+}
+
 /// The report for a scenario. `Err` is an input out of range; SGLang's own refusals are in
 /// [`Report::error`].
 pub fn report(s: &Scenario) -> Result<Report> {
@@ -332,6 +346,30 @@ pub fn report(s: &Scenario) -> Result<Report> {
         range,
         notes,
     };
+    // Read from the model's config before anything loads: a context length past the model's.
+    if let Some(line) = longer_context(s, ctx) {
+        match v.longer_context() {
+            LongerContext::Refused { warning_prefix } => {
+                let w = if warning_prefix { "Warning: " } else { "" };
+                r.error = Some(format!(
+                    "{w}{line} Note that the derived context_length may differ from max_position_embeddings in the model's config. To allow overriding this maximum, set the env var SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN=1"
+                ));
+                r.error_type = Some("ValueError");
+                r.cell_size_bytes = g.cell(v);
+                return Ok(refused_across_the_range(r));
+            }
+            LongerContext::Warned => r.lines.push(format!("Warning: {line}")),
+            LongerContext::Unchecked => {}
+        }
+    }
+    // Building the model, after "Load weight begin": the layers' asserts on the TP size.
+    if let (Some(pre), Some((kind, msg))) = (r.pre_load_free_gib, tp_refusal(&s.model, s.tp)) {
+        r.lines.push(lines::load_begin(pre));
+        r.error = Some(msg);
+        r.error_type = Some(kind);
+        r.cell_size_bytes = g.cell(v);
+        return Ok(refused_across_the_range(r));
+    }
     // Weights larger than the memory free before loading them: SGLang runs out of memory while
     // loading, before `Load weight end` and any pool (torch raises; the message says why).
     if let (Some(pre), Some(after)) = (r.pre_load_free_gib, r.post_load_free_gib) {
@@ -350,6 +388,49 @@ pub fn report(s: &Scenario) -> Result<Report> {
     }
     assemble(s, &g, &p, torch, &mut r);
     Ok(r)
+}
+
+/// A refusal that no memory changes: no pool at either end of the range.
+fn refused_across_the_range(mut r: Report) -> Report {
+    if let Some(g) = &mut r.range {
+        g.low_tokens = 0;
+        g.high_tokens = 0;
+    }
+    r
+}
+
+/// The first sentence SGLang writes when `--context-length` exceeds the model's derived length
+/// (taken here as its `max_position_embeddings` as kvbudget reads it, rope scaling included; SGLang
+/// ignores a rope factor whose config names `original_max_position_embeddings`).
+fn longer_context(s: &Scenario, ctx: u64) -> Option<String> {
+    let derived = s.model.max_position;
+    (s.context_length.is_some() && derived > 0 && ctx > derived).then(|| {
+        format!(
+            "User-specified context_length ({ctx}) is greater than the derived context_length ({derived}). This may lead to incorrect model outputs or CUDA errors."
+        )
+    })
+}
+
+/// The asserts SGLang's layers make on the TP size as the model is built, in order: the
+/// vocabulary padded to 64 rows (`VocabParallelEmbedding` → `divide`, "{n} is not divisible by
+/// {d}", `distributed/utils.py`), then the attention's bare asserts, the heads by TP and the KV
+/// heads by TP or TP by them (`models/llama.py`, `qwen2.py`, `qwen3.py`, 0.3.6 and 0.5.23), and a
+/// dense MLP's width (`MergedColumnParallelLinear`, `layers/linear.py` 0.5.23); a bare `assert`
+/// prints nothing after its class. MLA caches one latent, so its KV heads do not count.
+fn tp_refusal(m: &crate::model::ModelSpec, tp: u64) -> Option<(&'static str, String)> {
+    let tp = tp.max(1);
+    let padded = m.vocab.div_ceil(64).saturating_mul(64);
+    if padded % tp != 0 {
+        return Some((
+            "AssertionError",
+            format!("{padded} is not divisible by {tp}"),
+        ));
+    }
+    let kv = m.kv_heads.max(1);
+    let mla = matches!(m.attention, crate::model::Attention::Mla { .. });
+    let kv_ok = mla || if kv >= tp { kv % tp == 0 } else { tp % kv == 0 };
+    let refused = m.attention_heads % tp != 0 || !kv_ok || m.extras.intermediate % tp != 0;
+    refused.then(|| ("AssertionError", String::new()))
 }
 
 /// The buffers, `max_running_requests` and the lines, in SGLang's order.

@@ -19,6 +19,20 @@ pub struct Version {
     pub post: u32,
 }
 
+/// What a release does with a `--context-length` past the model's ([`Version::longer_context`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LongerContext {
+    /// Taken as given, with no check.
+    Unchecked,
+    /// Taken, with a warning logged.
+    Warned,
+    /// A `ValueError`; from 0.5.1 its message starts with "Warning: ".
+    Refused {
+        /// Whether the message starts with "Warning: ".
+        warning_prefix: bool,
+    },
+}
+
 /// The oldest release kvbudget describes.
 pub const OLDEST: Version = Version::new(0, 3, 0);
 /// The newest release whose accounting is known (the CLI's default).
@@ -280,6 +294,29 @@ impl Version {
     /// The padding slots each layer's buffer has beyond the pool: 1 up to 0.4.3, then the page.
     pub fn pads_with_page(self) -> bool {
         self >= v(0, 4, 4)
+    }
+
+    /// What `--context-length` longer than the model's derived length does
+    /// (`configs/model_config.py`, `ModelConfig.__init__`): accepted unchecked before 0.3.5;
+    /// refused with a `ValueError` unless `SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN` is set in
+    /// 0.3.5–0.4.3; accepted with a warning in 0.4.4–0.5.0 (the variable's default became
+    /// "True"); refused again from 0.5.1 (default false; `environ.py` `EnvBool(False)` from 0.5.3),
+    /// its message then starting with the warning's "Warning: ". Read in the 0.3.0–0.3.5, 0.3.6,
+    /// 0.4.0–0.4.10.post2, 0.5.0rc0, 0.5.0rc2, 0.5.1–0.5.3 and 0.5.23 wheels.
+    pub fn longer_context(self) -> LongerContext {
+        if self < v(0, 3, 5) {
+            LongerContext::Unchecked
+        } else if self < v(0, 4, 4) {
+            LongerContext::Refused {
+                warning_prefix: false,
+            }
+        } else if self < v(0, 5, 1) {
+            LongerContext::Warned
+        } else {
+            LongerContext::Refused {
+                warning_prefix: true,
+            }
+        }
     }
 
     /// Whether the pool is rounded down to whole pages and `--page-size` exists (0.4.4+).
