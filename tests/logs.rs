@@ -147,6 +147,9 @@ fn a_capacity_figure_that_is_not_a_count_is_named_as_such() {
     );
     let status = log_status(&p);
     assert!(status.contains("not a count"), "{status}");
+    // With the memory line before it, the log is still not "cut short after" that line.
+    let p = parse(&format!("INFO Available KV cache memory: 6.51 GiB\n{huge}"));
+    assert!(log_status(&p).contains("not a count"), "{}", log_status(&p));
     assert!(
         status.contains("99,999,999,999,999,999,999 tokens"),
         "{status}"

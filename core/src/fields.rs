@@ -20,6 +20,14 @@ pub const MAX_PP: u64 = 64;
 /// Reads a whole number, allowing `8,192`, `8_192`, `8 192`, and `32k` / `32K` for 32 × 1,024
 /// (how contexts are spoken of: a 32K context is 32,768 tokens).
 pub fn whole(field: &'static str, s: &str, lo: u64, hi: u64, range: &'static str) -> Result<u64> {
+    // A separator groups thousands: `1,5` is not 15, nor `,1024` 1024.
+    let grouped: String = s.trim().replace(['_', ' '], ",");
+    if !thousands_commas(grouped.strip_suffix(['k', 'K']).unwrap_or(&grouped)) {
+        return Err(KvError::Invalid {
+            field,
+            message: tf!(ERR_WHOLE_GROUPS, crate::error::quoted(s, 24), tr(range)),
+        });
+    }
     let t: String = s
         .trim()
         .chars()
@@ -435,6 +443,27 @@ mod tests {
             .to_string()
             .contains("at most 1"));
         assert!(parse_util("inf").is_err());
+    }
+
+    #[test]
+    fn a_separator_in_a_whole_number_groups_thousands_or_is_refused() {
+        // "1,5" in the TP field was read as 15, ",1024" as 1024 and "8,1,9,2" as 8192.
+        for bad in [
+            "1,5", "8,1,9,2", ",1024", "1024,", "1,,000", "1_5", "32,76k",
+        ] {
+            let e = parse_ctx(bad).unwrap_err().to_string();
+            assert!(e.contains("groups of three digits"), "{bad}: {e}");
+            assert!(e.contains("from 16 to 10,485,760"), "{bad}: {e}");
+        }
+        for (good, v) in [
+            ("8,192", 8192),
+            ("1,048,576", 1_048_576),
+            ("8 192", 8192),
+            ("32k", 32_768),
+            ("1_024k", 1_048_576),
+        ] {
+            assert_eq!(parse_ctx(good).unwrap(), v, "{good}");
+        }
     }
 
     #[test]

@@ -71,13 +71,13 @@ pub fn log_status(p: &ParsedLog) -> String {
         (None, None) => t!(LG_THIS_LOG).into(),
     };
     match Verdict::of(p) {
-        // Cut short after the memory line (a refusal's log often is): that line is compared.
-        Verdict::NoKvLine => match p.available_kv_gib {
-            Some(a) => tf!(LG_ENDS_AFTER_AVAILABLE, who, fixed2(a)),
-            None => match &p.kv_unreadable {
-                Some(line) => tf!(LG_KV_NOT_A_COUNT, line),
-                None => tf!(LG_NO_KV, logparse::LOOKED_FOR),
-            },
+        // A capacity line is there but its figure is no count: said first, as the log is not cut
+        // short. Else cut short after the memory line (a refusal's log often is): that line is
+        // compared.
+        Verdict::NoKvLine => match (&p.kv_unreadable, p.available_kv_gib) {
+            (Some(line), _) => tf!(LG_KV_NOT_A_COUNT, line),
+            (None, Some(a)) => tf!(LG_ENDS_AFTER_AVAILABLE, who, fixed2(a)),
+            (None, None) => tf!(LG_NO_KV, logparse::LOOKED_FOR),
         },
         Verdict::Started => {
             let tokens = p.cached_tokens(16).map(thousands).unwrap_or_default();

@@ -9,6 +9,7 @@ crate::texts! {
     ERR_EMPTY_NUMBER: "empty; enter a number",
     ERR_NOT_NUMBER: "{0} is not a number",
     ERR_NOT_FINITE: "{0} is not a finite number",
+    ERR_WHOLE_GROUPS: "{0}: a comma, space or _ only separates thousands here, in groups of three digits (8,192); enter {1}",
     ERR_DECIMAL_COMMA: "{0}: a comma only separates thousands here (1,234.5); write a fraction with a point (1.5)",
     ERR_TIED: "use 0 (an lm_head of its own), 1 (the lm_head is the embedding) or every (the embedding on every pipeline stage, as Gemma)",
     ERR_FLAG: "use 1 or 0",

@@ -9,6 +9,7 @@ crate::texts! {
     ERR_EMPTY_NUMBER: "为空；请输入一个数",
     ERR_NOT_NUMBER: "{0} 不是数字",
     ERR_NOT_FINITE: "{0} 不是有限数",
+    ERR_WHOLE_GROUPS: "{0}：逗号、空格或 _ 在这里只作千位分隔符，每组三位数字（8,192）；请输入 {1}",
     ERR_DECIMAL_COMMA: "{0}：这里的逗号只作千位分隔符（1,234.5）；小数请用小数点（1.5）",
     ERR_TIED: "请用 0（独立的 lm_head）、1（lm_head 与词嵌入共享）或 every（每个流水线阶段都有一份词嵌入，如 Gemma）",
     ERR_FLAG: "请用 1 或 0",
