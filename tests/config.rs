@@ -366,3 +366,34 @@ fn llama4_counts_its_shared_expert() {
     let m = import(&maverick, "x").unwrap();
     assert_eq!(m.spec.extras.intermediate, 16_384);
 }
+
+#[test]
+fn a_kv_head_count_or_head_dim_that_is_there_but_wrong_is_refused_not_taken_as_absent() {
+    // Qwen3-8B with num_key_value_heads 0, 7.5 or "8" imported as plain multi-head attention
+    // (32 KV heads: 589,824 B per token instead of 147,456) with a note that the config had no
+    // KV-head count. Each is now refused naming the field and its value; null still means absent.
+    let with = |key: &str, value: &str| {
+        let mut v: serde_json::Value = serde_json::from_str(&config("Qwen3-8B")).unwrap();
+        v[key] = serde_json::from_str(value).unwrap();
+        v.to_string()
+    };
+    let err = |key: &str, value: &str| import(&with(key, value), "x").unwrap_err().to_string();
+    assert_eq!(
+        err("num_key_value_heads", "0"),
+        "config.json: num_key_value_heads is 0; it must be at least 1"
+    );
+    assert_eq!(
+        err("num_key_value_heads", "7.5"),
+        "config.json: num_key_value_heads is 7.5; it must be a whole number from 1"
+    );
+    assert!(err("num_key_value_heads", r#""8""#).contains(r#"num_key_value_heads is "8";"#));
+    assert_eq!(
+        err("head_dim", "0"),
+        "config.json: head_dim is 0; it must be at least 1"
+    );
+    // null: absent, so plain multi-head attention, as before (32 KV heads × 128 × 36 × 2 × 2 B).
+    let m = import(&with("num_key_value_heads", "null"), "x").unwrap();
+    assert_eq!(m.spec.kv_heads, 32);
+    // And the real file reads its 8 KV heads.
+    assert_eq!(import(&config("Qwen3-8B"), "x").unwrap().spec.kv_heads, 8);
+}

@@ -176,6 +176,22 @@ fn need(m: &Map<String, Value>, keys: &[&str], what: &'static str) -> Result<u64
     }
 }
 
+/// A count the config may leave out (absent or `null`: `None`), refused when it is there but 0
+/// or not a count, naming the field, rather than taken as absent.
+fn optional(m: &Map<String, Value>, keys: &[&str]) -> Result<Option<u64>> {
+    let Some((key, v)) = keys
+        .iter()
+        .find_map(|k| m.get(*k).filter(|v| !v.is_null()).map(|v| (*k, v)))
+    else {
+        return Ok(None);
+    };
+    match u(m, &[key]) {
+        Some(0) => Err(bad(crate::tf!(CF_ZERO, key))),
+        Some(n) => Ok(Some(n)),
+        None => Err(bad(crate::tf!(CF_NOT_COUNT, key, shown(v)))),
+    }
+}
+
 /// Reads `text` as a config.json. `name` is what to call the model (e.g. its Hugging Face id).
 pub fn import(text: &str, name: &str) -> Result<Imported> {
     if text.len() > MAX_CONFIG_BYTES {
@@ -227,7 +243,7 @@ pub fn import(text: &str, name: &str) -> Result<Imported> {
         crate::i18n::en::CF_HEAD_COUNT,
     )?;
     let hidden = need(m, &["hidden_size", "n_embd", "d_model"], "hidden_size")?;
-    let kv_heads = u(
+    let kv_heads = optional(
         m,
         &[
             "num_key_value_heads",
@@ -235,8 +251,7 @@ pub fn import(text: &str, name: &str) -> Result<Imported> {
             "num_kv_heads",
             "multi_query_group_num",
         ],
-    )
-    .filter(|v| *v > 0)
+    )?
     .unwrap_or_else(|| {
         notes.push(crate::t!(CF_NO_KV_HEADS).into());
         heads
@@ -245,7 +260,7 @@ pub fn import(text: &str, name: &str) -> Result<Imported> {
     if kv_heads > heads {
         return Err(bad(crate::tf!(CF_KV_OVER_HEADS, kv_heads, heads)));
     }
-    let head_dim = match u(m, &["head_dim"])
+    let head_dim = match optional(m, &["head_dim"])?
         .or_else(|| class_default(&model_type, "head_dim"))
         .filter(|v| *v > 0)
     {
