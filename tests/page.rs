@@ -557,3 +557,26 @@ fn the_rehearsal_draws_what_an_edit_draws() {
     assert!(evaluate(&none).is_err());
     assert_eq!(page::rehearse(&none, width), 0);
 }
+
+#[test]
+fn a_plan_past_max_num_seqs_says_so_and_raises_it() {
+    use kvbudget::core::calc::evaluate;
+    // Qwen3-8B on an A100 80GB at TP 2, 400 sequences of 2,048 tokens: the memory holds them
+    // (446 fit at the page's settings), but vLLM's default max_num_seqs there is 256, so at most
+    // 256 run at once. The plan used to offer a utilization and a TP size and stop there.
+    let (s, _) = decode("?model=Qwen/Qwen3-8B&gpu=a100-80gb&ctx=2048&tp=2&plan=400");
+    let o = evaluate(&s).unwrap();
+    assert_eq!(s.seqs(), 256);
+    let html = page::plan_html(&s, &o).unwrap();
+    assert!(
+        html.contains("max_num_seqs 256 runs at most 256 sequences at once; for 400 at once, also set <strong>--max-num-seqs 400</strong>"),
+        "{html}"
+    );
+    let mut t = s.clone();
+    page::apply_plan(&mut t, &s, &o, "seqs");
+    assert_eq!(t.seqs, Some(400));
+    // 200 sequences are within the cap: nothing to raise.
+    let (s, _) = decode("?model=Qwen/Qwen3-8B&gpu=a100-80gb&ctx=2048&tp=2&plan=200");
+    let o = evaluate(&s).unwrap();
+    assert!(!page::plan_html(&s, &o).unwrap().contains("plan-seqs"));
+}

@@ -42,6 +42,8 @@ fn plan_json(p: &Plan) -> serde_json::Value {
             "optimistic": p.longest_context.optimistic,
         },
         "smallest_tensor_parallel_size": p.smallest_tp,
+        // max_num_seqs in force when it is below the sequences asked for (else null).
+        "max_num_seqs_below": p.capped_at,
     })
 }
 
@@ -87,6 +89,14 @@ fn plan_text(p: &Plan, need: Need) -> Vec<String> {
         Some(tp) => format!("  smallest --tensor-parallel-size: {tp}"),
         None => "  no tensor-parallel size up to 8 gives it".into(),
     });
+    if let Some(cap) = p.capped_at {
+        out.push(format!(
+            "  --max-num-seqs {}: the {} in force runs at most {} sequences at once",
+            need.sequences,
+            thousands(cap),
+            thousands(cap)
+        ));
+    }
     out
 }
 

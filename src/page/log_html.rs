@@ -185,6 +185,16 @@ pub fn plan_html(s: &PageScenario, o: &Outcome) -> Option<String> {
         esc(&tp.unwrap_or_else(|| t!(PL_NO_TP).into())),
         esc(super::plan_note())
     );
+    // A max_num_seqs below N: the memory holds them, the scheduler does not run them at once.
+    if let Some(cap) = p.capped_at {
+        let item = format!(
+            r#"<li data-testid="plan-seqs" data-value="{n}">{}<strong>--max-num-seqs {n}</strong><button type="button" class="linkish" data-testid="plan-apply-seqs" data-plan-apply="seqs">{}</button></li>"#,
+            esc(&kvbudget_core::tf!(PL_CAPPED, thousands(cap), thousands(n))),
+            esc(t!(PL_USE_IT))
+        );
+        let at = out.rfind("</ul>").unwrap_or(out.len());
+        out.insert_str(at, &item);
+    }
     Some(out)
 }
 
@@ -201,6 +211,11 @@ pub fn apply_plan(target: &mut PageScenario, s: &PageScenario, o: &Outcome, whic
         }
         "kv" if p.kv_cache_memory_over.is_none() => {
             target.kv_memory = Some(Bytes(p.kv_cache_memory))
+        }
+        "seqs" if p.capped_at.is_some() => {
+            target.seqs = s
+                .plan
+                .filter(|n| kvbudget_core::fields::parse_seqs(&n.to_string()).is_ok())
         }
         _ => {}
     }

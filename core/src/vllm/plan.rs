@@ -50,6 +50,9 @@ pub struct Plan {
     /// The smallest tensor-parallel size (1, 2, 4, 8) that gives N × C at the scenario's
     /// utilization with the safe end of the range, if any.
     pub smallest_tp: Option<u64>,
+    /// `max_num_seqs` in force when it is below N: vLLM then runs at most that many sequences at
+    /// once, whatever the memory holds (the figures above are the memory's).
+    pub capped_at: Option<u64>,
 }
 
 fn with_overhead(s: &Scenario, m: Margin) -> Scenario {
@@ -196,6 +199,7 @@ pub fn plan(base: &Scenario, need: Need) -> Result<Plan> {
         kv_cache_memory_over,
         longest_context,
         smallest_tp,
+        capped_at: (r.max_num_seqs < need.sequences).then_some(r.max_num_seqs),
     })
 }
 

@@ -39,6 +39,7 @@ crate::texts! {
     PL_USE_IT: "use it",
     PL_LONGEST: "Longest --max-model-len for them: ",
     PL_SMALLEST_TP: "Smallest --tensor-parallel-size: ",
+    PL_CAPPED: "max_num_seqs {0} runs at most {0} sequences at once; for {1} at once, also set ",
     PL_NO_TP: "none up to 8",
     GP_TITLE: "On other GPUs",
     GP_MEMORY: "Memory vLLM sees",
