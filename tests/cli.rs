@@ -999,7 +999,9 @@ fn the_plan_text_has_separators() {
     assert!(!text.contains("11250"), "{text}");
     // 2,000 is past vLLM's default max_num_seqs on an H100 (1,024): the plan says to raise it.
     assert!(
-        text.contains("--max-num-seqs 2000: the 1,024 in force runs at most 1,024 sequences at once"),
+        text.contains(
+            "--max-num-seqs 2000: the 1,024 in force runs at most 1,024 sequences at once"
+        ),
         "{text}"
     );
 }

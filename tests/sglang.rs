@@ -674,6 +674,11 @@ fn a_context_length_past_the_models_is_refused_or_warned_by_release() {
     let r = at("0.3.4");
     assert_eq!(r.error, None);
     assert!(!r.lines[0].starts_with("Warning"), "{:?}", r.lines);
+    // A pool taken from a log (sg_tokens) is a start the log shows: not refused.
+    let mut s = Scenario::new(qwen3_8b(), v("0.5.23"), Some(81_559));
+    s.context_length = Some(200_000);
+    s.num_tokens = Some(444_500);
+    assert_eq!(run(&s).error, None);
     // The model's own length is accepted everywhere.
     let mut s = measured(qwen3_8b(), "0.5.23", 81_559, 78.5, 63.2);
     s.context_length = Some(40_960);

@@ -188,7 +188,7 @@ pub fn plan_html(s: &PageScenario, o: &Outcome) -> Option<String> {
     // A max_num_seqs below N: the memory holds them, the scheduler does not run them at once.
     if let Some(cap) = p.capped_at {
         let item = format!(
-            r#"<li data-testid="plan-seqs" data-value="{n}">{}<strong>--max-num-seqs {n}</strong><button type="button" class="linkish" data-testid="plan-apply-seqs" data-plan-apply="seqs">{}</button></li>"#,
+            r#"<li data-testid="plan-seqs" data-value="{n}">{}<strong>--max-num-seqs {n}</strong> <button type="button" class="linkish" data-testid="plan-apply-seqs" data-plan-apply="seqs">{}</button></li>"#,
             esc(&kvbudget_core::tf!(PL_CAPPED, thousands(cap), thousands(n))),
             esc(t!(PL_USE_IT))
         );

@@ -130,9 +130,11 @@ const BUDGET_GZIP = 200_000;
 // 208,934 B with the worker's wasm and glue calling each other by short names
 // (`scripts/minify-glue.mjs`), when the budget went to 209,500 B; 209,509 B with the log check
 // naming a KV line whose figure is not a count (its texts in both languages), when the budget
-// went to 210,000 B.
+// went to 210,000 B; 211,470 B with SGLang's context-length and TP refusals, the whole numbers'
+// separator rule, the config import's bad KV-head counts and the plan's max_num_seqs line, when
+// the budget went to 212,000 B.
 const WORKER = /^kvbudget-worker/;
-const WORKER_BUDGET_GZIP = 210_000;
+const WORKER_BUDGET_GZIP = 212_000;
 
 const gzipped = (files) => {
   let raw = 0;

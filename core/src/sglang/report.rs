@@ -347,7 +347,10 @@ pub fn report(s: &Scenario) -> Result<Report> {
         notes,
     };
     // Read from the model's config before anything loads: a context length past the model's.
-    if let Some(line) = longer_context(s, ctx) {
+    // (A pool taken from a log is a start the log shows: the model it ran may not be the one
+    // kvbudget knows by that geometry, so neither check below applies to it.)
+    let from_log = s.num_tokens.is_some();
+    if let Some(line) = longer_context(s, ctx).filter(|_| !from_log) {
         match v.longer_context() {
             LongerContext::Refused { warning_prefix } => {
                 let w = if warning_prefix { "Warning: " } else { "" };
@@ -363,7 +366,8 @@ pub fn report(s: &Scenario) -> Result<Report> {
         }
     }
     // Building the model, after "Load weight begin": the layers' asserts on the TP size.
-    if let (Some(pre), Some((kind, msg))) = (r.pre_load_free_gib, tp_refusal(&s.model, s.tp)) {
+    let tp_refused = tp_refusal(&s.model, s.tp).filter(|_| !from_log);
+    if let (Some(pre), Some((kind, msg))) = (r.pre_load_free_gib, tp_refused) {
         r.lines.push(lines::load_begin(pre));
         r.error = Some(msg);
         r.error_type = Some(kind);
