@@ -759,3 +759,36 @@ fn where_the_low_end_refuses_it_serves_no_sequence() {
         );
     }
 }
+
+#[test]
+fn counts_past_a_thousand_are_written_with_separators_in_the_derivation() {
+    // Qwen2.5-7B-Instruct with FP8 KV on an MI300X at 1,024 tokens: 5,803 sequences fit and
+    // max_num_seqs 1,024 caps them. The derivation wrote "= 5803", "min(5803, max_num_seqs 1024)"
+    // and the warning "below the 5803 sequences".
+    let (s, _) = decode("?model=Qwen/Qwen2.5-7B-Instruct&gpu=mi300x&kv=fp8&ctx=1024&seqs=1024");
+    let o = evaluate(&s).unwrap();
+    assert_eq!(
+        (o.chosen.seed_max, o.chosen.vllm_max, o.chosen.capped),
+        (5803, 5803, 1024)
+    );
+    let e = explain(&s, &o);
+    let get = |k: &str| {
+        e.derivations
+            .iter()
+            .find(|(t, _)| *t == k)
+            .unwrap()
+            .1
+            .clone()
+    };
+    assert!(
+        get("after the cap").contains("min(5,803, max_num_seqs 1,024) = 1,024"),
+        "{e:?}"
+    );
+    assert!(get("sequences (formula)").ends_with("= 5,803"), "{e:?}");
+    assert!(
+        e.warnings
+            .iter()
+            .any(|w| w.contains("max_num_seqs (1,024) caps concurrency below the 5,803 sequences")),
+        "{e:?}"
+    );
+}

@@ -154,7 +154,7 @@ fn pool_and_sequences(s: &PageScenario, o: &Outcome) -> Vec<(&'static str, Strin
             "⌊{} / {}⌋ = {}",
             thousands(chosen.pool.max(0) as u64),
             thousands(chosen.bytes_per_sequence.0),
-            chosen.seed_max
+            thousands(chosen.seed_max)
         ),
     ));
     d.extend(layers::vllm_blocks(s, o));
@@ -163,7 +163,9 @@ fn pool_and_sequences(s: &PageScenario, o: &Outcome) -> Vec<(&'static str, Strin
             en::EX_TERM_CAP,
             format!(
                 "min({}, max_num_seqs {}) = {}",
-                chosen.vllm_max, seqs, chosen.capped
+                thousands(chosen.vllm_max),
+                thousands(seqs),
+                thousands(chosen.capped)
             ),
         ));
         d.push((
@@ -374,7 +376,7 @@ fn warnings(s: &PageScenario, o: &Outcome) -> Vec<String> {
         w.push(tf!(EX_W_NONE_FITS, thousands(o.context)));
     }
     if chosen.vllm_max > seqs {
-        w.push(tf!(EX_W_CAP, seqs, chosen.vllm_max));
+        w.push(tf!(EX_W_CAP, thousands(seqs), thousands(chosen.vllm_max)));
     }
     if let Some(g) = o
         .range

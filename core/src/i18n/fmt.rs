@@ -67,7 +67,11 @@ pub fn rs_clipboard_refused(what: &str) -> String {
 }
 
 pub fn rs_formula_vs_vllm(seed: u64, block: u64, vllm: u64) -> String {
-    fill(t!(RS_FORMULA_VS_VLLM_TEXT), &[&seed, &block, &vllm])
+    use crate::units::thousands;
+    fill(
+        t!(RS_FORMULA_VS_VLLM_TEXT),
+        &[&thousands(seed), &thousands(block), &thousands(vllm)],
+    )
 }
 
 pub fn rs_lines_heading(engine: &str, version: &str) -> String {
