@@ -5,7 +5,7 @@
 //! order of the query string and of decoding (a model before its geometry, a version before the
 //! utilization whose default it sets).
 
-use crate::error::{truncate, KvError, Result};
+use crate::error::{KvError, Result};
 use crate::fields::*;
 use crate::floatfmt::display;
 use crate::model::{Attention, Embeddings, KvDtype, ModelDtype, ModelSpec};
@@ -634,34 +634,7 @@ pub fn is_known(key: &str) -> bool {
 pub fn decode(query: &str) -> (PageScenario, Vec<Notice>) {
     let q = query.strip_prefix('?').unwrap_or(query);
     let mut s = PageScenario::default();
-    let mut notes = Vec::new();
-    let mut params = Params::new();
-    // The keys that have their notice: one per key however often it is given (hashed, so a query
-    // of thousands of keys is read in linear time; a map of the same type as `params`, which
-    // costs the page no more code).
-    let mut noted = Params::new();
-    for (k, v) in form_urlencoded::parse(q.as_bytes()) {
-        if k.is_empty() {
-            continue;
-        }
-        if !is_known(&k) {
-            if noted.insert(k.to_string(), String::new()).is_none() {
-                notes.push(Notice {
-                    param: truncate(&k, 40),
-                    message: crate::t!(Q_UNKNOWN).into(),
-                });
-            }
-            continue;
-        }
-        // A key given twice: the last value counts, as a form would send it, and the notice says so.
-        let repeated = params.insert(k.to_string(), v.into_owned()).is_some();
-        if repeated && noted.insert(k.to_string(), String::new()).is_none() {
-            notes.push(Notice {
-                param: truncate(&k, 40),
-                message: crate::t!(Q_REPEATED).into(),
-            });
-        }
-    }
+    let (params, mut notes) = settle::read_keys(q);
     for p in all_params() {
         let (Some(write), Some(v)) = (p.write, params.get(p.key)) else {
             continue;

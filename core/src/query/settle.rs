@@ -1,8 +1,10 @@
-//! The checks that span keys, once every key is read: each falls back as a bad key does, with its
-//! notice, so that the page always opens on a scenario it can show.
+//! Reading the query's keys, and the checks that span keys once every key is read: each falls
+//! back as a bad key does, with its notice, so that the page always opens on a scenario it can
+//! show.
 
-use super::Notice;
+use super::{is_known, Notice, Params};
 use crate::calc::{checked_context, checked_pp, evaluate};
+use crate::error::truncate;
 use crate::scenario::{ModelChoice, PageScenario};
 use crate::tf;
 
@@ -49,4 +51,53 @@ pub(super) fn settle(s: &mut PageScenario, notes: &mut Vec<Notice>) {
         note(notes, "model", tf!(Q_USING_DEFAULT, e, default.spec().id));
         s.model = default;
     }
+}
+
+/// The query's keys and values, the last of a repeated key counting, with a notice for each
+/// unknown or repeated key (one per key however often it is given).
+pub(super) fn read_keys(q: &str) -> (Params, Vec<Notice>) {
+    let mut notes = Vec::new();
+    let mut params = Params::new();
+    // The keys that have their notice: one per key however often it is given (hashed, so a query
+    // of thousands of keys is read in linear time; a map of the same type as `params`, which
+    // costs the page no more code).
+    let mut noted = Params::new();
+    // Unknown keys past the first few are counted in one notice, not listed (a URL of thousands).
+    const LISTED: usize = 10;
+    let mut unknown = 0usize;
+    for (k, v) in form_urlencoded::parse(q.as_bytes()) {
+        if k.is_empty() {
+            continue;
+        }
+        if !is_known(&k) {
+            if noted.insert(k.to_string(), String::new()).is_none() {
+                unknown += 1;
+                if unknown <= LISTED {
+                    notes.push(Notice {
+                        param: truncate(&k, 40),
+                        message: crate::t!(Q_UNKNOWN).into(),
+                    });
+                }
+            }
+            continue;
+        }
+        // A key given twice: the last value counts, as a form would send it, and the notice says so.
+        let repeated = params.insert(k.to_string(), v.into_owned()).is_some();
+        if repeated && noted.insert(k.to_string(), String::new()).is_none() {
+            notes.push(Notice {
+                param: truncate(&k, 40),
+                message: crate::t!(Q_REPEATED).into(),
+            });
+        }
+    }
+    if unknown > LISTED {
+        notes.push(Notice {
+            param: "…".into(),
+            message: tf!(
+                Q_MORE_UNKNOWN,
+                crate::units::thousands((unknown - LISTED) as u64)
+            ),
+        });
+    }
+    (params, notes)
 }

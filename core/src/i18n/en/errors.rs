@@ -36,6 +36,7 @@ crate::texts! {
     ERR_STATE_FORMAT: "{0} is not kind-layers-kernel-heads-head_dim-state_dim-groups-conv_dtype-ssm_dtype-chunk (kind mamba2, mamba2.nemotronh, mamba2.falconh1, gdn or gdn.qwen35; whole numbers from 1 to 1,048,576; dtypes auto, bfloat16, float16 or float32; chunk from 0 to 1,048,576)",
     ERR_STATE_LAYERS: "has {0} state layers, more than the model's {1} layers",
     Q_UNKNOWN: "not a parameter kvbudget knows; ignored",
+    Q_MORE_UNKNOWN: "and {0} more parameters kvbudget does not know; ignored",
     Q_REPEATED: "given more than once; the last value is used",
     Q_USING_DEFAULT: "{0}; using the default ({1})",
     Q_KV_HEADS: "KV heads ({0}) exceed attention heads ({1}); using the default (KV heads = attention heads)",

@@ -36,6 +36,7 @@ crate::texts! {
     ERR_STATE_FORMAT: "{0} 不符合 kind-layers-kernel-heads-head_dim-state_dim-groups-conv_dtype-ssm_dtype-chunk 格式（kind 为 mamba2、mamba2.nemotronh、mamba2.falconh1、gdn 或 gdn.qwen35；数值为 1 到 1,048,576 的整数；数据类型为 auto、bfloat16、float16 或 float32；chunk 为 0 到 1,048,576）",
     ERR_STATE_LAYERS: "有 {0} 个状态层，多于模型的 {1} 层",
     Q_UNKNOWN: "不是 kvbudget 认识的参数；已忽略",
+    Q_MORE_UNKNOWN: "另有 {0} 个 kvbudget 不认识的参数；已忽略",
     Q_REPEATED: "出现了不止一次；使用最后一个值",
     Q_USING_DEFAULT: "{0}；改用默认值（{1}）",
     Q_KV_HEADS: "KV 头数（{0}）超过注意力头数（{1}）；改用默认值（KV 头数 = 注意力头数）",
