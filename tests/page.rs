@@ -580,3 +580,14 @@ fn a_plan_past_max_num_seqs_says_so_and_raises_it() {
     let o = evaluate(&s).unwrap();
     assert!(!page::plan_html(&s, &o).unwrap().contains("plan-seqs"));
 }
+
+#[test]
+fn an_embed_built_from_an_sglang_page_asks_for_vllm() {
+    // An embedded card shows vLLM's answer and startup lines; built from a page under SGLang, its
+    // address said engine=sglang, so the card read as SGLang's answer (4 sequences where SGLang
+    // fits 0 for Qwen3-8B on an RTX 4090 at its 40,960 tokens). The embed's address asks for vLLM.
+    let (s, _) = decode("?model=Qwen/Qwen3-8B&engine=sglang");
+    let q = encode(&page::embedded(&s, Embed::Compact, Theme::Light));
+    assert!(!q.contains("engine"), "{q}");
+    assert!(q.contains("model=Qwen%2FQwen3-8B"), "{q}");
+}

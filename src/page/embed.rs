@@ -36,7 +36,9 @@ pub fn embed_snippet(url: &str, mode: Embed) -> String {
     )
 }
 
-/// The scenario as an embedded view in `mode` with `theme`.
+/// The scenario as an embedded view in `mode` with `theme`. An embed shows vLLM's figures (the
+/// SGLang emulation is the full page's), so its address asks for vLLM: a card built from an SGLang
+/// page must not read as SGLang's answer.
 pub fn embedded(s: &PageScenario, mode: Embed, theme: Theme) -> PageScenario {
     PageScenario {
         embed: if mode == Embed::Full {
@@ -45,6 +47,7 @@ pub fn embedded(s: &PageScenario, mode: Embed, theme: Theme) -> PageScenario {
             mode
         },
         theme,
+        engine: kvbudget_core::scenario::Engine::Vllm,
         ..s.clone()
     }
 }

@@ -2,11 +2,11 @@
 
 crate::texts! {
     CH_MEMORY_TITLE: "Memory split on one GPU",
-    CH_MEMORY_SUB: " — 16-bit and FP8 KV side by side",
+    CH_MEMORY_SUB: " — vLLM's budget, 16-bit and FP8 KV side by side",
     CH_CONC_TITLE: "Concurrency vs context",
     CH_CONC_SUB: " — the hyperbola, vLLM's whole blocks",
     CH_ROOF_TITLE: "Decode roofline",
-    CH_ROOF_SUB: " — bandwidth ÷ (weights + KV read per step)",
+    CH_ROOF_SUB: " — bandwidth ÷ (weights + KV read per step), for vLLM's sequences",
     CH_NOTHING_DECODES: "vLLM would not start, so nothing decodes.",
     CH_GIB_AXIS: "GiB on one GPU (2³⁰ B, as vLLM sees it)",
     CH_CTX_AXIS: "context per sequence (tokens, log)",

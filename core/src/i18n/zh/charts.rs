@@ -2,11 +2,11 @@
 
 crate::texts! {
     CH_MEMORY_TITLE: "单卡显存分配",
-    CH_MEMORY_SUB: "——16 位与 FP8 KV 并排对比",
+    CH_MEMORY_SUB: "——按 vLLM 的预算，16 位与 FP8 KV 并排对比",
     CH_CONC_TITLE: "并发序列数与上下文长度",
     CH_CONC_SUB: "——双曲线，按 vLLM 整块计",
     CH_ROOF_TITLE: "解码 Roofline（屋顶线）模型",
-    CH_ROOF_SUB: "——带宽 ÷ (每步读取的权重 + KV)",
+    CH_ROOF_SUB: "——带宽 ÷ (每步读取的权重 + KV)，按 vLLM 的序列数",
     CH_NOTHING_DECODES: "vLLM 无法启动，因此不会解码。",
     CH_GIB_AXIS: "单卡 GiB（2³⁰ 字节，vLLM 识别到的显存）",
     CH_CTX_AXIS: "每条序列的上下文长度（token，对数轴）",
