@@ -98,7 +98,9 @@ import { DIST } from './harness.mjs';
 // glue's names for them shortened (`scripts/minify-glue.mjs`); 195,429 B with a review's fixes (the
 // parts' last markup kept by box, the embed builder's state kept through a change of language);
 // 195,466 B after a read-through; 195,473 B with a printed repertoire's model names; 195,563 B
-// with an empty `<iframe>` patched in place (the embed preview loaded once on a change of language).
+// with an empty `<iframe>` patched in place (the embed preview loaded once on a change of language);
+// 196,521 B with a review's fixes (legend rows counted as drawn, separators in the derivation, the
+// whole numbers' separator rule, unknown URL keys counted, charts and embeds saying vLLM).
 // The issue's budget.
 const BUDGET_GZIP = 200_000;
 // The worker (kvbudget-worker*: its loader, glue and wasm), fetched on the first import or
@@ -132,9 +134,10 @@ const BUDGET_GZIP = 200_000;
 // naming a KV line whose figure is not a count (its texts in both languages), when the budget
 // went to 210,000 B; 211,470 B with SGLang's context-length and TP refusals, the whole numbers'
 // separator rule, the config import's bad KV-head counts and the plan's max_num_seqs line, when
-// the budget went to 212,000 B.
+// the budget went to 212,000 B; 211,757 B with the rest of that review's fixes, when it went to
+// 212,500 B to keep a margin of 500 B.
 const WORKER = /^kvbudget-worker/;
-const WORKER_BUDGET_GZIP = 212_000;
+const WORKER_BUDGET_GZIP = 212_500;
 
 const gzipped = (files) => {
   let raw = 0;
