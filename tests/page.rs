@@ -591,3 +591,30 @@ fn an_embed_built_from_an_sglang_page_asks_for_vllm() {
     assert!(!q.contains("engine"), "{q}");
     assert!(q.contains("model=Qwen%2FQwen3-8B"), "{q}");
 }
+
+#[test]
+fn where_vllm_refuses_the_formula_line_says_so_not_that_its_blocks_give_0() {
+    use kvbudget::core::calc::evaluate;
+    use kvbudget::core::explain::explain;
+    // Qwen3-8B at TP 3 refuses (32 heads do not split over 3 GPUs), yet the formula's pool holds
+    // ⌊67,043,606,964 / 301,989,888⌋ = 222 sequences. The line read "vLLM's whole 16-token blocks
+    // give 0": the 0 is the refusal's, not the blocks'.
+    let (s, _) = decode("?model=Qwen/Qwen3-8B&tp=3&gpu=h100-sxm");
+    let o = evaluate(&s).unwrap();
+    assert!(o.chosen.report.refusal.is_some());
+    let words = explain(&s, &o);
+    let bottom = page::results_bottom(&o, &words, "");
+    assert!(
+        bottom
+            .contains("the formula gives 222 sequences; vLLM would not start (above), so none run"),
+        "{bottom}"
+    );
+    // Where it starts, the blocks' count stays: Qwen3-8B on an RTX 4090 at 8,192 tokens.
+    let (s, _) = decode("?model=Qwen/Qwen3-8B&gpu=rtx-4090&ctx=8192");
+    let o = evaluate(&s).unwrap();
+    let bottom = page::results_bottom(&o, &explain(&s, &o), "");
+    assert!(
+        bottom.contains("vLLM's whole 16-token blocks give"),
+        "{bottom}"
+    );
+}

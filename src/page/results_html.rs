@@ -170,11 +170,19 @@ pub fn results_bottom(o: &Outcome, words: &Explanation, serve: &str) -> String {
         out,
         "<dt>{}</dt><dd>{}</dd></dl><h3>{}</h3>",
         esc(t!(RS_FORMULA_VS_VLLM)),
-        esc(&t!(rs_formula_vs_vllm(
-            o.chosen.seed_max,
-            r.block_size,
-            o.chosen.vllm_max
-        ))),
+        // Where vLLM refuses, its 0 is the refusal's, not its blocks'.
+        esc(&if r.refusal.is_some() {
+            kvbudget_core::tf!(
+                RS_FORMULA_VS_REFUSAL,
+                kvbudget_core::units::thousands(o.chosen.seed_max)
+            )
+        } else {
+            t!(rs_formula_vs_vllm(
+                o.chosen.seed_max,
+                r.block_size,
+                o.chosen.vllm_max
+            ))
+        }),
         esc(t!(RS_SERVE_IT))
     );
     if r.refusal.is_some() {

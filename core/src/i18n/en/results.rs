@@ -61,6 +61,7 @@ crate::texts! {
     RS_INVALID_KEPT: "{0} — the last valid scenario is still shown.",
     RS_COPIED: "Copied the {0}.",
     RS_CLIPBOARD_REFUSED: "The browser refused the clipboard: select the {0} and copy it by hand.",
+    RS_FORMULA_VS_REFUSAL: "the formula gives {0} sequences; vLLM would not start (above), so none run",
     RS_FORMULA_VS_VLLM_TEXT: "the formula gives {0} sequences; vLLM's whole {1}-token blocks give {2}",
     RS_LINES_HEADING: "What {0} {1} prints at startup",
     RS_VLLM_STATS_HEADING: "Under vLLM {0} (SGLang {1} below)",

@@ -61,6 +61,7 @@ crate::texts! {
     RS_INVALID_KEPT: "{0}——仍显示上一个有效场景。",
     RS_COPIED: "已复制{0}。",
     RS_CLIPBOARD_REFUSED: "浏览器拒绝访问剪贴板：请手动选中{0}并复制。",
+    RS_FORMULA_VS_REFUSAL: "公式给出 {0} 条序列；但 vLLM 无法启动（见上），因此一条也不会运行",
     RS_FORMULA_VS_VLLM_TEXT: "公式给出 {0} 条序列；按 vLLM 每块 {1} 个 token 的整块计算为 {2} 条",
     RS_LINES_HEADING: "{0} {1} 启动时打印的内容",
     RS_VLLM_STATS_HEADING: "vLLM {0} 下的结果（SGLang {1} 见下文）",
