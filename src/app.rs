@@ -85,6 +85,8 @@ fn app() {
     browser::on_window("popstate", move || {
         let (s, n) = state::decode_in_its_language(&browser::search());
         fresh_entry.set_value(true);
+        // The entry's own values show: text refused in a field belonged to the entry left.
+        state.typed.update(|t| t.raw.clear());
         scenario.set(s);
         notices.set(n);
     });

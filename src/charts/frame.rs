@@ -197,15 +197,15 @@ pub(super) fn tick_label(v: f64, thousands_as_k: bool) -> String {
     }
 }
 
-/// `8192` → `8K`, `131072` → `128K`, `512` → `512`.
+/// `8192` → `8K`, `131072` → `128K` (the K of contexts, 1,024 tokens), `512` → `512`; a count
+/// that is no whole number of K is written whole (`200000` → `200,000`: "195K" beside the axis's
+/// decimal "200k" tick read as another number).
 pub fn tokens_label(x: f64) -> String {
     let x = x.round() as u64;
     if x >= 1024 && x % 1024 == 0 {
         format!("{}K", x / 1024)
-    } else if x >= 1000 {
-        format!("{}K", fixed(x as f64 / 1024.0, 0))
     } else {
-        x.to_string()
+        thousands(x)
     }
 }
 
@@ -333,6 +333,8 @@ mod tests {
         assert_eq!(labels, ["1k", "2k", "5k", "10k", "20k", "50k", "100k"]);
         assert_eq!(tick_label(11342.1, false), "11,342");
         assert_eq!(tokens_label(8192.0), "8K");
+        assert_eq!(tokens_label(200_000.0), "200,000");
+        assert_eq!(tokens_label(1_000.0), "1,000");
     }
 
     #[test]

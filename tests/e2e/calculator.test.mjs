@@ -161,6 +161,11 @@ test('reload and back/forward restore the scenario', async () => {
   assert.equal(await value(page, 'max-seqs'), '17');
   await page.goForward();
   await waitField(page, 'gpu', 'h100-sxm');
+  // Text refused in a field belongs to the entry it was typed in: Forward shows the next entry's
+  // value, not the refused text (it stayed, with its message, beside a page showing 32,768).
+  await fill(page, 'ctx', '99999999999');
+  await page.goForward();
+  await waitField(page, 'ctx', '32768');
   assert.deepEqual(problems, []);
   await context.close();
 });
