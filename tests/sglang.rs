@@ -207,6 +207,8 @@ fn refusals_in_each_wording() {
         r.error.as_deref(),
         Some("Loaded weights leave no GPU memory for the KV cache under --mem-fraction-static=0.8. Raise --mem-fraction-static above 0.870 (minimum viable = 1 - available/pre = 0.8696). If using speculative decoding, draft weights are now counted.")
     );
+    // The refusal leaves a token's cell as it is: 147,456 B for Qwen3-8B (it read 0 B per token).
+    assert_eq!(r.cell_size_bytes, 147_456);
     // A cap above a negative profile is reported before the refusal (0.4.8, as in sglang#7691).
     let mut s = measured(qwen3_8b(), "0.4.8", 24_564, 23.0, 3.0);
     s.mem_fraction_static = Some(0.8);

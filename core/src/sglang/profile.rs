@@ -351,6 +351,8 @@ pub(super) fn size_pool(
         p.mamba = Some(mp);
     }
     p.rest_gib = Some(rest);
+    // (A refusal leaves the cell as it is: a token's size does not depend on the pool.)
+    p.cell = g.cell(v);
     if v.refuses_no_rest() && rest <= 0.0 {
         p.error = Some((lines::no_rest(mfs, pre, after), "ValueError"));
         return p;
