@@ -444,6 +444,22 @@ pub fn decode_flops_per_token(model: &ModelSpec, t: u64) -> f64 {
     2.0 * active_params(model) as f64 + per_layer * attended
 }
 
+/// The vocabulary padded to 64 rows, as the parallel embedding divides it over TP (vLLM's
+/// `VocabParallelEmbedding`, which SGLang's copies).
+pub fn padded_vocab(model: &ModelSpec) -> u64 {
+    model.vocab.div_ceil(64).saturating_mul(64)
+}
+
+/// Whether a layer's bare asserts pass at `tp` (vLLM's and SGLang's attention and MLP classes):
+/// the KV heads split over TP or TP over them (MLA caches one latent: its KV heads do not count),
+/// and a dense MLP's `intermediate_size` splits over TP.
+pub fn layers_split(model: &ModelSpec, tp: u64) -> bool {
+    let tp = tp.max(1);
+    let kv = model.kv_heads.max(1);
+    let kv_split = matches!(model.attention, Attention::Mla { .. }) || kv.max(tp) % kv.min(tp) == 0;
+    kv_split && model.extras.intermediate % tp == 0
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -166,7 +166,7 @@ pub fn plan_html(s: &PageScenario, o: &Outcome) -> Option<String> {
     let tp = p.smallest_tp.map(|t| t.to_string());
     let _ = write!(
         out,
-        r#"<li>--kv-cache-memory <strong data-testid="plan-kv-bytes" data-value="{bytes}">{}</strong>{}{use_kv}</li><li>{}<strong data-testid="plan-ctx" data-value="{}">{}</strong>{}</li><li>{}<strong data-testid="plan-tp" data-value="{}">{}</strong></li></ul><p class="hint">{}</p></section>"#,
+        r#"<li>--kv-cache-memory <strong data-testid="plan-kv-bytes" data-value="{bytes}">{}</strong>{}{use_kv}</li><li>{}<strong data-testid="plan-ctx" data-value="{}">{}</strong>{}</li><li>{}<strong data-testid="plan-tp" data-value="{}">{}</strong></li>"#,
         thousands(bytes),
         esc(&t!(pl_kv_bytes(
             &Bytes(bytes).to_string(),
@@ -183,18 +183,21 @@ pub fn plan_html(s: &PageScenario, o: &Outcome) -> Option<String> {
         esc(t!(PL_SMALLEST_TP)),
         tp.clone().unwrap_or_default(),
         esc(&tp.unwrap_or_else(|| t!(PL_NO_TP).into())),
-        esc(super::plan_note())
     );
     // A max_num_seqs below N: the memory holds them, the scheduler does not run them at once.
     if let Some(cap) = p.capped_at {
-        let item = format!(
+        let _ = write!(
+            out,
             r#"<li data-testid="plan-seqs" data-value="{n}">{}<strong>--max-num-seqs {n}</strong> <button type="button" class="linkish" data-testid="plan-apply-seqs" data-plan-apply="seqs">{}</button></li>"#,
             esc(&kvbudget_core::tf!(PL_CAPPED, thousands(cap), thousands(n))),
             esc(t!(PL_USE_IT))
         );
-        let at = out.rfind("</ul>").unwrap_or(out.len());
-        out.insert_str(at, &item);
     }
+    let _ = write!(
+        out,
+        r#"</ul><p class="hint">{}</p></section>"#,
+        esc(super::plan_note())
+    );
     Some(out)
 }
 

@@ -122,10 +122,13 @@ pub fn sglang_log_status(p: &SgLog) -> (&'static str, String) {
     match (p.refusal.is_some(), p.total_tokens()) {
         (true, _) => ("refused", tf!(LG_SG_REFUSED, who)),
         (false, Some(n)) => ("started", tf!(LG_SG_STARTED, who, thousands(n))),
-        (false, None) => match p.pool_line_not_a_count() {
-            Some(line) => ("no-kv-line", tf!(LG_KV_NOT_A_COUNT, line)),
-            None => ("no-kv-line", tf!(LG_NO_KV, sglog::LOOKED_FOR)),
-        },
+        (false, None) => (
+            "no-kv-line",
+            match p.pool_line_not_a_count() {
+                Some(line) => tf!(LG_KV_NOT_A_COUNT, line),
+                None => tf!(LG_NO_KV, sglog::LOOKED_FOR),
+            },
+        ),
     }
 }
 

@@ -357,7 +357,7 @@ pub(super) fn size_pool(
         p.error = Some((lines::no_rest(mfs, pre, after), "ValueError"));
         return p;
     }
-    let mut cell = g.cell(v);
+    let mut cell = p.cell;
     let drafted = matches!(
         s.speculative,
         Some(SpecAlgorithm::Eagle | SpecAlgorithm::Standalone)

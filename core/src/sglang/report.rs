@@ -354,12 +354,10 @@ pub fn report(s: &Scenario) -> Result<Report> {
         match v.longer_context() {
             LongerContext::Refused { warning_prefix } => {
                 let w = if warning_prefix { "Warning: " } else { "" };
-                r.error = Some(format!(
+                let msg = format!(
                     "{w}{line} Note that the derived context_length may differ from max_position_embeddings in the model's config. To allow overriding this maximum, set the env var SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN=1"
-                ));
-                r.error_type = Some("ValueError");
-                r.cell_size_bytes = g.cell(v);
-                return Ok(refused_across_the_range(r));
+                );
+                return Ok(refused(r, "ValueError", msg, g.cell(v)));
             }
             LongerContext::Warned => r.lines.push(format!("Warning: {line}")),
             LongerContext::Unchecked => {}
@@ -369,10 +367,7 @@ pub fn report(s: &Scenario) -> Result<Report> {
     let tp_refused = tp_refusal(&s.model, s.tp).filter(|_| !from_log);
     if let (Some(pre), Some((kind, msg))) = (r.pre_load_free_gib, tp_refused) {
         r.lines.push(lines::load_begin(pre));
-        r.error = Some(msg);
-        r.error_type = Some(kind);
-        r.cell_size_bytes = g.cell(v);
-        return Ok(refused_across_the_range(r));
+        return Ok(refused(r, kind, msg, g.cell(v)));
     }
     // Weights larger than the memory free before loading them: SGLang runs out of memory while
     // loading, before `Load weight end` and any pool (torch raises; the message says why).
@@ -394,8 +389,12 @@ pub fn report(s: &Scenario) -> Result<Report> {
     Ok(r)
 }
 
-/// A refusal that no memory changes: no pool at either end of the range.
-fn refused_across_the_range(mut r: Report) -> Report {
+/// A refusal that no memory changes (`kind: msg`, a token's `cell` as it is): no pool at either
+/// end of the range.
+fn refused(mut r: Report, kind: &'static str, msg: String, cell: u64) -> Report {
+    r.error = Some(msg);
+    r.error_type = Some(kind);
+    r.cell_size_bytes = cell;
     if let Some(g) = &mut r.range {
         g.low_tokens = 0;
         g.high_tokens = 0;
@@ -422,19 +421,16 @@ fn longer_context(s: &Scenario, ctx: u64) -> Option<String> {
 /// dense MLP's width (`MergedColumnParallelLinear`, `layers/linear.py` 0.5.23); a bare `assert`
 /// prints nothing after its class. MLA caches one latent, so its KV heads do not count.
 fn tp_refusal(m: &crate::model::ModelSpec, tp: u64) -> Option<(&'static str, String)> {
+    use crate::capacity::{layers_split, padded_vocab};
     let tp = tp.max(1);
-    let padded = m.vocab.div_ceil(64).saturating_mul(64);
+    let padded = padded_vocab(m);
     if padded % tp != 0 {
         return Some((
             "AssertionError",
             format!("{padded} is not divisible by {tp}"),
         ));
     }
-    let kv = m.kv_heads.max(1);
-    let mla = matches!(m.attention, crate::model::Attention::Mla { .. });
-    let kv_ok = mla || if kv >= tp { kv % tp == 0 } else { tp % kv == 0 };
-    let refused = m.attention_heads % tp != 0 || !kv_ok || m.extras.intermediate % tp != 0;
-    refused.then(|| ("AssertionError", String::new()))
+    (m.attention_heads % tp != 0 || !layers_split(m, tp)).then(|| ("AssertionError", String::new()))
 }
 
 /// The buffers, `max_running_requests` and the lines, in SGLang's order.

@@ -133,10 +133,16 @@ fn number_at(s: &str) -> Option<(&str, &str)> {
     }
 }
 
-fn int_after(line: &str, marker: &str) -> Option<u64> {
+/// The figure after `marker`: `None` without one, `Some(None)` when it is there but no count
+/// (past 2⁶⁴ − 1, or with a decimal point).
+fn count_after(line: &str, marker: &str) -> Option<Option<u64>> {
     let i = line.find(marker)?;
     let (n, _) = number_at(&line[i + marker.len()..])?;
-    n.replace(',', "").parse().ok()
+    Some(n.replace(',', "").parse().ok())
+}
+
+fn int_after(line: &str, marker: &str) -> Option<u64> {
+    count_after(line, marker).flatten()
 }
 
 fn float_after(line: &str, marker: &str) -> Option<f64> {
@@ -155,13 +161,15 @@ fn set<T>(slot: &mut Option<T>, v: Option<T>) {
 /// (past 2⁶⁴ − 1, or with a decimal point) is noted, so the check can say so rather than that
 /// the log has no such line.
 fn kv_figure(line: &str, p: &mut ParsedLog) {
-    if let Some(t) = int_after(line, "GPU KV cache size:") {
+    const V1: &str = "GPU KV cache size:";
+    const V0: [&str; 3] = ["# GPU blocks:", "# CUDA blocks:", "# cuda blocks:"];
+    if let Some(t) = int_after(line, V1) {
         if line.contains("tokens") {
             p.kv = Some(KvFigure::Tokens(t));
             p.kv_line = Some(trim_prefix(line));
         }
     } else {
-        for device in ["# GPU blocks:", "# CUDA blocks:", "# cuda blocks:"] {
+        for device in V0 {
             if let Some(b) = int_after(line, device) {
                 p.kv = Some(KvFigure::Blocks(b));
                 p.kv_line = Some(trim_prefix(line));
@@ -170,23 +178,9 @@ fn kv_figure(line: &str, p: &mut ParsedLog) {
             }
         }
     }
-    if p.kv.is_none() && p.kv_unreadable.is_none() {
-        let not_a_count = |marker: &str| {
-            let Some(i) = line.find(marker) else {
-                return false;
-            };
-            number_at(&line[i + marker.len()..])
-                .is_some_and(|(n, _)| n.replace(',', "").parse::<u64>().is_err())
-        };
-        let markers = [
-            "GPU KV cache size:",
-            "# GPU blocks:",
-            "# CUDA blocks:",
-            "# cuda blocks:",
-        ];
-        if markers.into_iter().any(not_a_count) {
-            p.kv_unreadable = Some(trim_prefix(line));
-        }
+    let not_a_count = |marker| count_after(line, marker) == Some(None);
+    if p.kv.is_none() && p.kv_unreadable.is_none() && [V1].into_iter().chain(V0).any(not_a_count) {
+        p.kv_unreadable = Some(trim_prefix(line));
     }
 }
 

@@ -1,7 +1,8 @@
 //! The tensor-parallel sizes vLLM refuses for a model.
 
 use super::version::Version;
-use crate::model::{Attention, ModelSpec, StateKind};
+use crate::capacity;
+use crate::model::{ModelSpec, StateKind};
 
 /// vLLM's checks of the tensor-parallel size, in the order it meets them: the attention heads
 /// must divide evenly (`ModelConfig.verify_with_parallel_config`, vllm/config.py, 0.6–0.33); then,
@@ -31,8 +32,7 @@ pub fn tp_refusal(model: &ModelSpec, tp: u64, version: Version) -> Option<(&'sta
     // vLLM's `divide` ("{n} is not divisible by {tp}"), first on a vision encoder's heads (built
     // before the language model: gemma3_mm.py, qwen3_5.py, unless --mm-encoder-tp-mode data; none
     // is 0 heads), then on the vocabulary padded to 64 rows.
-    let padded = model.vocab.div_ceil(64).saturating_mul(64);
-    if let Some(n) = [model.extras.vision_heads, padded]
+    if let Some(n) = [model.extras.vision_heads, capacity::padded_vocab(model)]
         .into_iter()
         .find(|n| n % tp != 0)
     {
@@ -57,7 +57,5 @@ pub fn tp_refusal(model: &ModelSpec, tp: u64, version: Version) -> Option<(&'sta
             ));
         }
     }
-    let kv = model.kv_heads.max(1);
-    let kv_split = matches!(model.attention, Attention::Mla { .. }) || kv.max(tp) % kv.min(tp) == 0;
-    (!kv_split || model.extras.intermediate % tp != 0).then(|| ("AssertionError", String::new()))
+    (!capacity::layers_split(model, tp)).then(|| ("AssertionError", String::new()))
 }
