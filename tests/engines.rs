@@ -3,6 +3,7 @@
 
 use kvbudget::core::calc::evaluate;
 use kvbudget::core::engines::{compare, default_mfs, gpu_mib, sglang_command, sglang_outcome};
+use kvbudget::core::handoff::sglang::sglang_stats;
 use kvbudget::core::query::{decode, encode};
 use kvbudget::core::scenario::{Engine, PageScenario, SglangKnobs};
 use kvbudget::core::sglang::{Memory, Version};
@@ -216,4 +217,73 @@ fn the_comparison_reads_a_fraction_without_float_noise() {
     );
     assert!(c.why.contains("mem_fraction_static 0.79325"), "{}", c.why);
     assert!(!c.why.contains("0.79324999"));
+}
+
+/// The mem_fraction_static figure is read by a person; SGLang's `repr` stays its value.
+/// gemma-3-27b on an H100 under 0.5.23: 0.7932499999999999 as a float, 0.79325 on the figure.
+#[test]
+fn the_fraction_figure_reads_without_float_noise() {
+    let (s, _) = decode("?engine=sglang&model=google/gemma-3-27b-it&gpu=h100-sxm");
+    let o = sglang_outcome(&s).unwrap();
+    let stats = sglang_stats(&o);
+    let mfs = stats.iter().find(|s| s.testid == "sglang-mfs").unwrap();
+    assert_eq!(mfs.value, "0.7932499999999999");
+    assert_eq!(mfs.text, "0.79325");
+}
+
+/// gpt-oss-20b under SGLang 0.5.23 keeps two pools: max_total_num_tokens counts the full
+/// layers' pool, whose token costs the 12 full-attention layers and 0.8 of a token in each of
+/// the 12 sliding layers: 8 KV heads × 64 × 2 (K, V) × 2 B = 2,048 B a layer, so
+/// 12 × 2,048 + 0.8 × 12 × 2,048 = 24,576 + 19,660.8 = 44,236.8 B, not the 24 × 2,048 = 49,152 B
+/// of every layer at full length.
+#[test]
+fn a_sliding_window_pool_prices_a_full_pool_token() {
+    let (s, _) = decode("?engine=sglang&model=openai/gpt-oss-20b&gpu=h100-sxm");
+    let o = sglang_outcome(&s).unwrap();
+    let r = &o.report;
+    assert_eq!(r.cell_size_bytes, 49_152);
+    let (price, ratio) = r.swa_price.unwrap();
+    assert!((price - 44_236.8).abs() < 1e-6, "{price}");
+    assert_eq!(ratio, 0.8);
+    // The rest divided by the price gives the full pool (to within a page).
+    let tokens = r.max_total_num_tokens.unwrap() as f64;
+    let rest = r.rest_gib.unwrap() * (1u64 << 30) as f64;
+    assert!(
+        (rest / price - tokens).abs() < 64.0,
+        "{} vs {tokens}",
+        rest / price
+    );
+    let stats = sglang_stats(&o);
+    let kv = stats.iter().find(|s| s.testid == "sglang-tokens").unwrap();
+    assert!(kv.sub.contains("44,237 B per token"), "{}", kv.sub);
+    assert!(!kv.sub.contains("49,152"), "{}", kv.sub);
+    let c = compare(&evaluate(&s).unwrap(), &o);
+    assert!(
+        c.rows[1].pool.contains("44,237 B per token"),
+        "{}",
+        c.rows[1].pool
+    );
+}
+
+/// Qwen3-32B (61 GiB of weights) on a 24 GiB RTX 4090: both engines' pools come out below zero.
+/// The comparison says there is nothing left for a KV cache instead of counting blocks or pages
+/// of a negative pool.
+#[test]
+fn weights_that_do_not_load_leave_no_pool_to_count() {
+    let (s, _) = decode("?engine=sglang&model=Qwen/Qwen3-32B&gpu=rtx-4090");
+    let o = sglang_outcome(&s).unwrap();
+    let c = compare(&evaluate(&s).unwrap(), &o);
+    for row in &c.rows {
+        assert!(
+            row.pool.contains("nothing left for a KV cache"),
+            "{}",
+            row.pool
+        );
+        assert!(
+            !row.pool.contains("blocks") && !row.pool.contains("pages"),
+            "{}",
+            row.pool
+        );
+        assert_eq!(row.sequences, 0, "{}", row.engine);
+    }
 }

@@ -208,7 +208,7 @@ fn gib(b: f64) -> String {
 
 /// A fraction for prose, to six decimals without trailing zeros: SGLang's default 0.79325
 /// computes as 0.7932499999999999, which its own line prints and the sentence need not.
-fn fraction(x: f64) -> String {
+pub(crate) fn fraction(x: f64) -> String {
     let t = crate::floatfmt::fixed(x, 6);
     t.trim_end_matches('0').trim_end_matches('.').to_string()
 }
@@ -217,29 +217,46 @@ fn fraction(x: f64) -> String {
 pub fn compare(vllm: &Outcome, sg: &SglangOutcome) -> Comparison {
     let v = &vllm.chosen.report;
     let vllm_pool = match (v.budget, v.available_kv_bytes) {
-        (Some(b), Some(avail)) => crate::tf!(
-            EN_VLLM_POOL,
-            gib(b.requested as f64 / GIB as f64),
-            gib(b.weights_per_gpu.as_gib()),
-            gib(b.overhead.as_gib()),
-            gib(avail as f64 / GIB as f64),
-            v.block_size
+        (Some(b), Some(avail)) => crate::i18n::fill(
+            // The weights and overhead may take it all: then there are no blocks to count.
+            if avail > 0 {
+                crate::t!(EN_VLLM_POOL)
+            } else {
+                crate::t!(EN_VLLM_POOL_NONE)
+            },
+            &[
+                &gib(b.requested as f64 / GIB as f64),
+                &gib(b.weights_per_gpu.as_gib()),
+                &gib(b.overhead.as_gib()),
+                &gib(avail as f64 / GIB as f64),
+                &v.block_size,
+            ],
         ),
         (_, Some(avail)) => crate::tf!(EN_VLLM_GIVEN, gib(avail as f64 / GIB as f64), v.block_size),
         _ => crate::t!(EN_NO_KV).into(),
     };
     let r = &sg.report;
+    // A hybrid sliding-window pool divides its rest by a full-pool token's price, not the cell.
+    let cell = r
+        .swa_price
+        .map_or(r.cell_size_bytes, |(price, _)| price.round() as u64);
     let sg_pool = match (r.pre_load_free_gib, r.post_load_free_gib, r.rest_gib) {
-        (Some(pre), Some(after), Some(rest)) => crate::tf!(
-            EN_SG_POOL,
-            gib(after),
-            gib(pre),
-            fraction(r.mem_fraction_static),
-            gib(rest),
-            thousands(r.cell_size_bytes),
-            r.page_size
+        (Some(pre), Some(after), Some(rest)) => crate::i18n::fill(
+            if rest > 0.0 {
+                crate::t!(EN_SG_POOL)
+            } else {
+                crate::t!(EN_SG_POOL_NONE)
+            },
+            &[
+                &gib(after),
+                &gib(pre),
+                &fraction(r.mem_fraction_static),
+                &gib(rest),
+                &thousands(cell),
+                &r.page_size,
+            ],
         ),
-        _ => crate::tf!(EN_SG_CELL, thousands(r.cell_size_bytes)),
+        _ => crate::tf!(EN_SG_CELL, thousands(cell)),
     };
     let why = crate::tf!(
         EN_WHY,
@@ -257,7 +274,7 @@ pub fn compare(vllm: &Outcome, sg: &SglangOutcome) -> Comparison {
         } else {
             ""
         },
-        thousands(r.cell_size_bytes),
+        thousands(cell),
         r.page_size,
     );
     Comparison {

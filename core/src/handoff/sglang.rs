@@ -102,13 +102,24 @@ pub fn sglang_stats(o: &SglangOutcome) -> Vec<Stat> {
             testid: "sglang-tokens".into(),
             value: tokens.to_string(),
             text: t!(rs_tokens(&thousands(tokens))),
-            sub: t!(rs_sg_tokens_sub(&thousands(r.cell_size_bytes), &range)),
+            sub: match r.swa_price {
+                // The count is the full layers' pool; a token of it costs the full layers' bytes
+                // and `r` of a token in every sliding layer (gpt-oss: 44,236.8 B, not 49,152).
+                Some((price, ratio)) => t!(rs_sg_tokens_sub_swa(
+                    &thousands(price.round() as u64),
+                    &crate::floatfmt::display(ratio),
+                    &range
+                )),
+                None => t!(rs_sg_tokens_sub(&thousands(r.cell_size_bytes), &range)),
+            },
         },
         Stat {
             label: "mem_fraction_static".into(),
             testid: "sglang-mfs".into(),
             value: r.mem_fraction_static_text.clone(),
-            text: r.mem_fraction_static_text.clone(),
+            // SGLang's `repr` stays the value; the figure is read by a person (0.72 × 0.95 is
+            // 0.6839999999999999 in a float, 0.684 here).
+            text: crate::engines::fraction(r.mem_fraction_static),
             sub: match &r.mfs_default {
                 Some(d) => match d.reserved_mib {
                     Some(m) => t!(rs_sg_default_reserved(

@@ -142,6 +142,10 @@ pub fn rs_sg_tokens_sub(cell: &str, range: &str) -> String {
     fill(t!(RS_SG_TOKENS_SUB), &[&cell, &range])
 }
 
+pub fn rs_sg_tokens_sub_swa(price: &str, ratio: &str, range: &str) -> String {
+    fill(t!(RS_SG_TOKENS_SUB_SWA), &[&price, &ratio, &range])
+}
+
 pub fn rs_sg_default_reserved(version: &str, reserved: &str, total: &str) -> String {
     fill(t!(RS_SG_DEFAULT_RESERVED), &[&version, &reserved, &total])
 }

@@ -209,6 +209,9 @@ pub struct Report {
     pub max_total_num_tokens: Option<u64>,
     /// The sliding-window half of a hybrid pool.
     pub swa_tokens: Option<u64>,
+    /// A hybrid sliding-window pool's price of one full-pool token, `F × L_full + r × F × L_swa`
+    /// bytes (the sliding layers hold `r` as many tokens), and `r`: what the rest is divided by.
+    pub swa_price: Option<(f64, f64)>,
     /// `max_mamba_cache_size` of a Mamba hybrid.
     pub mamba_slots: Option<i64>,
     /// `K size` as printed (MHA).
@@ -334,6 +337,7 @@ pub fn report(s: &Scenario) -> Result<Report> {
         profiled_tokens: p.profiled,
         max_total_num_tokens: None,
         swa_tokens: None,
+        swa_price: None,
         mamba_slots: p.mamba.map(|m| m.slots),
         k_size_gib: None,
         v_size_gib: None,
@@ -529,6 +533,7 @@ fn assemble(s: &Scenario, g: &Geometry, p: &Pool, torch: &str, r: &mut Report) {
     let mut allocs = vec![full_alloc];
     if let Some(swa) = p.swa {
         r.swa_tokens = Some(swa as u64);
+        r.swa_price = g.swa_cell(v).zip(g.swa.map(|(_, ratio)| ratio));
         r.lines.push(lines::swa_pool(v, t, swa));
         let (ks, vs) = pool::buffer_bytes(v, g, swa as u64, page, swa_layers);
         kv_bytes += ks + vs;
