@@ -249,3 +249,38 @@ fn an_sglang_pool_line_whose_figure_is_not_a_count_is_named() {
         "started"
     );
 }
+
+/// What the page could not take whole is refused with its cause, and the page keeps what it has
+/// (not "using the default", which is a URL's fallback). A config whose max_position_embeddings
+/// is 2⁴¹ is past the 2⁴⁰ tokens a max_pos takes; a log whose "Available KV cache memory" is
+/// 0.00 GiB gives 0 bytes of KV memory, and a given KV memory is at least 1 B.
+#[test]
+fn what_the_page_cannot_take_is_refused_with_its_cause() {
+    use kvbudget::core::handoff::read_scenario;
+    let text = fixture("configs", "Qwen3-14B-AWQ.json");
+    let mut json: serde_json::Value = serde_json::from_str(&text).unwrap();
+    json["max_position_embeddings"] = serde_json::json!(1u64 << 41);
+    let e = read_import(&answer(&import_request("x", &json.to_string()))).unwrap_err();
+    assert!(
+        e.starts_with("kvbudget cannot take this model: max_pos"),
+        "{e}"
+    );
+    assert!(e.ends_with("Nothing was imported."), "{e}");
+    assert!(!e.contains("using the default"), "{e}");
+
+    let mut w = Session::default();
+    let cut: String = fixture("logs", "v1_0.11_two_line.log")
+        .lines()
+        .take_while(|l| !l.contains("GPU KV cache size"))
+        .map(|l| format!("{}\n", l.replace("6.51 GiB", "0.00 GiB")))
+        .collect();
+    assert!(cut.contains("Available KV cache memory: 0.00 GiB"));
+    read_text(&w.answer(&log_request(&cut))).unwrap();
+    let q = query::encode(&PageScenario::default());
+    let e = read_scenario(&w.answer(&log_question("log_adopt", &q))).unwrap_err();
+    assert!(
+        e.starts_with("The log's numbers cannot be used here: kv_bytes"),
+        "{e}"
+    );
+    assert!(e.ends_with("Nothing changed."), "{e}");
+}

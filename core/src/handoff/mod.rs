@@ -127,11 +127,18 @@ impl Session {
                     "log_view" => ok_answer(&log::write_view(&log::log_view(&s, loaded))),
                     "log_adopt" => {
                         let (s, notes) = log::adopt_log(&s, loaded);
-                        let mut lines = vec!["ok".to_string(), query::encode(&s)];
+                        let q = match checked_query(&s) {
+                            Ok(q) => q,
+                            Err(cause) => return err_answer(&crate::tf!(LG_NOT_ADOPTED, cause)),
+                        };
+                        let mut lines = vec!["ok".to_string(), q];
                         lines.extend(notes.iter().map(|n| one_line(n)));
                         lines.join("\n")
                     }
-                    "log_align" => ok_answer(&query::encode(&log::align_log(&s, loaded))),
+                    "log_align" => match checked_query(&log::align_log(&s, loaded)) {
+                        Ok(q) => ok_answer(&q),
+                        Err(cause) => err_answer(&crate::tf!(LG_NOT_ADOPTED, cause)),
+                    },
                     "log_report" => report(&s, loaded),
                     _ => ok_answer(&log::write_status(&log::status(loaded))),
                 }
@@ -155,6 +162,16 @@ fn report(s: &PageScenario, log: &log::Loaded) -> String {
     }
 }
 
+/// The scenario as the query the page reads, or why the page would not take it whole (a value
+/// past a field's range, which a URL would fall back from): then nothing is changed.
+fn checked_query(s: &PageScenario) -> std::result::Result<String, String> {
+    let q = query::encode(s);
+    match query::decode(&q).1.into_iter().next() {
+        Some(n) => Err(n.cause),
+        None => Ok(q),
+    }
+}
+
 fn import(rest: &str) -> String {
     let (name, text) = rest.split_once('\n').unwrap_or((rest, ""));
     match config::import(text, name) {
@@ -163,9 +180,13 @@ fn import(rest: &str) -> String {
                 model: ModelChoice::Custom(m.spec.clone()),
                 ..PageScenario::default()
             };
+            let q = match checked_query(&s) {
+                Ok(q) => q,
+                Err(cause) => return err_answer(&crate::tf!(IM_NOT_TAKEN, cause)),
+            };
             let mut lines = vec![
                 "ok".to_string(),
-                query::encode(&s),
+                q,
                 m.default_max_model_len.to_string(),
                 one_line(&m.summary()),
             ];

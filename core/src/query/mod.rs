@@ -27,6 +27,8 @@ pub struct Notice {
     pub param: String,
     /// What was wrong and what was used instead.
     pub message: String,
+    /// What was wrong, alone (for a scenario that is not a URL's: an import, a log's numbers).
+    pub cause: String,
 }
 
 /// The query's parameters by key.
@@ -644,6 +646,7 @@ pub fn decode(query: &str) -> (PageScenario, Vec<Notice>) {
             notes.push(Notice {
                 param: p.key.into(),
                 message: tf!(Q_USING_DEFAULT, e, default),
+                cause: e.to_string(),
             });
         }
     }

@@ -8,24 +8,36 @@ use crate::error::truncate;
 use crate::scenario::{ModelChoice, PageScenario};
 use crate::tf;
 
-fn note(notes: &mut Vec<Notice>, param: &str, message: String) {
+/// A check's notice: what was wrong (`cause`), and the default used instead (`default`).
+fn note(notes: &mut Vec<Notice>, param: &str, cause: String, default: &str) {
     notes.push(Notice {
         param: param.into(),
-        message,
+        message: tf!(Q_USING_DEFAULT, cause, default),
+        cause,
     });
+}
+
+/// A notice that is its own cause (a key kvbudget does not know, or gives twice).
+fn notice(param: String, message: String) -> Notice {
+    Notice {
+        param,
+        cause: message.clone(),
+        message,
+    }
 }
 
 pub(super) fn settle(s: &mut PageScenario, notes: &mut Vec<Notice>) {
     if let Some(c) = s.model.custom_mut() {
         if c.kv_heads > c.attention_heads {
-            let message = tf!(Q_KV_HEADS, c.kv_heads, c.attention_heads);
+            let cause = tf!(Q_KV_HEADS, c.kv_heads, c.attention_heads);
+            let default = tf!(Q_KV_HEADS_DEFAULT, c.attention_heads);
             c.kv_heads = c.attention_heads;
-            note(notes, "kv_heads", message);
+            note(notes, "kv_heads", cause, &default);
         }
     }
     // More stages than layers (`?pp=37` on Qwen3-8B's 36).
     if let Err(e) = checked_pp(s) {
-        note(notes, "pp", tf!(Q_USING_DEFAULT, e, 1));
+        note(notes, "pp", e.to_string(), "1");
         s.pp = 1;
     }
     // Prompt and trace are each valid alone but must add up to a request vLLM accepts: when they
@@ -39,7 +51,8 @@ pub(super) fn settle(s: &mut PageScenario, notes: &mut Vec<Notice>) {
         note(
             notes,
             &named.join(", "),
-            tf!(Q_USING_DEFAULT, e, crate::t!(D_CTX_NONE)),
+            e.to_string(),
+            crate::t!(D_CTX_NONE),
         );
         s.prompt = None;
         s.trace = None;
@@ -48,7 +61,7 @@ pub(super) fn settle(s: &mut PageScenario, notes: &mut Vec<Notice>) {
     // bytes past 2⁶⁴): the default model.
     if let (ModelChoice::Custom(_), Err(e)) = (&s.model, evaluate(s)) {
         let default = PageScenario::default().model;
-        note(notes, "model", tf!(Q_USING_DEFAULT, e, default.spec().id));
+        note(notes, "model", e.to_string(), &default.spec().id);
         s.model = default;
     }
 }
@@ -73,10 +86,7 @@ pub(super) fn read_keys(q: &str) -> (Params, Vec<Notice>) {
             if noted.insert(k.to_string(), String::new()).is_none() {
                 unknown += 1;
                 if unknown <= LISTED {
-                    notes.push(Notice {
-                        param: truncate(&k, 40),
-                        message: crate::t!(Q_UNKNOWN).into(),
-                    });
+                    notes.push(notice(truncate(&k, 40), crate::t!(Q_UNKNOWN).into()));
                 }
             }
             continue;
@@ -84,20 +94,17 @@ pub(super) fn read_keys(q: &str) -> (Params, Vec<Notice>) {
         // A key given twice: the last value counts, as a form would send it, and the notice says so.
         let repeated = params.insert(k.to_string(), v.into_owned()).is_some();
         if repeated && noted.insert(k.to_string(), String::new()).is_none() {
-            notes.push(Notice {
-                param: truncate(&k, 40),
-                message: crate::t!(Q_REPEATED).into(),
-            });
+            notes.push(notice(truncate(&k, 40), crate::t!(Q_REPEATED).into()));
         }
     }
     if unknown > LISTED {
-        notes.push(Notice {
-            param: "…".into(),
-            message: tf!(
+        notes.push(notice(
+            "…".into(),
+            tf!(
                 Q_MORE_UNKNOWN,
                 crate::units::thousands((unknown - LISTED) as u64)
             ),
-        });
+        ));
     }
     (params, notes)
 }
