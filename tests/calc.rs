@@ -224,6 +224,20 @@ fn what_fits_instead() {
     let o = evaluate(&s).unwrap();
     let tps: Vec<String> = fixes(&s, &o).iter().map(|x| x.change.flag()).collect();
     assert_eq!(tps, ["--tensor-parallel-size 4"]);
+    // Decode context parallelism of 3 at TP 1: vLLM wants TP divisible by 3, and Qwen3-8B's 32
+    // heads split by no multiple of 3. TP 2 does not help either (2 % 3 ≠ 0); no DCP does:
+    // 4 sequences of 8,192 fit on the 4090, as without the flag.
+    let (s, _) = decode("?model=Qwen/Qwen3-8B&dcp=3");
+    let o = evaluate(&s).unwrap();
+    assert_eq!(
+        o.chosen.report.refusal.unwrap().kind,
+        RefusalKind::InvalidTp
+    );
+    let f: Vec<String> = fixes(&s, &o).iter().map(|x| x.label.clone()).collect();
+    assert_eq!(
+        f,
+        ["--decode-context-parallel-size 1: 4 sequences of 8,192 tokens fit"]
+    );
 }
 
 #[test]

@@ -114,6 +114,20 @@ fn a_refusal_is_drawn_as_one() {
     ] {
         assert!(svg.contains("vLLM would not start: the weights do not load"));
     }
+    // The concurrency chart marks "this scenario" with a cross on the axis; its legend shows the
+    // same cross, not a dot: no circle anywhere in it (a scenario that starts has two, the
+    // point and its legend entry).
+    let conc = charts::concurrency(&d, 720).unwrap();
+    assert!(conc.contains("this scenario (8K): none"), "{conc}");
+    assert_eq!(conc.matches("<circle").count(), 0);
+    let (_, fits) = data("?model=Qwen/Qwen3-8B&gpu=rtx-4090");
+    assert_eq!(
+        charts::concurrency(&fits, 720)
+            .unwrap()
+            .matches("<circle")
+            .count(),
+        2
+    );
 }
 
 #[test]

@@ -337,6 +337,28 @@ fn more_kv_heads_than_heads_is_refused() {
 }
 
 #[test]
+fn uneven_head_groups_and_more_routed_experts_than_experts_are_refused() {
+    // 32 query heads over 7 KV heads: 32 / 7 is not a whole group (it used to import, and vLLM's
+    // attention asserts num_heads % num_kv_heads == 0 while building the model).
+    let text = r#"{"num_hidden_layers": 4, "hidden_size": 4096, "num_attention_heads": 32, "num_key_value_heads": 7, "vocab_size": 1000}"#;
+    let e = import(text, "x").unwrap_err().to_string();
+    assert!(
+        e.starts_with("config.json: has 7 KV heads for 32 attention heads"),
+        "{e}"
+    );
+    // 8 KV heads for 32 is 4 query heads each: imported.
+    let fine = text.replace("\"num_key_value_heads\": 7", "\"num_key_value_heads\": 8");
+    assert_eq!(import(&fine, "x").unwrap().spec.kv_heads, 8);
+    // Each token routed to 16 of 8 experts.
+    let moe = r#"{"num_hidden_layers": 4, "hidden_size": 4096, "num_attention_heads": 32, "num_key_value_heads": 8, "vocab_size": 1000, "num_experts": 8, "num_experts_per_tok": 16, "moe_intermediate_size": 768}"#;
+    let e = import(moe, "x").unwrap_err().to_string();
+    assert!(
+        e.starts_with("config.json: routes each token to 16 experts (num_experts_per_tok) of 8"),
+        "{e}"
+    );
+}
+
+#[test]
 fn llama4_counts_its_shared_expert() {
     // Llama-4-Scout: each of its 48 MoE layers has a shared expert as wide as a routed one,
     // 3 matrices of 5,120 × 8,192: 48 × 3 × 5,120 × 8,192 = 6,039,797,760 parameters,

@@ -210,6 +210,41 @@ fn a_name_over_120_characters_is_refused_not_cut() {
     assert!(e.contains("has 121 characters; give at most 120"), "{e}");
 }
 
+/// A name starting with "-" would be an option to `vllm serve`; a right-to-left override
+/// (U+202E) or a control character makes the name read otherwise than it is. Both are refused,
+/// in a URL and typed; a "-" inside a name is fine.
+#[test]
+fn a_name_that_reads_otherwise_than_it_is_is_refused() {
+    for bad in [
+        "-served-model-name",
+        "evil%E2%80%AEtxt.exe",
+        "a%07b",
+        "a%0Ab",
+    ] {
+        let (s, notes) = decode(&format!("?model=custom&layers=32&name={bad}"));
+        let n = notes
+            .iter()
+            .find(|n| n.param == "name")
+            .unwrap_or_else(|| panic!("{bad}: {notes:?}"));
+        assert!(
+            n.message.contains("must not start with “-”"),
+            "{bad}: {}",
+            n.message
+        );
+        assert!(!s.model.name().starts_with('-') && !s.model.name().contains('\u{202e}'));
+    }
+    let (s, notes) = decode("?model=custom&layers=32&name=my-model-v2");
+    assert_eq!(s.model.name(), "my-model-v2");
+    assert!(notes.is_empty(), "{notes:?}");
+    let field = kvbudget::page::all_inputs()
+        .find(|i| i.id == "name")
+        .unwrap();
+    let e = field
+        .commit(&s, "-x", kvbudget::page::Units::default())
+        .unwrap_err();
+    assert!(e.contains("must not start with “-”"), "{e}");
+}
+
 #[test]
 fn keys_that_only_clash_together_fall_back_and_the_page_has_a_scenario() {
     use kvbudget::core::calc::evaluate;
@@ -243,4 +278,20 @@ fn keys_that_only_clash_together_fall_back_and_the_page_has_a_scenario() {
         n.message
     );
     assert!(evaluate(&s).is_ok());
+}
+
+/// 32 query heads cannot be shared among 7 KV heads in equal groups: the custom model is no
+/// model, and the page opens on the default one with a notice saying why (it used to open as
+/// 7 KV heads, 2 × 32 layers × 7 × 128 × 2 B = 114,688 B per token).
+#[test]
+fn kv_heads_that_do_not_divide_the_heads_fall_back_with_a_notice() {
+    let (s, notes) =
+        decode("?model=custom&layers=32&heads=32&kv_heads=7&head_dim=128&weights_gib=14");
+    assert_eq!(s.model, PageScenario::default().model);
+    assert!(
+        notes.iter().any(|n| n.message.contains(
+            "KV heads: must divide the attention heads (32) evenly: each KV head serves the same number of query heads, and 32 is not a multiple of 7"
+        )),
+        "{notes:?}"
+    );
 }

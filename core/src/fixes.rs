@@ -28,6 +28,8 @@ pub enum Change {
     Mnbt(u64),
     /// Another `--max-num-seqs`.
     Seqs(u64),
+    /// Another `--decode-context-parallel-size` (1: none).
+    Dcp(u64),
 }
 
 impl Change {
@@ -52,6 +54,7 @@ impl Change {
             Change::Util(u) => s.util = Some(u),
             Change::Mnbt(n) => s.mnbt = Some(n),
             Change::Seqs(n) => s.seqs = Some(n),
+            Change::Dcp(n) => s.knobs.dcp = n,
         }
     }
     /// A stable key for the kind of change (`data-fix` on the page).
@@ -65,6 +68,7 @@ impl Change {
             Change::Util(_) => "util",
             Change::Mnbt(_) => "mnbt",
             Change::Seqs(_) => "seqs",
+            Change::Dcp(_) => "dcp",
         }
     }
     /// The change as the flag or choice a user makes.
@@ -78,6 +82,7 @@ impl Change {
             Change::Util(u) => format!("--gpu-memory-utilization {}", crate::floatfmt::display(*u)),
             Change::Mnbt(n) => format!("--max-num-batched-tokens {n}"),
             Change::Seqs(n) => format!("--max-num-seqs {n}"),
+            Change::Dcp(n) => format!("--decode-context-parallel-size {n}"),
         }
     }
 }
@@ -172,6 +177,13 @@ pub fn fixes(s: &PageScenario, o: &Outcome) -> Vec<Fix> {
             let below = valid_tps(s).take_while(|&t| t < s.tp).last();
             let above = valid_tps(s).find(|&t| t > s.tp);
             changes.extend(below.into_iter().chain(above).map(Change::Tp));
+            // Decode context parallelism splits the TP group: the largest size that divides
+            // this TP (1: none) starts it too, when TP alone is not the reason.
+            let dcp = s.knobs.dcp.max(1);
+            if dcp > 1 && s.tp % dcp != 0 {
+                let d = (1..dcp).rev().find(|d| s.tp % d == 0).unwrap_or(1);
+                changes.push(Change::Dcp(d));
+            }
         }
         RefusalKind::BatchedTokens => {
             // As many batched tokens as sequences, or as many sequences as batched tokens.

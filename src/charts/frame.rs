@@ -83,6 +83,8 @@ pub(super) fn font(size: f64) -> TextStyle<'static> {
 pub(super) enum Mark {
     Line(RGBColor),
     Dot(RGBColor),
+    /// The plot's mark for a scenario that fits nothing: a cross on the axis.
+    Cross(RGBColor),
     Swatch(RGBAColor),
     Band(RGBAColor),
 }
@@ -123,6 +125,7 @@ impl Legend {
                     c.stroke_width(3),
                 )),
                 Mark::Dot(c) => area.draw(&Circle::new((x + 11, y), 5, c.filled())),
+                Mark::Cross(c) => area.draw(&Cross::new((x + 11, y), 6, c.stroke_width(3))),
                 Mark::Swatch(c) => {
                     area.draw(&Rectangle::new([(x, y - 6), (x + 22, y + 6)], c.filled()))
                 }

@@ -233,7 +233,7 @@ pub fn concurrency(d: &ChartData, width: u32) -> Result<String, ChartError> {
         ),
         _ => (
             t!(ch_point_none(&tokens_label(d.point.0 as f64))),
-            Mark::Dot(CAP),
+            Mark::Cross(CAP),
         ),
     });
     let legend = Legend(entries);

@@ -107,6 +107,19 @@ fn class_default(model_type: &str, key: &str) -> Option<u64> {
     }
 }
 
+/// Each KV head serves a group of query heads, every group the same size: more KV heads than
+/// heads, or groups of unequal size, is no model (grouped-query attention repeats each KV head
+/// for heads / KV heads query heads; vLLM's `Attention` asserts num_heads % num_kv_heads == 0).
+fn check_groups(kv_heads: u64, heads: u64) -> Result<()> {
+    if kv_heads > heads {
+        return Err(bad(crate::tf!(CF_KV_OVER_HEADS, kv_heads, heads)));
+    }
+    if heads % kv_heads.max(1) != 0 {
+        return Err(bad(crate::tf!(CF_KV_UNEVEN, kv_heads, heads)));
+    }
+    Ok(())
+}
+
 fn bad(message: String) -> KvError {
     KvError::Invalid {
         field: "config.json",
@@ -256,10 +269,7 @@ pub fn import(text: &str, name: &str) -> Result<Imported> {
         notes.push(crate::t!(CF_NO_KV_HEADS).into());
         heads
     });
-    // Each KV head serves a group of query heads: more KV heads than heads is no model.
-    if kv_heads > heads {
-        return Err(bad(crate::tf!(CF_KV_OVER_HEADS, kv_heads, heads)));
-    }
+    check_groups(kv_heads, heads)?;
     let head_dim = match optional(m, &["head_dim"])?
         .or_else(|| class_default(&model_type, "head_dim"))
         .filter(|v| *v > 0)
@@ -301,6 +311,11 @@ pub fn import(text: &str, name: &str) -> Result<Imported> {
         ],
     )
     .unwrap_or(0);
+    // A token is routed to some of the experts: to more than there are is no model.
+    if experts > 0 && experts_per_token > experts {
+        let e = crate::tf!(CF_TOPK_OVER_EXPERTS, experts_per_token, experts);
+        return Err(bad(e));
+    }
     let intermediate =
         u(m, &["intermediate_size", "ffn_hidden_size", "n_inner"]).unwrap_or(hidden * 4);
     let moe_intermediate = if experts > 0 {
