@@ -171,3 +171,29 @@ fn gpus_smallest_first_is_a_stable_order_by_memory() {
     table.sort_unstable();
     assert_eq!(slugs, table);
 }
+
+/// A row vLLM would not start says why instead of a bare 0. At a max_model_len of 65,536 on an
+/// RTX 4090 every course model is past its limit (Qwen3-8B's 40,960, Qwen2.5-7B's 32,768):
+/// "over the model's limit", as the GPU table says it. At 8K, Qwen3-8B BF16 on a T4 (15 GiB:
+/// 15.27 GiB of weights) does not load.
+#[test]
+fn a_row_that_does_not_start_says_why() {
+    use kvbudget::core::vllm::RefusalKind;
+    let (s, _) = decode("?gpu=rtx-4090&ctx=65536");
+    let r = rows(&s);
+    assert!(r
+        .iter()
+        .all(|x| x.refusal == Some(RefusalKind::ModelLimit) && x.capped == 0));
+    let html = kvbudget::page::repertoire_rows_html(&r);
+    assert_eq!(html.matches("over the model's limit").count(), 6, "{html}");
+    assert!(html.contains(r#"data-value="0""#));
+    let (s, _) = decode("?gpu=t4&ctx=8192");
+    let r = rows(&s);
+    assert_eq!(r[0].refusal, Some(RefusalKind::WeightsDoNotFit));
+    let html = kvbudget::page::repertoire_rows_html(&r[..1]);
+    assert!(html.contains(">weights do not load<"), "{html}");
+    // A row that starts shows its count.
+    let (s, _) = decode("?gpu=rtx-4090&ctx=8192");
+    let html = kvbudget::page::repertoire_rows_html(&rows(&s)[..1]);
+    assert!(html.contains(r#"data-value="4">4<"#), "{html}");
+}

@@ -34,6 +34,8 @@ pub struct Row {
     pub lines: Vec<String>,
     /// vLLM's refusal, when it would not start.
     pub error: Option<String>,
+    /// Its kind (which the table names in place of a bare 0).
+    pub refusal: Option<crate::vllm::RefusalKind>,
 }
 
 impl Row {
@@ -105,6 +107,7 @@ pub fn rows(s: &PageScenario) -> Vec<Row> {
                 vllm_tokens: r.gpu_kv_cache_tokens.unwrap_or(0),
                 lines: r.lines,
                 error: r.error,
+                refusal: r.refusal.map(|x| x.kind),
             });
         }
     }

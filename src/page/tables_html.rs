@@ -47,7 +47,11 @@ pub fn repertoire_rows_html(rows: &[Row]) -> String {
             fixed2(row.bytes_per_sequence.0 as f64 / GIB as f64),
             esc(t!(RS_STAT_SEQS)),
             row.capped,
-            thousands(row.capped)
+            // A 0 says why: vLLM would not start, and for what reason (as the GPU table does).
+            match row.refusal {
+                Some(k) => refusal_short(k).to_string(),
+                None => thousands(row.capped),
+            }
         );
     }
     out
