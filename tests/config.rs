@@ -353,7 +353,9 @@ fn uneven_head_groups_and_more_routed_experts_than_experts_are_refused() {
     let moe = r#"{"num_hidden_layers": 4, "hidden_size": 4096, "num_attention_heads": 32, "num_key_value_heads": 8, "vocab_size": 1000, "num_experts": 8, "num_experts_per_tok": 16, "moe_intermediate_size": 768}"#;
     let e = import(moe, "x").unwrap_err().to_string();
     assert!(
-        e.starts_with("config.json: routes each token to 16 experts (num_experts_per_tok) of 8"),
+        e.starts_with(
+            "config.json: routes each token to 16 experts (num_experts_per_tok), but it has only 8"
+        ),
         "{e}"
     );
 }

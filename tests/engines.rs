@@ -255,7 +255,7 @@ fn a_sliding_window_pool_prices_a_full_pool_token() {
     );
     let stats = sglang_stats(&o);
     let kv = stats.iter().find(|s| s.testid == "sglang-tokens").unwrap();
-    assert!(kv.sub.contains("44,237 B per token"), "{}", kv.sub);
+    assert!(kv.sub.contains("44,237 B per full-pool token (the full layers, plus 0.8 of a token in each sliding-window layer)"), "{}", kv.sub);
     assert!(!kv.sub.contains("49,152"), "{}", kv.sub);
     let c = compare(&evaluate(&s).unwrap(), &o);
     assert!(

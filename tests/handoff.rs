@@ -252,8 +252,9 @@ fn an_sglang_pool_line_whose_figure_is_not_a_count_is_named() {
 
 /// What the page could not take whole is refused with its cause, and the page keeps what it has
 /// (not "using the default", which is a URL's fallback). A config whose max_position_embeddings
-/// is 2⁴¹ is past the 2⁴⁰ tokens a max_pos takes; a log whose "Available KV cache memory" is
-/// 0.00 GiB gives 0 bytes of KV memory, and a given KV memory is at least 1 B.
+/// is 2⁴¹ is past the 2⁴⁰ tokens a max_pos takes.
+/// A log whose "Available KV cache memory" is 0.00 GiB (under 0.005 GiB) is adopted as 1 B of KV
+/// memory, with which the page refuses to start as vLLM did (0 B is no figure a page takes).
 #[test]
 fn what_the_page_cannot_take_is_refused_with_its_cause() {
     use kvbudget::core::handoff::read_scenario;
@@ -277,10 +278,8 @@ fn what_the_page_cannot_take_is_refused_with_its_cause() {
     assert!(cut.contains("Available KV cache memory: 0.00 GiB"));
     read_text(&w.answer(&log_request(&cut))).unwrap();
     let q = query::encode(&PageScenario::default());
-    let e = read_scenario(&w.answer(&log_question("log_adopt", &q))).unwrap_err();
-    assert!(
-        e.starts_with("The log's numbers cannot be used here: kv_bytes"),
-        "{e}"
-    );
-    assert!(e.ends_with("Nothing changed."), "{e}");
+    let (s, _) = read_scenario(&w.answer(&log_question("log_adopt", &q))).unwrap();
+    assert_eq!(s.kv_memory.map(|b| b.0), Some(1));
+    let o = kvbudget::core::calc::evaluate(&s).unwrap();
+    assert!(o.chosen.report.refusal.is_some());
 }

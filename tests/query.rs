@@ -280,18 +280,26 @@ fn keys_that_only_clash_together_fall_back_and_the_page_has_a_scenario() {
     assert!(evaluate(&s).is_ok());
 }
 
-/// 32 query heads cannot be shared among 7 KV heads in equal groups: the custom model is no
-/// model, and the page opens on the default one with a notice saying why (it used to open as
-/// 7 KV heads, 2 × 32 layers × 7 × 128 × 2 B = 114,688 B per token).
+/// 32 query heads cannot be shared among 7 KV heads in equal groups. The custom model keeps its
+/// name and geometry with the largest count below 7 that divides 32, 4 KV heads, and a notice
+/// says why (it used to open as 7 KV heads, 2 × 32 layers × 7 × 128 × 2 B = 114,688 B per token).
+/// An MLA model caches one latent whatever its KV heads: 20 heads over the form's default 8 KV
+/// heads are fine there.
 #[test]
 fn kv_heads_that_do_not_divide_the_heads_fall_back_with_a_notice() {
     let (s, notes) =
-        decode("?model=custom&layers=32&heads=32&kv_heads=7&head_dim=128&weights_gib=14");
-    assert_eq!(s.model, PageScenario::default().model);
-    assert!(
-        notes.iter().any(|n| n.message.contains(
-            "KV heads: must divide the attention heads (32) evenly: each KV head serves the same number of query heads, and 32 is not a multiple of 7"
-        )),
-        "{notes:?}"
+        decode("?model=custom&name=mine&layers=32&heads=32&kv_heads=7&head_dim=128&weights_gib=14");
+    assert_eq!(s.model.name(), "mine");
+    assert_eq!(s.model.spec().kv_heads, 4);
+    assert_eq!(notes.len(), 1, "{notes:?}");
+    assert_eq!(notes[0].param, "kv_heads");
+    assert_eq!(
+        notes[0].message,
+        "KV heads: must divide the attention heads (32) evenly; each KV head serves the same number of query heads, and 32 is not a multiple of 7; using the default (KV heads = 4, the largest count up to 7 that divides the attention heads)"
     );
+    let (s, notes) = decode(
+        "?model=custom&name=mla&layers=47&heads=20&kv_heads=8&head_dim=128&attn=mla&latent=576&weights_gib=58",
+    );
+    assert!(notes.is_empty(), "{notes:?}");
+    assert_eq!(s.model.name(), "mla");
 }

@@ -104,8 +104,11 @@ pub fn adopt_sglang_log(
         s.trace = None;
     }
     s.sglang.mem_fraction_static = log.mem_fraction_static.filter(|f| *f > 0.0 && *f <= 1.0);
-    s.sglang.page_size = log.page_size;
-    s.sglang.chunked_prefill_size = log.chunked_prefill_size;
+    // (Only what the page's fields take: a figure past them is left as the page has it.)
+    s.sglang.page_size = log.page_size.filter(|p| (1..=4096).contains(p));
+    s.sglang.chunked_prefill_size = log
+        .chunked_prefill_size
+        .filter(|&c| c == -1 || (1..=1 << 20).contains(&c));
     s.sglang.num_tokens = log.total_tokens();
     if s.sglang.num_tokens.is_none() {
         notes.push(crate::t!(SA_NO_POOL).into());

@@ -383,12 +383,17 @@ pub fn parse_name(s: &str) -> Result<String> {
             },
         });
     }
-    // A leading `-` would make `vllm serve <name>` read it as an option; control characters and
-    // the text-direction marks (U+200E/F, U+202A–E, U+2066–9) would make the name, the command
-    // and the URL read differently from what they hold.
+    // A leading `-` would make `vllm serve <name>` read it as an option; control characters, the
+    // line and paragraph separators (U+2028/9) and the text-direction marks (U+061C, U+200E/F,
+    // U+202A–E, U+2066–9) would make the name, the command and the URL read otherwise than they
+    // hold.
     let hidden = |c: char| {
         c.is_control()
-            || matches!(c, '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+            || matches!(
+                c,
+                '\u{61c}' | '\u{200e}' | '\u{200f}' | '\u{2028}' | '\u{2029}'
+            )
+            || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
     };
     if t.starts_with('-') || t.chars().any(hidden) {
         return Err(KvError::Invalid {

@@ -499,8 +499,11 @@ impl ModelSpec {
                 message: crate::tf!(ERR_KV_HEADS, self.kv_heads, self.attention_heads),
             });
         }
-        // Each KV head serves the same number of query heads (grouped-query attention).
-        if self.attention_heads % self.kv_heads != 0 {
+        // Each KV head serves the same number of query heads (grouped-query attention; MLA
+        // caches one latent, whatever its KV heads).
+        if !matches!(self.attention, Attention::Mla { .. })
+            && self.attention_heads % self.kv_heads != 0
+        {
             return Err(KvError::Invalid {
                 field: "KV heads",
                 message: crate::tf!(ERR_KV_UNEVEN, self.attention_heads, self.kv_heads),

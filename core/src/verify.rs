@@ -398,12 +398,15 @@ pub fn adopt(current: &PageScenario, log: &ParsedLog) -> (PageScenario, Vec<Stri
         s.overhead = Bytes::from_gib_f64(a + n + graphs);
     }
     // The KV memory that reproduces the printed count exactly, or the refusal's.
+    // (A printed 0.00 GiB is below 0.005 GiB: at least 1 B, which the page takes, and with which
+    // it refuses as the log did.)
     s.kv_memory = match &log.error {
         Some(LogError::RequestTooLong { available_gib, .. }) => Bytes::from_gib_f64(*available_gib),
         // A log cut short after "Available KV cache memory": that memory.
         _ if log.kv.is_none() => log.available_kv_gib.and_then(Bytes::from_gib_f64),
         _ => kv_memory_for(&s, log),
-    };
+    }
+    .map(|b| Bytes(b.0.max(1)));
     if s.kv_memory.is_none() && !matches!(log.error, Some(LogError::NoMemory)) {
         notes.push(t!(VF_NO_CAPACITY).into());
     }

@@ -223,11 +223,14 @@ pub fn sglang_panel_html(s: &PageScenario, sg: &SglangView) -> String {
         let tokens = r.tokens.map(|t| t.to_string()).unwrap_or_default();
         let _ = write!(
             out,
-            r#"<tr data-testid="compare-{engine}"><th scope="row">{}</th><td data-testid="compare-{engine}-tokens" data-value="{tokens}">{}</td><td data-testid="compare-{engine}-seqs" data-value="{}">{}</td><td class="compare__pool">{}</td></tr>"#,
+            r#"<tr data-testid="compare-{engine}"><th scope="row">{}</th><td data-testid="compare-{engine}-tokens" data-value="{tokens}" data-label="{}">{}</td><td data-testid="compare-{engine}-seqs" data-value="{}" data-label="{}">{}</td><td class="compare__pool" data-label="{}">{}</td></tr>"#,
             esc(&r.engine),
+            esc(t!(RS_TOKENS_IN_KV)),
             esc(&tokens_cell(r.tokens)),
             r.sequences,
-            r.sequences,
+            esc(t!(RS_SEQS_AT_CTX)),
+            kvbudget_core::units::thousands(r.sequences),
+            esc(t!(RS_HOW_POOL)),
             esc(&r.pool)
         );
     }

@@ -137,7 +137,7 @@ impl Session {
                     }
                     "log_align" => match checked_query(&log::align_log(&s, loaded)) {
                         Ok(q) => ok_answer(&q),
-                        Err(cause) => err_answer(&crate::tf!(LG_NOT_ADOPTED, cause)),
+                        Err(cause) => err_answer(&crate::tf!(LG_NOT_ALIGNED, cause)),
                     },
                     "log_report" => report(&s, loaded),
                     _ => ok_answer(&log::write_status(&log::status(loaded))),

@@ -5,6 +5,7 @@
 use super::{is_known, Notice, Params};
 use crate::calc::{checked_context, checked_pp, evaluate};
 use crate::error::truncate;
+use crate::model::Attention;
 use crate::scenario::{ModelChoice, PageScenario};
 use crate::tf;
 
@@ -32,6 +33,23 @@ pub(super) fn settle(s: &mut PageScenario, notes: &mut Vec<Notice>) {
             let cause = tf!(Q_KV_HEADS, c.kv_heads, c.attention_heads);
             let default = tf!(Q_KV_HEADS_DEFAULT, c.attention_heads);
             c.kv_heads = c.attention_heads;
+            note(notes, "kv_heads", cause, &default);
+        } else if !matches!(c.attention, Attention::Mla { .. })
+            && c.attention_heads % c.kv_heads.max(1) != 0
+        {
+            // Groups of unequal size: the largest count below that divides the heads, so the
+            // rest of the model is kept.
+            let cause = crate::error::KvError::Invalid {
+                field: "KV heads",
+                message: tf!(ERR_KV_UNEVEN, c.attention_heads, c.kv_heads),
+            }
+            .to_string();
+            let d = (1..=c.kv_heads)
+                .rev()
+                .find(|d| c.attention_heads % d == 0)
+                .unwrap_or(1);
+            let default = tf!(Q_KV_HEADS_DIVISOR, d, c.kv_heads);
+            c.kv_heads = d;
             note(notes, "kv_heads", cause, &default);
         }
     }

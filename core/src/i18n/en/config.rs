@@ -12,7 +12,7 @@ crate::texts! {
     CF_NOT_COUNT: "{0} is {1}; it must be a whole number from 1",
     CF_KV_OVER_HEADS: "has {0} KV heads for {1} attention heads; each KV head serves a group of attention heads, so there are at most as many",
     CF_KV_UNEVEN: "has {0} KV heads for {1} attention heads; each KV head serves the same number of attention heads, so the KV heads must divide them",
-    CF_TOPK_OVER_EXPERTS: "routes each token to {0} experts (num_experts_per_tok) of {1}; a token goes to at most as many as there are",
+    CF_TOPK_OVER_EXPERTS: "routes each token to {0} experts (num_experts_per_tok), but it has only {1}",
     CF_LAYER_COUNT: "layer count",
     CF_HEAD_COUNT: "attention head count",
     CF_NOT_JSON: "is not valid JSON: {0}",

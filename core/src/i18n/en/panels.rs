@@ -131,6 +131,7 @@ crate::texts! {
     LG_SG_POOL: "pool (max_total_num_tokens)",
     LG_ADOPTED: "Adopted the log's numbers:",
     LG_NOT_ADOPTED: "The log's numbers cannot be used here: {0}. Nothing changed.",
+    LG_NOT_ALIGNED: "The log's settings cannot be used here: {0}. Nothing changed.",
     LG_ADOPTED_SG: "Adopted the SGLang log's numbers:",
     SA_NO_POOL: "no pool line to take the tokens from: the free memory is predicted",
     SA_ENGINE: "engine",

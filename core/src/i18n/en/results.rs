@@ -78,7 +78,7 @@ crate::texts! {
     RS_BLOCKS_OF: "{0} blocks of {1}{2}",
     RS_SG_SEQS_SUB: "of {0} tokens each · max_running_requests {1}",
     RS_SG_TOKENS_SUB: "max_total_num_tokens · {0} B per token{1}",
-    RS_SG_TOKENS_SUB_SWA: "max_total_num_tokens, the full-attention layers' pool · {0} B per token, the sliding-window layers holding {1}× as many{2}",
+    RS_SG_TOKENS_SUB_SWA: "max_total_num_tokens, the full-attention layers' pool · {0} B per full-pool token (the full layers, plus {1} of a token in each sliding-window layer){2}",
     RS_SG_DEFAULT_RESERVED: "SGLang {0}'s default: {1} MiB reserved of {2} MiB",
     RS_SG_DEFAULT: "SGLang {0}'s default",
     RS_SG_NOT_ACCEPTED: "SGLang does not accept these settings: {0}",

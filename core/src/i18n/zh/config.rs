@@ -12,7 +12,7 @@ crate::texts! {
     CF_NOT_COUNT: "{0} 为 {1}；应为不小于 1 的整数",
     CF_KV_OVER_HEADS: "有 {0} 个 KV 头、{1} 个注意力头；每个 KV 头服务一组注意力头，KV 头数不能超过注意力头数",
     CF_KV_UNEVEN: "有 {0} 个 KV 头、{1} 个注意力头；每个 KV 头服务相同数量的注意力头，KV 头数必须能整除注意力头数",
-    CF_TOPK_OVER_EXPERTS: "每个 token 路由到 {0} 个专家（num_experts_per_tok），但只有 {1} 个专家；不能超过专家总数",
+    CF_TOPK_OVER_EXPERTS: "每个 token 路由到 {0} 个专家（num_experts_per_tok），但模型只有 {1} 个专家",
     CF_LAYER_COUNT: "层数",
     CF_HEAD_COUNT: "注意力头数",
     CF_NOT_JSON: "不是有效的 JSON：{0}",

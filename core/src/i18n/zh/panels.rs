@@ -131,6 +131,7 @@ crate::texts! {
     LG_SG_POOL: "缓存池（max_total_num_tokens）",
     LG_ADOPTED: "已采用日志中的数值：",
     LG_NOT_ADOPTED: "无法采用日志中的数值：{0}。页面未作改动。",
+    LG_NOT_ALIGNED: "无法采用日志中的设置：{0}。页面未作改动。",
     LG_ADOPTED_SG: "已采用 SGLang 日志中的数值：",
     SA_NO_POOL: "日志中没有可取 token 数的缓存池行：空闲显存按推算",
     SA_ENGINE: "推理引擎",

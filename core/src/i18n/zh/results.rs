@@ -78,7 +78,7 @@ crate::texts! {
     RS_BLOCKS_OF: "{0} 个块，每块 {1} 个 token{2}",
     RS_SG_SEQS_SUB: "每条 {0} 个 token · max_running_requests {1}",
     RS_SG_TOKENS_SUB: "max_total_num_tokens · 每 token {0} 字节{1}",
-    RS_SG_TOKENS_SUB_SWA: "max_total_num_tokens，即全注意力层的池 · 滑动窗口层存其 {1} 倍的 token，折合每 token {0} 字节{2}",
+    RS_SG_TOKENS_SUB_SWA: "max_total_num_tokens，即全注意力层的缓存池 · 滑动窗口层的缓存池容量为其 {1} 倍，折合每 token {0} 字节{2}",
     RS_SG_DEFAULT_RESERVED: "SGLang {0} 的默认值：在 {2} MiB 中预留 {1} MiB",
     RS_SG_DEFAULT: "SGLang {0} 的默认值",
     RS_SG_NOT_ACCEPTED: "SGLang 不接受这些设置：{0}",
