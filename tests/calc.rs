@@ -806,3 +806,24 @@ fn counts_past_a_thousand_are_written_with_separators_in_the_derivation() {
         "{e:?}"
     );
 }
+
+/// One of a thing reads in the singular: a 16-token context is ⌈16 / 16⌉ = 1 block per
+/// sequence, and a one-layer custom model has "1 layer" (2 × 1 layer × 8 KV heads × 128 × 2 B =
+/// 4,096 B per token).
+#[test]
+fn one_block_and_one_layer_read_in_the_singular() {
+    let text = |q: &str| {
+        let (s, notes) = decode(q);
+        assert!(notes.is_empty(), "{notes:?}");
+        let o = evaluate(&s).unwrap();
+        format!("{:?}", explain(&s, &o).derivations)
+    };
+    let e = text("?model=Qwen/Qwen3-8B&ctx=16");
+    assert!(
+        e.contains("⌈16 / 16⌉ = 1 block") && !e.contains("1 blocks"),
+        "{e}"
+    );
+    let e = text("?model=custom&layers=1&heads=32&kv_heads=8&head_dim=128&weights_gib=1");
+    assert!(e.contains("1 layer ") && !e.contains("1 layers"), "{e}");
+    assert!(e.contains("4,096 B"), "{e}");
+}

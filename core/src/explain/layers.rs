@@ -19,7 +19,7 @@ fn attention_layers_text(s: &PageScenario, m: &ModelSpec) -> String {
     let mut text = if s.pp > 1 {
         tf!(EX_LAYERS_PP, n, m.attention_layers(), s.pp)
     } else {
-        tf!(EX_LAYERS, n)
+        super::layers(n)
     };
     if let Some(st) = m.state {
         text = tf!(EX_LAYERS_HYBRID, n, st.layers, st.kind.name());
@@ -210,7 +210,7 @@ pub(super) fn vllm_blocks(s: &PageScenario, o: &Outcome) -> Vec<(&'static str, S
         EX_PER_BLOCK,
         thousands(r.block_bytes),
         thousands(r.page_bytes),
-        r.block_bytes / r.page_bytes.max(1)
+        super::layers(r.block_bytes / r.page_bytes.max(1))
     );
     if let Some(g) = r.groups {
         let kinds: Vec<String> = [
@@ -300,6 +300,7 @@ pub(super) fn vllm_blocks(s: &PageScenario, o: &Outcome) -> Vec<(&'static str, S
                 thousands(per_req)
             )
         }
+        None if per_req == full && per_req == 1 => tf!(EX_TAKES_ONE, tokens_text, bs),
         None if per_req == full => tf!(EX_TAKES, tokens_text, bs, thousands(per_req)),
         // Every layer slides, or keeps only a state: fewer blocks than the whole context.
         None => tf!(EX_TAKES_WINDOW_ONLY, thousands(per_req)),

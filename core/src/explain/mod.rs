@@ -39,6 +39,15 @@ fn sequences(n: u64) -> String {
     }
 }
 
+/// `1 layer`, `36 layers` in the page's language.
+pub(crate) fn layers(n: u64) -> String {
+    if n == 1 {
+        t!(EX_ONE_LAYER).to_string()
+    } else {
+        tf!(EX_LAYERS, n)
+    }
+}
+
 /// A word as a POSIX shell reads it: bare when it is safe, else single-quoted.
 pub fn shell_word(s: &str) -> String {
     if !s.is_empty()
@@ -78,7 +87,7 @@ fn sizes(s: &PageScenario, o: &Outcome) -> Vec<(&'static str, String)> {
             en::EX_TERM_AS_MHA,
             tf!(
                 EX_AS_MHA,
-                model.attention_layers(),
+                layers(model.attention_layers()),
                 model.attention_heads,
                 model.head_dim,
                 b,
