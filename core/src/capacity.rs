@@ -444,6 +444,12 @@ pub fn decode_flops_per_token(model: &ModelSpec, t: u64) -> f64 {
     2.0 * active_params(model) as f64 + per_layer * attended
 }
 
+/// The largest divisor of `n` that is at most `at_most` (1 when `at_most` is 0): a KV-head count
+/// the heads split into evenly, a decode-context-parallel size a TP group splits into.
+pub fn largest_divisor(n: u64, at_most: u64) -> u64 {
+    (1..=at_most).rev().find(|d| n % d == 0).unwrap_or(1)
+}
+
 /// The vocabulary padded to 64 rows, as the parallel embedding divides it over TP (vLLM's
 /// `VocabParallelEmbedding`, which SGLang's copies).
 pub fn padded_vocab(model: &ModelSpec) -> u64 {

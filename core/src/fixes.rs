@@ -181,8 +181,7 @@ pub fn fixes(s: &PageScenario, o: &Outcome) -> Vec<Fix> {
             // this TP (1: none) starts it too, when TP alone is not the reason.
             let dcp = s.knobs.dcp.max(1);
             if dcp > 1 && s.tp % dcp != 0 {
-                let d = (1..dcp).rev().find(|d| s.tp % d == 0).unwrap_or(1);
-                changes.push(Change::Dcp(d));
+                changes.push(Change::Dcp(crate::capacity::largest_divisor(s.tp, dcp - 1)));
             }
         }
         RefusalKind::BatchedTokens => {

@@ -44,10 +44,7 @@ pub(super) fn settle(s: &mut PageScenario, notes: &mut Vec<Notice>) {
                 message: tf!(ERR_KV_UNEVEN, c.attention_heads, c.kv_heads),
             }
             .to_string();
-            let d = (1..=c.kv_heads)
-                .rev()
-                .find(|d| c.attention_heads % d == 0)
-                .unwrap_or(1);
+            let d = crate::capacity::largest_divisor(c.attention_heads, c.kv_heads);
             let default = tf!(Q_KV_HEADS_DIVISOR, d, c.kv_heads);
             c.kv_heads = d;
             note(notes, "kv_heads", cause, &default);
