@@ -361,6 +361,22 @@ fn uneven_head_groups_and_more_routed_experts_than_experts_are_refused() {
 }
 
 #[test]
+fn an_mla_config_is_not_held_to_kv_head_groups() {
+    // MLA caches one latent per token per layer, whatever num_key_value_heads says: DeepSeek-V3.2
+    // with 100 KV heads for its 128 heads imports to the same cache (kv_lora_rank 512 +
+    // qk_rope_head_dim 64 = 576 a layer), as the URL and the form take it.
+    let text = config("DeepSeek-V3.2").replace(
+        "\"num_key_value_heads\": 128",
+        "\"num_key_value_heads\": 100",
+    );
+    let m = import(&text, "x").unwrap();
+    assert!(matches!(
+        m.spec.attention,
+        Attention::Mla { latent: 576, .. }
+    ));
+}
+
+#[test]
 fn llama4_counts_its_shared_expert() {
     // Llama-4-Scout: each of its 48 MoE layers has a shared expert as wide as a routed one,
     // 3 matrices of 5,120 × 8,192: 48 × 3 × 5,120 × 8,192 = 6,039,797,760 parameters,

@@ -110,11 +110,14 @@ fn class_default(model_type: &str, key: &str) -> Option<u64> {
 /// Each KV head serves a group of query heads, every group the same size: more KV heads than
 /// heads, or groups of unequal size, is no model (grouped-query attention repeats each KV head
 /// for heads / KV heads query heads; vLLM's `Attention` asserts num_heads % num_kv_heads == 0).
-fn check_groups(kv_heads: u64, heads: u64) -> Result<()> {
+/// MLA caches one latent, whatever its KV heads: only the first holds for it (as
+/// `ModelSpec::validate` has it).
+fn check_groups(kv_heads: u64, heads: u64, attention: &Attention) -> Result<()> {
+    let mla = matches!(attention, Attention::Mla { .. });
     if kv_heads > heads {
         return Err(bad(crate::tf!(CF_KV_OVER_HEADS, kv_heads, heads)));
     }
-    if heads % kv_heads.max(1) != 0 {
+    if !mla && heads % kv_heads.max(1) != 0 {
         return Err(bad(crate::tf!(CF_KV_UNEVEN, kv_heads, heads)));
     }
     Ok(())
@@ -269,7 +272,6 @@ pub fn import(text: &str, name: &str) -> Result<Imported> {
         notes.push(crate::t!(CF_NO_KV_HEADS).into());
         heads
     });
-    check_groups(kv_heads, heads)?;
     let head_dim = match optional(m, &["head_dim"])?
         .or_else(|| class_default(&model_type, "head_dim"))
         .filter(|v| *v > 0)
@@ -289,6 +291,7 @@ pub fn import(text: &str, name: &str) -> Result<Imported> {
 
     let dtype = dtype(m, top, &mut notes);
     let kinds = layers::read(m, &model_type, layers, hidden, dtype, &mut notes)?;
+    check_groups(kv_heads, heads, &kinds.attention)?;
     let quant = top
         .get("quantization_config")
         .or_else(|| m.get("quantization_config"))
