@@ -437,3 +437,117 @@ fn a_kv_head_count_or_head_dim_that_is_there_but_wrong_is_refused_not_taken_as_a
     // And the real file reads its 8 KV heads.
     assert_eq!(import(&config("Qwen3-8B"), "x").unwrap().spec.kv_heads, 8);
 }
+
+/// The older families keep their KV heads and lengths where vLLM's `get_total_num_kv_heads` and
+/// `_get_and_verify_max_len` look (the keys below are those of the published configs of
+/// tiiuae/falcon-7b, bigcode/starcoder, mosaicml/mpt-7b and databricks/dbrx-instruct).
+#[test]
+fn older_families_as_vllm_reads_them() {
+    let kv = |text: &str| {
+        let m = import(text, "x").unwrap();
+        let per_token = bytes_per_token(&m.spec, KvDtype::Auto, 1, 1).unwrap().0;
+        (
+            m.spec.kv_heads,
+            m.spec.head_dim,
+            per_token,
+            m.default_max_model_len,
+            m.weights.params,
+            m.notes,
+        )
+    };
+    // Falcon-7B: `multi_query` is one KV head for 71 heads of 4,544 / 71 = 64:
+    // 2 × 32 layers × 1 × 64 × 2 B = 8,192 B per token (71 KV heads would be 581,632 B).
+    // No length key: FalconConfig's max_position_embeddings, 2,048.
+    // Parameters: tied embeddings 65,024 × 4,544 = 295,469,056; per layer q and o 2 × 4,544²,
+    // k and v 2 × 4,544 × 64, a GELU MLP 2 × 4,544 × 18,176, norms 2 × 4,544 = 207,070,080;
+    // × 32 + 295,469,056 + 4,544 = 6,921,716,160 (the model card's 6,921,720,704 has a bias
+    // of 4,544 in its final LayerNorm).
+    let falcon = r#"{"model_type": "falcon", "multi_query": true, "new_decoder_architecture": false,
+        "hidden_size": 4544, "num_attention_heads": 71, "num_hidden_layers": 32,
+        "parallel_attn": true, "torch_dtype": "bfloat16", "vocab_size": 65024}"#;
+    let (k, hd, tok, len, params, notes) = kv(falcon);
+    assert_eq!(
+        (k, hd, tok, len, params),
+        (1, 64, 8_192, 2_048, 6_921_716_160)
+    );
+    assert!(
+        notes[0].starts_with("multi_query: the 71 attention heads share one KV head"),
+        "{notes:?}"
+    );
+    // Falcon-40B's new decoder architecture ignores `multi_query`: num_kv_heads 8 of 64 dims,
+    // 2 × 60 × 8 × 64 × 2 = 122,880 B per token.
+    let falcon40 = r#"{"model_type": "falcon", "multi_query": true, "new_decoder_architecture": true,
+        "hidden_size": 8192, "num_attention_heads": 128, "num_kv_heads": 8, "num_hidden_layers": 60,
+        "vocab_size": 65024}"#;
+    assert_eq!(kv(falcon40).2, 122_880);
+    // StarCoder (gpt_bigcode): one KV head of 6,144 / 48 = 128, 2 × 40 × 128 × 2 = 20,480 B per
+    // token; n_positions 8,192. Parameters: tied 49,152 × 6,144 = 301,989,888; per layer
+    // 2 × 6,144² + 2 × 6,144 × 128 + 2 × 6,144 × 24,576 + 2 × 6,144 = 379,072,512; × 40 +
+    // 301,989,888 + 6,144 = 15,464,896,512 (the learned positions and biases, 52.6 M, are not
+    // counted: 0.3 % under the published 15.5 B).
+    let starcoder = r#"{"model_type": "gpt_bigcode", "multi_query": true, "n_embd": 6144,
+        "n_head": 48, "n_inner": 24576, "n_layer": 40, "n_positions": 8192,
+        "torch_dtype": "float32", "vocab_size": 49152}"#;
+    let (k, hd, tok, len, params, _) = kv(starcoder);
+    assert_eq!(
+        (k, hd, tok, len, params),
+        (1, 128, 20_480, 8_192, 15_464_896_512)
+    );
+    // MPT-7B: n_heads 32 and no attn_config.kv_n_heads, so 32 KV heads: 2 × 32 × 32 × 128 × 2 =
+    // 524,288 B per token; max_seq_len 2,048. Parameters: tied 50,432 × 4,096 = 206,569,472; per
+    // layer 4 × 4,096² + 2 × 4,096 × (4 × 4,096) + 2 × 4,096 = 201,334,784; × 32 + 206,569,472 +
+    // 4,096 = 6,649,286,656, MPT-7B's count.
+    let mpt = r#"{"model_type": "mpt", "attn_config": {"alibi": true, "attn_impl": "torch"},
+        "d_model": 4096, "expansion_ratio": 4, "max_seq_len": 2048, "n_heads": 32, "n_layers": 32,
+        "vocab_size": 50432}"#;
+    let (k, hd, tok, len, params, _) = kv(mpt);
+    assert_eq!(
+        (k, hd, tok, len, params),
+        (32, 128, 524_288, 2_048, 6_649_286_656)
+    );
+    // DBRX: attn_config.kv_n_heads 8 of 6,144 / 48 = 128: 2 × 40 × 8 × 128 × 2 = 163,840 B per
+    // token; max_seq_len 32,768; ffn_config's 16 experts of 10,752, 4 per token. Parameters:
+    // embeddings and lm_head 2 × 100,352 × 6,144 = 1,233,125,376; per layer attention
+    // 2 × 6,144² + 2 × 6,144 × 1,024 = 88,080,384, experts 16 × 3 × 6,144 × 10,752 =
+    // 3,170,893,824, router 6,144 × 16 = 98,304, norms 12,288; × 40 + 1,233,125,376 + 6,144 =
+    // 131,596,523,520 (DBRX's "132B total parameters").
+    let dbrx = r#"{"model_type": "dbrx", "attn_config": {"kv_n_heads": 8, "rope_theta": 500000},
+        "d_model": 6144, "ffn_config": {"ffn_hidden_size": 10752, "moe_num_experts": 16,
+        "moe_top_k": 4}, "max_seq_len": 32768, "n_heads": 48, "n_layers": 40,
+        "vocab_size": 100352}"#;
+    let (k, hd, tok, len, params, _) = kv(dbrx);
+    assert_eq!(
+        (k, hd, tok, len, params),
+        (8, 128, 163_840, 32_768, 131_596_523_520)
+    );
+    // The smallest length key wins, and Command-R's model_max_length over all of them; none at
+    // all is 2,048, with a note.
+    let llama = |extra: &str| {
+        format!(
+            r#"{{"model_type": "llama", "num_hidden_layers": 2, "num_attention_heads": 4,
+            "hidden_size": 512, "vocab_size": 1000{extra}}}"#
+        )
+    };
+    let len = |t: &str| import(t, "x").unwrap().default_max_model_len;
+    assert_eq!(
+        len(&llama(
+            r#", "max_position_embeddings": 8192, "seq_length": 4096"#
+        )),
+        4096
+    );
+    assert_eq!(
+        len(&llama(
+            r#", "max_position_embeddings": 8192, "model_max_length": 131072"#
+        )),
+        131_072
+    );
+    let none = import(&llama(""), "x").unwrap();
+    assert_eq!(none.default_max_model_len, 2048);
+    assert!(
+        none.notes
+            .iter()
+            .any(|n| n.ends_with("vLLM assumes 2,048 tokens")),
+        "{:?}",
+        none.notes
+    );
+}

@@ -10,6 +10,8 @@ mod weights;
 use crate::units::{thousands, Bytes};
 use serde_json::{Map, Value};
 
+type Obj = Map<String, Value>;
+
 /// The weights computed from a config.
 #[derive(Clone, Debug, PartialEq)]
 pub struct WeightsEstimate {
@@ -93,10 +95,16 @@ pub fn matching_preset(m: &ModelSpec) -> Option<&'static crate::presets::ModelPr
 pub const MAX_CONFIG_BYTES: usize = 1 << 20;
 
 /// What a config class fills in when the file omits a key, as vLLM sees it through
-/// transformers: Gemma 3's `Gemma3TextConfig` defaults (gemma-3-12b-it ships without them).
+/// transformers: Gemma 3's `Gemma3TextConfig` defaults (gemma-3-12b-it ships without them), and
+/// the older families' lengths.
 fn class_default(model_type: &str, key: &str) -> Option<u64> {
-    if !model_type.starts_with("gemma3") {
-        return None;
+    // The older families' lengths: `FalconConfig.max_position_embeddings`, `MptConfig.max_seq_len`,
+    // `GPT2Config` / `GPTBigCodeConfig.n_positions`.
+    match (model_type, key) {
+        ("falcon" | "mpt", "max_position_embeddings") => return Some(2048),
+        ("gpt2" | "gpt_bigcode", "max_position_embeddings") => return Some(1024),
+        _ if !model_type.starts_with("gemma3") => return None,
+        _ => {}
     }
     match key {
         "head_dim" => Some(256),
@@ -121,6 +129,74 @@ fn check_groups(kv_heads: u64, heads: u64, attention: &Attention) -> Result<()> 
         return Err(bad(crate::tf!(CF_KV_UNEVEN, kv_heads, heads)));
     }
     Ok(())
+}
+
+/// vLLM's KV heads (`ModelConfig.get_total_num_kv_heads`: vllm/config.py through 0.10,
+/// vllm/config/model.py since; SGLang's `model_config.py` has the same rule, read in 0.5.23):
+/// `multi_query` is one KV head (GPT-BigCode, Falcon-7B) unless a Falcon has
+/// `new_decoder_architecture`; then the first of `n_head_kv`, `num_kv_heads`,
+/// `num_key_value_heads`, `multi_query_group_num`; else as many as the attention heads.
+fn kv_heads(m: &Obj, top: &Obj, heads: u64, notes: &mut Vec<String>) -> Result<u64> {
+    let falcon = matches!(
+        s(top, "model_type"),
+        Some("falcon" | "RefinedWeb" | "RefinedWebModel")
+    );
+    if b(m, "multi_query") == Some(true)
+        && !(falcon && b(top, "new_decoder_architecture") == Some(true))
+    {
+        notes.push(crate::tf!(CF_MULTI_QUERY, heads));
+        return Ok(1);
+    }
+    let keys = [
+        "n_head_kv",
+        "num_kv_heads",
+        "num_key_value_heads",
+        "multi_query_group_num",
+    ];
+    Ok(optional(m, &keys)?.unwrap_or_else(|| {
+        notes.push(crate::t!(CF_NO_KV_HEADS).into());
+        heads
+    }))
+}
+
+/// MPT and DBRX keep some of their geometry in nested objects (`attn_config.kv_n_heads`, DBRX's
+/// `ffn_config` with its experts; MPT's MLP is `expansion_ratio` × `d_model` wide): a copy with
+/// those under the names the rest of the import reads (vLLM reads `kv_n_heads` for both in
+/// `get_total_num_kv_heads`, and each model's MLP from its own config). `None` for other models.
+fn flattened(m: &Obj, model_type: &str) -> Option<Obj> {
+    if !matches!(model_type, "mpt" | "dbrx") {
+        return None;
+    }
+    let mut flat = m.clone();
+    let nested = |outer: &str, inner: &str| m.get(outer)?.as_object()?.get(inner).cloned();
+    let renames = [
+        ("attn_config", "kv_n_heads", "num_key_value_heads"),
+        ("ffn_config", "moe_num_experts", "num_local_experts"),
+        ("ffn_config", "moe_top_k", "num_experts_per_tok"),
+        ("ffn_config", "ffn_hidden_size", "intermediate_size"),
+    ];
+    for (outer, inner, name) in renames {
+        if let Some(v) = nested(outer, inner) {
+            flat.insert(name.into(), v);
+        }
+    }
+    if let (Some(r), Some(d)) = (u(m, &["expansion_ratio"]), u(m, &["d_model"])) {
+        flat.insert("intermediate_size".into(), r.saturating_mul(d).into());
+    }
+    Some(flat)
+}
+
+/// Whether the LM head is the embedding matrix: `tie_word_embeddings`, else the config class's
+/// default in transformers (`PretrainedConfig`'s True where the class keeps it: Gemma, GPT-2,
+/// GPT-BigCode, Falcon, MPT; Llama, Qwen, Mistral and most others set False).
+fn tied(m: &Obj, top: &Obj) -> bool {
+    let class_ties = matches!(
+        s(m, "model_type"),
+        Some(t) if t.starts_with("gemma") || matches!(t, "gpt2" | "gpt_bigcode" | "falcon" | "mpt")
+    );
+    b(m, "tie_word_embeddings")
+        .or_else(|| b(top, "tie_word_embeddings"))
+        .unwrap_or(class_ties)
 }
 
 fn bad(message: String) -> KvError {
@@ -247,6 +323,8 @@ pub fn import(text: &str, name: &str) -> Result<Imported> {
         .or_else(|| s(top, "model_type"))
         .unwrap_or("unknown")
         .to_string();
+    let flat = flattened(m, &model_type);
+    let m = flat.as_ref().unwrap_or(m);
 
     let layers = need(
         m,
@@ -255,23 +333,11 @@ pub fn import(text: &str, name: &str) -> Result<Imported> {
     )?;
     let heads = need(
         m,
-        &["num_attention_heads", "n_head", "num_heads"],
+        &["num_attention_heads", "n_head", "num_heads", "n_heads"],
         crate::i18n::en::CF_HEAD_COUNT,
     )?;
     let hidden = need(m, &["hidden_size", "n_embd", "d_model"], "hidden_size")?;
-    let kv_heads = optional(
-        m,
-        &[
-            "num_key_value_heads",
-            "n_head_kv",
-            "num_kv_heads",
-            "multi_query_group_num",
-        ],
-    )?
-    .unwrap_or_else(|| {
-        notes.push(crate::t!(CF_NO_KV_HEADS).into());
-        heads
-    });
+    let kv_heads = kv_heads(m, top, heads, &mut notes)?;
     let head_dim = match optional(m, &["head_dim"])?
         .or_else(|| class_default(&model_type, "head_dim"))
         .filter(|v| *v > 0)
@@ -382,13 +448,10 @@ pub fn import(text: &str, name: &str) -> Result<Imported> {
                 .and_then(|v| u(v, &["num_attention_heads", "num_heads"]))
                 .unwrap_or(0),
             // Gemma ties its embeddings (transformers' default) and vLLM builds them on every
-            // pipeline stage; the others as `tie_word_embeddings` says (default: untied).
+            // pipeline stage; the others as `tie_word_embeddings` says ([`tied`]).
             embeddings: if s(m, "model_type").is_some_and(|t| t.starts_with("gemma")) {
                 Embeddings::EveryStage
-            } else if b(m, "tie_word_embeddings")
-                .or_else(|| b(top, "tie_word_embeddings"))
-                .unwrap_or(false)
-            {
+            } else if tied(m, top) {
                 Embeddings::Tied
             } else {
                 Embeddings::Untied
@@ -461,17 +524,28 @@ fn dtype(m: &Map<String, Value>, top: &Map<String, Value>, notes: &mut Vec<Strin
 
 /// vLLM's default `max_model_len`: `max_position_embeddings`, scaled by rope scaling as vLLM does.
 fn default_max_model_len(m: &Map<String, Value>, model_type: &str, notes: &mut Vec<String>) -> u64 {
-    let max_pos = u(
-        m,
-        &[
-            "max_position_embeddings",
-            "n_positions",
-            "max_sequence_length",
-            "seq_length",
-        ],
-    )
-    .or_else(|| class_default(model_type, "max_position_embeddings"))
-    .unwrap_or(0);
+    // vLLM's `_get_and_verify_max_len` (vllm/config.py; `derive_max_model_len_and_key` in
+    // vllm/config/model.py since 0.11): the smallest of these keys, Command-R's
+    // `model_max_length` over all of them, and 2,048 when the config has none.
+    let keys = [
+        "max_position_embeddings",
+        "n_positions",
+        "max_seq_len",
+        "seq_length",
+        "model_max_length",
+        "max_target_positions",
+        "max_sequence_length",
+        "max_seq_length",
+        "seq_len",
+    ];
+    let max_pos = u(m, &["model_max_length"])
+        .filter(|&n| n > 0)
+        .or_else(|| keys.iter().filter_map(|k| u(m, &[k])).min())
+        .or_else(|| class_default(model_type, "max_position_embeddings"))
+        .unwrap_or_else(|| {
+            notes.push(crate::t!(CF_NO_MAX_LEN).into());
+            2048
+        });
     let mut default_len = max_pos;
     // Gemma 3's 128K is already scaled: vLLM skips the factor for it
     // (`_get_and_verify_max_len`, vllm/config.py, "Gemma3's max_model_len (128K) is already scaled").

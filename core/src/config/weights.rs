@@ -41,11 +41,7 @@ fn parts(m: &Obj, top: &Obj, spec: &ModelSpec, experts: u64, l: &Layers) -> (Par
     let h = spec.extras.hidden as u128;
     let heads = spec.attention_heads as u128;
     let (kv, hd) = (spec.kv_heads as u128, spec.head_dim as u128);
-    // transformers' defaults when the config omits it: Gemma ties its embeddings, Llama/Qwen/Mistral do not.
-    let tied_default = s(m, "model_type").is_some_and(|t| t.starts_with("gemma"));
-    let tied = b(m, "tie_word_embeddings")
-        .or_else(|| b(top, "tie_word_embeddings"))
-        .unwrap_or(tied_default);
+    let tied = super::tied(m, top);
     let embed = spec.vocab as u128 * h * if tied { 1 } else { 2 };
     let attn = match spec.attention {
         Attention::Mla { latent, indexer } => {
@@ -103,10 +99,20 @@ fn parts(m: &Obj, top: &Obj, spec: &ModelSpec, experts: u64, l: &Layers) -> (Par
         }
         None => 0,
     };
-    // Nemotron-H's MLP is relu² (two matrices); the rest gate (three).
+    // Nemotron-H's MLP is relu² (two matrices), as are the GELU MLPs of the older families
+    // (GPT-2's line, Falcon, StarCoder, MPT); the rest gate (three).
     let gated = !matches!(
         s(m, "model_type").unwrap_or(""),
-        "phi" | "gpt2" | "gpt_neox" | "gptj" | "opt" | "bloom" | "falcon" | "starcoder2"
+        "phi"
+            | "gpt2"
+            | "gpt_neox"
+            | "gptj"
+            | "opt"
+            | "bloom"
+            | "falcon"
+            | "starcoder2"
+            | "gpt_bigcode"
+            | "mpt"
     ) && s(m, "mlp_hidden_act") != Some("relu2");
     let mats: u128 = if gated { 3 } else { 2 };
     let inter = u(m, &["intermediate_size", "ffn_hidden_size", "n_inner"])
