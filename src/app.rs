@@ -78,13 +78,13 @@ fn app() {
     // The URL holds the scenario shown: one the page refuses (more stages than layers) stays out.
     let shown = state.shown;
     let kept = parts::Kept::new();
-    let fresh_entry = browser::sync_url(move || {
+    let history = browser::History::follow(move || {
         let valid = shown.with(|x| x.as_ref().map(|x| encode(&x.s)));
         valid.unwrap_or_else(|| scenario.with(encode))
     });
     browser::on_window("popstate", move || {
         let (s, n) = state::decode_in_its_language(&browser::search());
-        fresh_entry.set_value(true);
+        history.returned();
         // The entry's own values show: text refused in a field belonged to the entry left.
         state.typed.update(|t| t.raw.clear());
         scenario.set(s);
@@ -118,7 +118,7 @@ fn app() {
             kept.reset();
         }
         browser::clear_resize();
-        let ui = parts::Ui::new(notices, fresh_entry, kept);
+        let ui = parts::Ui::new(notices, history, kept);
         let html = if embed == Embed::Full {
             results::parts(state, ui);
             inputs::parts(state);

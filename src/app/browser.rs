@@ -158,37 +158,104 @@ pub fn read_text(
     });
 }
 
-/// Keeps the URL's query equal to `query()`: keystrokes replace the current history entry 250 ms
-/// after the last one; the first write after a committed edit adds an entry. The page's own first
-/// write (the URL it was opened with, in its canonical form) replaces the entry: Back leaves the
-/// page rather than returning to the same scenario spelt differently. Returns the flag a committed
-/// edit (a select, leaving a field, back/forward) sets to start a new entry.
-pub fn sync_url(query: impl Fn() -> String + Send + Sync + 'static) -> StoredValue<bool> {
-    let fresh_entry = StoredValue::new(true);
-    let generation = StoredValue::new(0u64);
-    Effect::new_sync(move |prev: Option<()>| {
-        let q = query();
-        let opening = prev.is_none();
-        generation.update_value(|g| *g += 1);
-        let mine = generation.get_value();
-        set_timeout(
-            move || {
-                if generation.get_value() != mine || same_as_current(&q) {
-                    return;
-                }
-                if opening {
-                    replace(&q);
-                } else if fresh_entry.get_value() {
-                    push(&q);
-                    fresh_entry.set_value(false);
-                } else {
-                    replace(&q);
-                }
-            },
-            Duration::from_millis(250),
-        );
-    });
-    fresh_entry
+/// The page's history entries. The URL's query follows the scenario shown: a keystroke's change
+/// is written 250 ms after the last one, into an entry of its own that later keystrokes replace;
+/// any other change (a pick, a field left, a button: an import, a fix, a log's numbers) is written
+/// at once, into a new entry, and that entry is kept. Back then returns to the scenario before
+/// the change, whenever it is pressed. The page's own first write (the URL it was opened with, in
+/// its canonical form) replaces the entry: Back leaves the page rather than returning to the same
+/// scenario spelt differently.
+#[derive(Clone, Copy)]
+pub struct History {
+    /// The current entry stays: the next write adds one.
+    kept: StoredValue<bool>,
+    /// The next change comes from a keystroke.
+    typing: StoredValue<bool>,
+    /// The write waiting for its timer: the query, and whether a keystroke made it.
+    pending: StoredValue<Option<(String, bool)>>,
+    /// Counts the writes asked for: a timer whose write is no longer the latest does nothing.
+    generation: StoredValue<u64>,
+    /// The opening write is done.
+    opened: StoredValue<bool>,
+}
+
+impl History {
+    /// Keeps the URL's query equal to `query()`.
+    pub fn follow(query: impl Fn() -> String + Send + Sync + 'static) -> Self {
+        let h = History {
+            kept: StoredValue::new(true),
+            typing: StoredValue::new(false),
+            pending: StoredValue::new(None),
+            generation: StoredValue::new(0),
+            opened: StoredValue::new(false),
+        };
+        Effect::new_sync(move |prev: Option<()>| {
+            let q = query();
+            let keystroke = std::mem::take(&mut *h.typing.write_value());
+            h.generation.update_value(|g| *g += 1);
+            let mine = h.generation.get_value();
+            h.pending.set_value(Some((q, keystroke)));
+            // (A change's own write waits for the task after it, outside the edit's frame.)
+            let wait = if prev.is_none() || keystroke { 250 } else { 0 };
+            set_timeout(
+                move || {
+                    if h.generation.get_value() == mine {
+                        h.flush();
+                    }
+                },
+                Duration::from_millis(wait),
+            );
+        });
+        h
+    }
+
+    /// The next change is a keystroke's.
+    pub fn typed(self) {
+        self.typing.set_value(true);
+    }
+
+    /// A committed edit (a field left, a pick, a button, a file): a keystroke's
+    /// write still waiting is written now, and the entry it is in stays.
+    pub fn commit(self) {
+        self.typing.set_value(false);
+        self.generation.update_value(|g| *g += 1);
+        self.flush();
+        self.kept.set_value(true);
+    }
+
+    /// Back or forward: the entry arrived at is shown and stays; a keystroke's write still
+    /// waiting belonged to the entry left, and is dropped.
+    pub fn returned(self) {
+        self.typing.set_value(false);
+        self.generation.update_value(|g| *g += 1);
+        self.pending.set_value(None);
+        self.kept.set_value(true);
+    }
+
+    /// Writes the pending query: the opening one in place, a keystroke's into an entry of its
+    /// own, another change's into a new entry that stays.
+    fn flush(self) {
+        let Some((q, keystroke)) = self.pending.write_value().take() else {
+            return;
+        };
+        if !self.opened.get_value() {
+            self.opened.set_value(true);
+            replace(&q);
+            return;
+        }
+        if same_as_current(&q) {
+            if !keystroke {
+                self.kept.set_value(true);
+            }
+            return;
+        }
+        if self.kept.get_value() {
+            push(&q);
+        } else {
+            replace(&q);
+        }
+        self.kept.set_value(!keystroke);
+    }
 }
 
 /// Copies `text` and reports in `status` whether the browser allowed it, for a few seconds.

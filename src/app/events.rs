@@ -9,7 +9,8 @@ use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
 /// A keystroke in a text field.
-pub fn input(state: State, ev: leptos::ev::Event) {
+pub fn input(state: State, ui: Ui, ev: leptos::ev::Event) {
+    ui.history.typed();
     inputs::input(state, &ev);
 }
 
@@ -36,12 +37,13 @@ fn read(state: State, ui: Ui, panel: &'static DropPanel, file: web_sys::File) {
     });
 }
 
-/// A change: the language switch, a file chosen, the embed builder's pickers, or the form (whose
-/// changes are committed edits: the next URL write adds a history entry).
+/// A change: the language switch, a file chosen, the embed builder's pickers, or the form. Each
+/// is a committed edit: its history entry stays.
 pub fn change(state: State, ui: Ui, ev: leptos::ev::Event) {
     let Some(id) = dom::target_id(&ev) else {
         return;
     };
+    ui.history.commit();
     let value = event_target_value(&ev);
     if id == "lang" {
         // The page is drawn anew in the language, changing only the markup that differs: the
@@ -63,13 +65,13 @@ pub fn change(state: State, ui: Ui, ev: leptos::ev::Event) {
     } else {
         inputs::change(state, &id, &ev);
     }
-    if browser::target_closest(&ev, "form.inputs") {
-        ui.fresh_entry.set_value(true);
-    }
 }
 
 /// A click on one of the page's buttons (each panel says whether it was its).
 pub fn click(state: State, ui: Ui, ev: leptos::ev::MouseEvent) {
+    if browser::target_closest(&ev, "button") {
+        ui.history.commit();
+    }
     if let Some(text_id) = browser::clicked_data(&ev, "button[data-take]", "data-take") {
         if let Some(panel) = [&IMPORT_PANEL, &LOG_PANEL]
             .into_iter()
@@ -99,6 +101,7 @@ pub fn drop(state: State, ui: Ui, ev: leptos::ev::DragEvent) {
     let Some(file) = browser::dropped_file(&ev) else {
         return;
     };
+    ui.history.commit();
     for panel in [&IMPORT_PANEL, &LOG_PANEL] {
         if browser::target_closest(&ev, &format!("details.{}", panel.class)) {
             read(state, ui, panel, file);
@@ -110,7 +113,7 @@ pub fn drop(state: State, ui: Ui, ev: leptos::ev::DragEvent) {
 /// One event of the page's, passed to its handler by type.
 fn dispatch(state: State, ui: Ui, ev: web_sys::Event) {
     match ev.type_().as_str() {
-        "input" => input(state, ev),
+        "input" => input(state, ui, ev),
         "change" => change(state, ui, ev),
         "click" => {
             if let Ok(ev) = ev.dyn_into::<web_sys::MouseEvent>() {

@@ -71,14 +71,14 @@ impl Kept {
 }
 
 /// What the page's own controls hold besides the scenario: made anew each time the page is drawn
-/// (a change of language), except the URL's notices, the history flag and what [`Kept`] holds,
+/// (a change of language), except the URL's notices, the history entries and what [`Kept`] holds,
 /// which outlive it.
 #[derive(Clone, Copy)]
 pub struct Ui {
     /// URL parameters that were refused.
     pub notices: RwSignal<Vec<Notice>>,
-    /// Set by a committed edit: the next URL write adds a history entry.
-    pub fresh_entry: StoredValue<bool>,
+    /// The history entries the URL is written into.
+    pub history: super::browser::History,
     /// What the last copy said ("Link copied", …), for a few seconds.
     pub copied: RwSignal<String>,
     /// The embed builder: open, and its view and theme.
@@ -98,12 +98,16 @@ pub struct Ui {
 }
 
 impl Ui {
-    pub fn new(notices: RwSignal<Vec<Notice>>, fresh_entry: StoredValue<bool>, kept: Kept) -> Self {
+    pub fn new(
+        notices: RwSignal<Vec<Notice>>,
+        history: super::browser::History,
+        kept: Kept,
+    ) -> Self {
         let later = RwSignal::new(false);
         request_animation_frame(move || later.set(true));
         Ui {
             notices,
-            fresh_entry,
+            history,
             copied: RwSignal::new(String::new()),
             embed_open: kept.embed_open,
             embed: kept.embed,

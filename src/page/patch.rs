@@ -8,7 +8,7 @@
 //!
 //! Only markup read exactly here is patched: elements with double-quoted (or bare) attributes,
 //! text with the entities `html_escape` writes, no comments, and raw-text elements only when empty
-//! (an `<iframe>`: written whole, it would load its page again). Anything else, any two lists of
+//! (an `<iframe>`: written whole, it would load its page again; it is, when its address changes). Anything else, any two lists of
 //! children that do not pair up tag by tag at either end, and any element whose nodes in the DOM
 //! are not those the old markup describes, is written whole.
 
@@ -173,6 +173,11 @@ fn attributes(s: &str) -> Option<Vec<(&str, &str)>> {
     Some(out)
 }
 
+/// The value of the attribute `name`, as written.
+fn value<'a>(attrs: &[(&'a str, &'a str)], name: &str) -> Option<&'a str> {
+    attrs.iter().find(|(n, _)| *n == name).map(|(_, v)| *v)
+}
+
 /// Turns the markup inside `root`, which holds `old` (the markup written there last), into `new`.
 pub fn patch<D: Dom>(dom: &D, root: &D::Node, old: &str, new: &str) {
     let read = |s| pieces(s, &mut 0, "");
@@ -249,6 +254,12 @@ fn piece<D: Dom>(dom: &D, node: &D::Node, old: &Piece<'_>, new: &Piece<'_>) -> b
         let (Some(was), Some(now)) = (attributes(old.attrs), attributes(new.attrs)) else {
             return false;
         };
+        // A frame given a new address is a new frame: a `src` set on one already loaded adds an
+        // entry to the page's history (Back would take the frame back, not the page), where a new
+        // frame's first page takes its blank page's place.
+        if new.tag.eq_ignore_ascii_case("iframe") && value(&was, "src") != value(&now, "src") {
+            return false;
+        }
         for (name, v) in &now {
             if !was.contains(&(*name, *v)) {
                 // An attribute the element did not have would come last in the DOM, not where the

@@ -38,6 +38,23 @@ test('pasting Qwen3-32B gives 262,144 B per token, and the geometry goes into th
   await context.close();
 });
 
+test('an import is a history entry of its own: Back at once returns to the model before it', async () => {
+  const { context, page, problems } = await open();
+  await page.fill(sel('config-text'), read('Qwen3-32B'));
+  await click(page, 'config-import');
+  await waitValue(page, 'bytes-per-token', '262144');
+  // At once, within the 250 ms a keystroke's write would wait: the import's entry is already
+  // there, and the one before it is Qwen3-8B's (2 × 36 × 8 × 128 × 2 = 147,456 B per token).
+  await page.goBack();
+  await waitValue(page, 'bytes-per-token', '147456');
+  assert.equal(await fieldValue(page, 'model'), 'Qwen/Qwen3-8B');
+  await page.goForward();
+  await waitValue(page, 'bytes-per-token', '262144');
+  assert.equal(await fieldValue(page, 'model'), 'custom');
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
 test('choosing gemma-2-9b gives vLLM\'s sliding-window figures', async () => {
   const { context, page, problems } = await open('?model=Qwen/Qwen3-8B&gpu=h100-sxm&ctx=8192&vllm=0.11&overhead_gib=1');
   await page.setInputFiles(field('config-file'), path.join(CONFIGS, 'gemma-2-9b-it.json'));
