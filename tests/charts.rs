@@ -113,6 +113,16 @@ fn a_refusal_is_drawn_as_one() {
         charts::roofline(&d, 720).unwrap(),
     ] {
         assert!(svg.contains("vLLM would not start: the weights do not load"));
+        // The message's box is opaque (drawn #FEFEFE, which the page paints in the panel's
+        // colour) under its tint, so curves do not run through the words: the box, the tint of
+        // the same corners, then the text.
+        let veil = svg.find(r##"fill="#FEFEFE""##).expect("an opaque box");
+        let rest = &svg[veil..];
+        let tint = rest
+            .find(r##"fill="#D03A2F" opacity="0.15""##)
+            .expect("its tint");
+        assert!(tint < rest.find("vLLM would not start").unwrap(), "{rest}");
+        assert!(!rest[..tint].contains("<path"), "{rest}");
     }
     // The concurrency chart marks "this scenario" with a cross on the axis; its legend shows the
     // same cross, not a dot: no circle anywhere in it (a scenario that starts has two, the

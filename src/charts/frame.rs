@@ -247,6 +247,9 @@ pub(super) fn refusal_words(kind: RefusalKind) -> &'static str {
     }
 }
 
+/// The message box's ground: the page's stylesheet gives it the panel's colour by this value.
+pub const VEIL: RGBColor = RGBColor(0xfe, 0xfe, 0xfe);
+
 /// A message across the middle of the plot inside `(left, top, right, bottom)` on `area`: one
 /// line at up to the charts' size where it fits at 11 px or more, else split after its colon and
 /// wrapped at spaces, so it never spreads over the axes' labels.
@@ -288,11 +291,16 @@ pub(super) fn overlay(
     let line_h = (size / PX * 1.35) as i32;
     let (cx, cy) = ((left + right) / 2, (top + bottom) / 2);
     let half_h = line_h * lines.len() as i32 / 2 + 8;
+    let corners = [
+        (cx - tw / 2 - 10, cy - half_h),
+        (cx + tw / 2 + 10, cy + half_h),
+    ];
+    // An opaque box under the tint, so the curves do not run through the words: the page paints
+    // it in the panel's colour (`style/`: `rect[fill="#FEFEFE"]`), a saved SVG in white.
+    area.draw(&Rectangle::new(corners, VEIL.filled()))
+        .map_err(err)?;
     area.draw(&Rectangle::new(
-        [
-            (cx - tw / 2 - 10, cy - half_h),
-            (cx + tw / 2 + 10, cy + half_h),
-        ],
+        corners,
         RGBAColor(0xd0, 0x3a, 0x2f, 0.15).filled(),
     ))
     .map_err(err)?;
