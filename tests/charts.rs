@@ -532,3 +532,53 @@ fn every_legend_row_is_inside_the_drawing() {
     }
     set_lang(Lang::En);
 }
+
+#[test]
+fn axis_titles_stay_inside_the_drawing() {
+    // The roofline's Chinese titles at phone width ran past the chart: "每条序列的上下文长度
+    // （token，对数轴）", centred under the plot, ended 2 px right of a 300 px drawing, and the
+    // rotated "解码速度上限（token/s，对数轴）" (12 CJK characters and 7 Latin ones: 15.92 em,
+    // 207 px at 13 px) centred on a plot 173 px tall started above its top. Each title's
+    // estimated extent (0.56 em per Latin character, 1 em per CJK one, at its font size) must lie
+    // inside the drawing, along its own direction, at every width, in both languages.
+    use kvbudget::core::i18n::{load_builtin_zh, set_lang, Lang};
+    let em = |s: &str| -> f64 {
+        s.chars()
+            .map(|c| if (c as u32) >= 0x2E80 { 1.0 } else { 0.56 })
+            .sum()
+    };
+    load_builtin_zh();
+    for lang in [Lang::En, Lang::ZhCn] {
+        set_lang(lang);
+        for q in [
+            "?model=Qwen/Qwen3-8B&gpu=rtx-4090",
+            "?model=Qwen/Qwen3-8B&gpu=rtx-4090&tp=3",
+        ] {
+            let (_, d) = data(q);
+            for width in (280..=1000).step_by(10) {
+                for svg in all_three(&d, width) {
+                    let (w, h) = (attr(&svg, "width").unwrap(), attr(&svg, "height").unwrap());
+                    for t in svg.split("<text").skip(1) {
+                        let (x, y) = (attr(t, "x").unwrap(), attr(t, "y").unwrap());
+                        let half = em(content(t)) * attr(t, "font-size").unwrap_or(13.0) / 2.0;
+                        let (at, end) = if t.contains("transform=\"rotate(270") {
+                            (y, h)
+                        } else if t.contains(r#"dy="-0.5ex" text-anchor="middle""#) {
+                            (x, w)
+                        } else {
+                            continue;
+                        };
+                        assert!(
+                            at - half >= 0.0 && at + half <= end,
+                            "{lang:?} {q} width {width}: {:?} from {} to {} of {end}",
+                            content(t),
+                            at - half,
+                            at + half
+                        );
+                    }
+                }
+            }
+        }
+    }
+    set_lang(Lang::En);
+}

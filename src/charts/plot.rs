@@ -5,7 +5,7 @@
 //! 14 KB gzip on every first load) for what is here a handful of lines.
 
 use super::frame::{err, font, log_ticks, text_width, tick_label, ChartError, Root};
-use super::frame::{FONT, GRID, INK};
+use super::frame::{FONT, GRID, INK, PX};
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
@@ -57,6 +57,21 @@ const MARGIN: i32 = 12;
 const MARGIN_RIGHT: i32 = 20;
 const X_LABELS: i32 = 44;
 
+/// An axis title's size and centre on an area `len` px long: centred on `mid` (the plot's
+/// middle), moved inward to stay 4 px inside the area, and smaller (down to 11 px) where it is
+/// longer than the area (a Chinese title at phone width ran 2 px past the chart's edge).
+fn title_place(text: &str, mid: i32, len: i32) -> (f64, i32) {
+    let room = f64::from((len - 8).max(1));
+    let size = FONT.min(room * PX / text_width(text, PX)).max(11.0 * PX);
+    let half = (text_width(text, size) / 2.0).ceil() as i32;
+    let centre = if 4 + half <= len - 4 - half {
+        mid.clamp(4 + half, len - 4 - half)
+    } else {
+        len / 2
+    };
+    (size, centre)
+}
+
 impl<'a, 'b> Plot<'a, 'b> {
     /// The frame on `area`, `y_labels` px of y tick labels wide, with the axes and their titles
     /// (`y_desc` empty: none).
@@ -84,17 +99,19 @@ impl<'a, 'b> Plot<'a, 'b> {
             INK.into(),
         )?;
         let middle = Pos::new(HPos::Center, VPos::Bottom);
+        let (size, cx) = title_place(x_desc, (p.left + p.right) / 2, w as i32);
         area.draw(&Text::new(
             x_desc.to_string(),
-            ((p.left + p.right) / 2, h as i32 - MARGIN),
-            font(FONT).pos(middle),
+            (cx, h as i32 - MARGIN),
+            font(size).pos(middle),
         ))
         .map_err(err)?;
         if !y_desc.is_empty() {
+            let (size, cy) = title_place(y_desc, (p.top + p.bottom) / 2, h as i32);
             area.draw(&Text::new(
                 y_desc.to_string(),
-                (MARGIN, (p.top + p.bottom) / 2),
-                font(FONT)
+                (MARGIN, cy),
+                font(size)
                     .transform(FontTransform::Rotate270)
                     .pos(Pos::new(HPos::Center, VPos::Top)),
             ))
