@@ -140,9 +140,12 @@ const BUDGET_GZIP = 200_000;
 // refused with their cause, the uneven-KV-head, routed-experts and model-name checks and the DCP
 // fix (their texts in both languages), when it went to 213,700 B; 213,556 B with that change's
 // review fixes (uneven KV heads kept at a divisor, the log adopt's ranges, the wording), when it
-// went to 214,100 B to keep a margin of 500 B.
+// went to 214,100 B to keep a margin of 500 B; 214,338 B with the config import's older families
+// (multi_query, MPT's and DBRX's nested counts, the length keys as vLLM reads them, their two
+// notes in both languages; copying the config to rename its nested keys cost 1,050 B more and was
+// replaced by a nested lookup), when it went to 214,800 B.
 const WORKER = /^kvbudget-worker/;
-const WORKER_BUDGET_GZIP = 214_100;
+const WORKER_BUDGET_GZIP = 214_800;
 
 const gzipped = (files) => {
   let raw = 0;

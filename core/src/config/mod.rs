@@ -153,37 +153,23 @@ fn kv_heads(m: &Obj, top: &Obj, heads: u64, notes: &mut Vec<String>) -> Result<u
         "num_key_value_heads",
         "multi_query_group_num",
     ];
-    Ok(optional(m, &keys)?.unwrap_or_else(|| {
+    // MPT and DBRX: `attn_config.kv_n_heads`.
+    let listed = match nested(m, "attn_config", "kv_n_heads") {
+        Some(n) if n > 0 => Some(n),
+        _ => optional(m, &keys)?,
+    };
+    Ok(listed.unwrap_or_else(|| {
         notes.push(crate::t!(CF_NO_KV_HEADS).into());
         heads
     }))
 }
 
-/// MPT and DBRX keep some of their geometry in nested objects (`attn_config.kv_n_heads`, DBRX's
-/// `ffn_config` with its experts; MPT's MLP is `expansion_ratio` × `d_model` wide): a copy with
-/// those under the names the rest of the import reads (vLLM reads `kv_n_heads` for both in
-/// `get_total_num_kv_heads`, and each model's MLP from its own config). `None` for other models.
-fn flattened(m: &Obj, model_type: &str) -> Option<Obj> {
-    if !matches!(model_type, "mpt" | "dbrx") {
-        return None;
-    }
-    let mut flat = m.clone();
-    let nested = |outer: &str, inner: &str| m.get(outer)?.as_object()?.get(inner).cloned();
-    let renames = [
-        ("attn_config", "kv_n_heads", "num_key_value_heads"),
-        ("ffn_config", "moe_num_experts", "num_local_experts"),
-        ("ffn_config", "moe_top_k", "num_experts_per_tok"),
-        ("ffn_config", "ffn_hidden_size", "intermediate_size"),
-    ];
-    for (outer, inner, name) in renames {
-        if let Some(v) = nested(outer, inner) {
-            flat.insert(name.into(), v);
-        }
-    }
-    if let (Some(r), Some(d)) = (u(m, &["expansion_ratio"]), u(m, &["d_model"])) {
-        flat.insert("intermediate_size".into(), r.saturating_mul(d).into());
-    }
-    Some(flat)
+/// A count MPT and DBRX keep in a nested object (`attn_config.kv_n_heads`; DBRX's experts in
+/// `ffn_config`), read where the other families keep it at the top.
+fn nested(m: &Obj, outer: &str, inner: &str) -> Option<u64> {
+    m.get(outer)
+        .and_then(Value::as_object)
+        .and_then(|o| u(o, &[inner]))
 }
 
 /// Whether the LM head is the embedding matrix: `tie_word_embeddings`, else the config class's
@@ -323,8 +309,6 @@ pub fn import(text: &str, name: &str) -> Result<Imported> {
         .or_else(|| s(top, "model_type"))
         .unwrap_or("unknown")
         .to_string();
-    let flat = flattened(m, &model_type);
-    let m = flat.as_ref().unwrap_or(m);
 
     let layers = need(
         m,
@@ -369,6 +353,7 @@ pub fn import(text: &str, name: &str) -> Result<Imported> {
         m,
         &["num_experts_per_tok", "moe_topk", "num_experts_per_token"],
     )
+    .or_else(|| nested(m, "ffn_config", "moe_top_k"))
     .unwrap_or(0);
     let experts = u(
         m,
@@ -379,6 +364,7 @@ pub fn import(text: &str, name: &str) -> Result<Imported> {
             "moe_num_experts",
         ],
     )
+    .or_else(|| nested(m, "ffn_config", "moe_num_experts"))
     .unwrap_or(0);
     // A token is routed to some of the experts: to more than there are is no model.
     if experts > 0 && experts_per_token > experts {
@@ -388,7 +374,9 @@ pub fn import(text: &str, name: &str) -> Result<Imported> {
     let intermediate =
         u(m, &["intermediate_size", "ffn_hidden_size", "n_inner"]).unwrap_or(hidden * 4);
     let moe_intermediate = if experts > 0 {
-        u(m, &["moe_intermediate_size", "expert_intermediate_size"]).unwrap_or(intermediate)
+        u(m, &["moe_intermediate_size", "expert_intermediate_size"])
+            .or_else(|| nested(m, "ffn_config", "ffn_hidden_size"))
+            .unwrap_or(intermediate)
     } else {
         0
     };
