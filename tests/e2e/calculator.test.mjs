@@ -304,7 +304,7 @@ test('choosing a repertoire row loads it', async () => {
   const { context, page } = await openReady(env, ISSUE_URL);
   await page.click(repertoireButton('Qwen2.5-7B-Instruct-auto'));
   // 2 × 28 × 4 × 128 × 2 = 57,344 B per token.
-  assert.equal(await value(page, 'bytes-per-token'), '57344');
+  await waitValue(page, 'bytes-per-token', '57344');
   assert.equal(await fieldValue(page, 'model'), 'Qwen/Qwen2.5-7B-Instruct');
   await context.close();
 });
