@@ -134,6 +134,12 @@ pub fn dropped_file(ev: &leptos::ev::DragEvent) -> Option<web_sys::File> {
     ev.data_transfer()?.files()?.get(0)
 }
 
+/// Why a file over `max_bytes` is not read, naming it and its size.
+pub fn too_big(file: &web_sys::File, max_bytes: f64) -> Option<String> {
+    (file.size() > max_bytes)
+        .then(|| kvbudget_core::t!(br_file_too_big(&file.name(), file.size() as u64)).to_string())
+}
+
 /// Reads a file as text, refusing ones over `max_bytes`; `done` gets the text or the message.
 pub fn read_text(
     file: web_sys::File,
@@ -141,11 +147,8 @@ pub fn read_text(
     done: impl FnOnce(Result<String, String>) + 'static,
 ) {
     let name = file.name();
-    if file.size() > max_bytes {
-        done(Err(kvbudget_core::t!(br_file_too_big(
-            &name,
-            file.size() as u64
-        ))));
+    if let Some(e) = too_big(&file, max_bytes) {
+        done(Err(e));
         return;
     }
     let promise = file.text();
@@ -495,6 +498,17 @@ fn start_worker(generation: u32) -> Result<(web_sys::Worker, js_sys::Promise), S
 /// texts in the page's language as it is now. Requests may overlap; each answer comes back to
 /// its own request. A worker that does not start or answer in time is stopped and reported.
 pub async fn ask_worker(request: String) -> Result<String, String> {
+    ask(request, None).await
+}
+
+/// Asks the worker `request` with a file it reads first and appends to the request after a
+/// newline: a dropped or chosen log goes to the worker as it is (a handle, not its text), so the
+/// page's thread neither reads nor copies a 10 MB log.
+pub async fn ask_worker_reading(request: String, file: web_sys::File) -> Result<String, String> {
+    ask(request, Some(file)).await
+}
+
+async fn ask(request: String, file: Option<web_sys::File>) -> Result<String, String> {
     let lang = kvbudget_core::i18n::lang().key();
     let failed = || kvbudget_core::t!(BR_WORKER_FAILED).to_string();
     let existing = WORKER.with(|w| {
@@ -531,7 +545,10 @@ pub async fn ask_worker(request: String) -> Result<String, String> {
     let answer = js_sys::Promise::new(&mut |resolve, reject| {
         WAITING.with(|w| w.borrow_mut().insert(n, (resolve, reject)));
     });
-    let message = wasm_bindgen::JsValue::from_str(&format!("{n}\n{lang}\n{request}"));
+    let mut message = wasm_bindgen::JsValue::from_str(&format!("{n}\n{lang}\n{request}"));
+    if let Some(file) = file {
+        message = js_sys::Array::of2(&message, &file).into();
+    }
     if worker.post_message(&message).is_err() {
         worker_failed(generation);
         return Err(failed());

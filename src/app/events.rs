@@ -23,14 +23,13 @@ fn take(state: State, ui: Ui, panel: &DropPanel, text: Result<String, String>) {
     }
 }
 
-/// Reads a chosen or dropped file for `panel`.
+/// Reads a chosen or dropped file for `panel` (a log is handed to the worker, which reads it).
 fn read(state: State, ui: Ui, panel: &'static DropPanel, file: web_sys::File) {
-    let name = file.name();
-    if panel.text_id == IMPORT_PANEL.text_id {
-        import::reading(ui, &name);
-    } else {
-        log_check::reading(state, &name);
+    if panel.text_id != IMPORT_PANEL.text_id {
+        log_check::take_file(state, file, panel.max_bytes);
+        return;
     }
+    import::reading(ui, &file.name());
     // The page may be drawn anew (a change of language) by the time a long file is read.
     browser::read_text(file, panel.max_bytes, move |text| {
         take(state, ui, panel, text)

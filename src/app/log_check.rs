@@ -12,8 +12,23 @@ use kvbudget_core::query::encode;
 use kvbudget_core::t;
 use leptos::prelude::*;
 
+/// The log read last, given again to a worker that replaced a failed one: the text pasted, or
+/// the file dropped or chosen.
+#[derive(Clone)]
+enum Source {
+    Text(String),
+    File(web_sys::File),
+}
+
+thread_local! {
+    static KEPT: std::cell::RefCell<Option<Source>> = const { std::cell::RefCell::new(None) };
+}
+
+/// The request the worker completes with a file's text (`page::log_read_request` of that text).
+const LOG_READ: &str = "log_read";
+
 /// What the log panel keeps, made once with the page's state so that it outlives the panel
-/// (which a change of language draws anew): the log as read, and the panel's status line and
+/// (which a change of language draws anew): the panel's status line and
 /// comparison with the shown scenario, which the worker (holding the log) writes.
 #[derive(Clone, Copy)]
 pub struct LogState {
@@ -25,8 +40,6 @@ pub struct LogState {
     pending: RwSignal<String>,
     /// What adopting or aligning changed (or why it could not).
     adopted: RwSignal<Vec<String>>,
-    /// The log as read, given again to a worker that replaced a failed one.
-    log_text: RwSignal<Option<String>>,
     /// The panel for the shown scenario (`page::log_panel_answer`), while a log is held.
     panel: Asked,
 }
@@ -55,15 +68,16 @@ impl LogState {
             reads,
             pending: RwSignal::new(String::new()),
             adopted: RwSignal::new(Vec::new()),
-            log_text: RwSignal::new(None),
             panel,
         };
         // A new worker (the last one failed) holds no log: it reads the log again.
         Effect::new_sync(move |_| {
             if let Some(Err(e)) = panel.now() {
                 if e == t!(HO_NO_LOG) {
-                    if let Some(text) = log.log_text.get_untracked() {
-                        log.read(text);
+                    match KEPT.with(|k| k.borrow().clone()) {
+                        Some(Source::Text(text)) => log.read(text),
+                        Some(Source::File(file)) => log.read_file(file),
+                        None => {}
                     }
                 }
             }
@@ -74,14 +88,28 @@ impl LogState {
     /// Has the worker read `text` and keep it (a log without KV figures is not kept: what the
     /// worker said of it stays the status line).
     pub fn read(self, text: String) {
-        self.say(t!(LC_READING_LOG));
+        let request = crate::page::log_read_request(&text);
+        KEPT.with(|k| *k.borrow_mut() = Some(Source::Text(text)));
+        self.ask(t!(LC_READING_LOG), browser::ask_worker(request));
+    }
+
+    /// Has the worker read the log in `file` (it reads the file itself, off the page's thread).
+    pub fn read_file(self, file: web_sys::File) {
+        KEPT.with(|k| *k.borrow_mut() = Some(Source::File(file.clone())));
+        let reading = t!(lc_reading(&file.name()));
+        self.ask(&reading, browser::ask_worker_reading(LOG_READ.into(), file));
+    }
+
+    /// Says `reading` while the worker reads a log.
+    fn ask(
+        self,
+        reading: &str,
+        answer: impl std::future::Future<Output = Result<String, String>> + 'static,
+    ) {
+        self.say(reading);
         self.panel.forget();
-        self.log_text.set(Some(text.clone()));
         leptos::task::spawn_local(async move {
-            match browser::ask_worker(crate::page::log_read_request(&text))
-                .await
-                .and_then(|a| read_text(&a))
-            {
+            match answer.await.and_then(|a| read_text(&a)) {
                 Ok(said) => {
                     let (kind, status) = said.split_once('\n').unwrap_or(("none", ""));
                     self.pending.set(status.to_string());
@@ -173,9 +201,12 @@ pub fn parts(state: State) {
     );
 }
 
-/// Reading the file `name` started.
-pub fn reading(state: State, name: &str) {
-    state.log.say(&t!(lc_reading(name)));
+/// A dropped or chosen log: read by the worker, unless it is over `max_bytes`.
+pub fn take_file(state: State, file: web_sys::File, max_bytes: f64) {
+    match browser::too_big(&file, max_bytes) {
+        Some(e) => state.log.say(&t!(lc_too_big(&e))),
+        None => state.log.read_file(file),
+    }
 }
 
 /// The pasted or read log, or why a file could not be read.

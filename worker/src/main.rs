@@ -18,10 +18,9 @@ fn main() {
     kvbudget_core::i18n::load_builtin_zh();
     // One session for the worker's life: it keeps the last log read.
     let session = Rc::new(RefCell::new(kvbudget_core::handoff::Session::default()));
-    let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |e: MessageEvent| {
-        // `<number>\n<language>\n<request>`; the answer goes back under the same number, its
-        // texts in that language.
-        let message = e.data().as_string().unwrap_or_default();
+    // `<number>\n<language>\n<request>`; the answer goes back under the same number, its texts
+    // in that language.
+    let answer = Rc::new(move |message: String| {
         let (n, rest) = message.split_once('\n').unwrap_or(("0", ""));
         let (lang, request) = rest.split_once('\n').unwrap_or(("en", rest));
         let lang = kvbudget_core::i18n::Lang::parse(lang).unwrap_or_default();
@@ -43,6 +42,23 @@ fn main() {
         kvbudget_core::i18n::set_lang(lang);
         let answer = kvbudget::page::worker_answer(&mut session.borrow_mut(), request);
         let _ = reply.post_message(&JsValue::from_str(&format!("{n}\n{answer}")));
+    });
+    let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |e: MessageEvent| {
+        let data = e.data();
+        // A dropped or chosen log comes as `[request, file]`: its text, read here (off the page's
+        // thread), completes the request after a newline.
+        let Some(pair) = data.dyn_ref::<js_sys::Array>() else {
+            answer(data.as_string().unwrap_or_default());
+            return;
+        };
+        let head = pair.get(0).as_string().unwrap_or_default();
+        let file: web_sys::Blob = pair.get(1).unchecked_into();
+        let answer = answer.clone();
+        wasm_bindgen_futures::spawn_local(async move {
+            let text = wasm_bindgen_futures::JsFuture::from(file.text()).await;
+            let text = text.ok().and_then(|v| v.as_string()).unwrap_or_default();
+            answer(format!("{head}\n{text}"));
+        });
     });
     scope.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
     // The handler lives as long as the worker.
