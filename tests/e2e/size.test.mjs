@@ -143,9 +143,10 @@ const BUDGET_GZIP = 200_000;
 // went to 214,100 B to keep a margin of 500 B; 214,338 B with the config import's older families
 // (multi_query, MPT's and DBRX's nested counts, the length keys as vLLM reads them, their two
 // notes in both languages; copying the config to rename its nested keys cost 1,050 B more and was
-// replaced by a nested lookup), when it went to 214,800 B.
+// replaced by a nested lookup), when it went to 214,800 B; 214,787 B with the worker reading a
+// dropped or chosen log itself (the page hands it the file), when it went to 215,300 B.
 const WORKER = /^kvbudget-worker/;
-const WORKER_BUDGET_GZIP = 214_800;
+const WORKER_BUDGET_GZIP = 215_300;
 
 const gzipped = (files) => {
   let raw = 0;
