@@ -558,12 +558,18 @@ fn axis_titles_stay_inside_the_drawing() {
             for width in (280..=1000).step_by(10) {
                 for svg in all_three(&d, width) {
                     let (w, h) = (attr(&svg, "width").unwrap(), attr(&svg, "height").unwrap());
+                    // Each title's box (left, top, right, bottom): they must not meet where both
+                    // were moved, in the bottom-left corner.
+                    let mut boxes = Vec::new();
                     for t in svg.split("<text").skip(1) {
                         let (x, y) = (attr(t, "x").unwrap(), attr(t, "y").unwrap());
                         let half = em(content(t)) * attr(t, "font-size").unwrap_or(13.0) / 2.0;
+                        let size = attr(t, "font-size").unwrap_or(13.0);
                         let (at, end) = if t.contains("transform=\"rotate(270") {
+                            boxes.push((x, y - half, x + size, y + half));
                             (y, h)
                         } else if t.contains(r#"dy="-0.5ex" text-anchor="middle""#) {
+                            boxes.push((x - half, y - size, x + half, y));
                             (x, w)
                         } else {
                             continue;
@@ -574,6 +580,13 @@ fn axis_titles_stay_inside_the_drawing() {
                             content(t),
                             at - half,
                             at + half
+                        );
+                    }
+                    if let [a, b] = boxes[..] {
+                        let apart = a.2 <= b.0 || b.2 <= a.0 || a.3 <= b.1 || b.3 <= a.1;
+                        assert!(
+                            apart,
+                            "{lang:?} {q} width {width}: the titles meet: {a:?} {b:?}"
                         );
                     }
                 }

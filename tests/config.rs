@@ -480,6 +480,8 @@ fn older_families_as_vllm_reads_them() {
         "hidden_size": 8192, "num_attention_heads": 128, "num_kv_heads": 8, "num_hidden_layers": 60,
         "vocab_size": 65024}"#;
     assert_eq!(kv(falcon40).2, 122_880);
+    // FalconConfig's `multi_query` is true when the file leaves it out.
+    assert_eq!(kv(&falcon.replace(r#""multi_query": true, "#, "")).0, 1);
     // StarCoder (gpt_bigcode): one KV head of 6,144 / 48 = 128, 2 × 40 × 128 × 2 = 20,480 B per
     // token; n_positions 8,192. Parameters: tied 49,152 × 6,144 = 301,989,888; per layer
     // 2 × 6,144² + 2 × 6,144 × 128 + 2 × 6,144 × 24,576 + 2 × 6,144 = 379,072,512; × 40 +
@@ -546,7 +548,7 @@ fn older_families_as_vllm_reads_them() {
     assert!(
         none.notes
             .iter()
-            .any(|n| n.ends_with("vLLM assumes 2,048 tokens")),
+            .any(|n| n.contains("2,048 tokens, as vLLM assumes")),
         "{:?}",
         none.notes
     );

@@ -212,9 +212,13 @@ impl History {
         h
     }
 
-    /// The next change is a keystroke's.
-    pub fn typed(self) {
+    /// A keystroke: the change `apply` makes is a keystroke's. (Only that change: a keystroke
+    /// that changes nothing leaves no mark on the next change, e.g. an import's answer.)
+    pub fn typed(self, apply: impl FnOnce()) {
         self.typing.set_value(true);
+        apply();
+        // (Queued after the effect that `apply`'s change woke, which reads the mark.)
+        leptos::task::spawn_local(async move { self.typing.set_value(false) });
     }
 
     /// A committed edit (a field left, a pick, a button, a file): a keystroke's
@@ -252,7 +256,9 @@ impl History {
             }
             return;
         }
-        if self.kept.get_value() {
+        // (A change other than a keystroke after keystrokes, e.g. an import's answer while a
+        // field is typed in, keeps their entry.)
+        if self.kept.get_value() || !keystroke {
             push(&q);
         } else {
             replace(&q);

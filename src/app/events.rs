@@ -10,8 +10,7 @@ use wasm_bindgen::JsCast;
 
 /// A keystroke in a text field.
 pub fn input(state: State, ui: Ui, ev: leptos::ev::Event) {
-    ui.history.typed();
-    inputs::input(state, &ev);
+    ui.history.typed(|| inputs::input(state, &ev));
 }
 
 /// Gives a read text (or why a file could not be read) to the panel it was meant for.

@@ -43,22 +43,13 @@ fn main() {
         let answer = kvbudget::page::worker_answer(&mut session.borrow_mut(), request);
         let _ = reply.post_message(&JsValue::from_str(&format!("{n}\n{answer}")));
     });
+    let inbox = Rc::new(Inbox {
+        answer,
+        queue: RefCell::new(std::collections::VecDeque::new()),
+        reading: std::cell::Cell::new(false),
+    });
     let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |e: MessageEvent| {
-        let data = e.data();
-        // A dropped or chosen log comes as `[request, file]`: its text, read here (off the page's
-        // thread), completes the request after a newline.
-        let Some(pair) = data.dyn_ref::<js_sys::Array>() else {
-            answer(data.as_string().unwrap_or_default());
-            return;
-        };
-        let head = pair.get(0).as_string().unwrap_or_default();
-        let file: web_sys::Blob = pair.get(1).unchecked_into();
-        let answer = answer.clone();
-        wasm_bindgen_futures::spawn_local(async move {
-            let text = wasm_bindgen_futures::JsFuture::from(file.text()).await;
-            let text = text.ok().and_then(|v| v.as_string()).unwrap_or_default();
-            answer(format!("{head}\n{text}"));
-        });
+        take(&inbox, e.data());
     });
     scope.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
     // The handler lives as long as the worker.
@@ -66,6 +57,65 @@ fn main() {
     // The page waits for this before its first request.
     let ready = format!("ready {}", kvbudget_core::handoff::PROTOCOL);
     let _ = scope.post_message(&JsValue::from_str(&ready));
+}
+
+/// The page's requests, answered in the order they come.
+#[cfg(target_arch = "wasm32")]
+struct Inbox {
+    /// Answers a request (`<number>\n<language>\n<request>`).
+    answer: std::rc::Rc<dyn Fn(String)>,
+    /// Requests that came while a file was read.
+    queue: std::cell::RefCell<std::collections::VecDeque<wasm_bindgen::JsValue>>,
+    /// A file is being read.
+    reading: std::cell::Cell<bool>,
+}
+
+/// Takes a request: text, or, for a dropped or chosen log, `[request, file]`, whose text (read
+/// here, off the page's thread) completes the request after a newline. Requests that come while
+/// a file is read wait for it, so a question about the log is answered from the log last sent.
+#[cfg(target_arch = "wasm32")]
+fn take(inbox: &std::rc::Rc<Inbox>, data: wasm_bindgen::JsValue) {
+    use wasm_bindgen::JsCast;
+    if inbox.reading.get() {
+        inbox.queue.borrow_mut().push_back(data);
+        return;
+    }
+    let Some(pair) = data.dyn_ref::<js_sys::Array>() else {
+        (inbox.answer)(data.as_string().unwrap_or_default());
+        return;
+    };
+    let head = pair.get(0).as_string().unwrap_or_default();
+    let file: web_sys::Blob = pair.get(1).unchecked_into();
+    inbox.reading.set(true);
+    let inbox = inbox.clone();
+    wasm_bindgen_futures::spawn_local(async move {
+        let text = wasm_bindgen_futures::JsFuture::from(file.text()).await;
+        match text.ok().and_then(|v| v.as_string()) {
+            Some(text) => (inbox.answer)(format!("{head}\n{text}")),
+            // (A file changed or removed since it was chosen: its handle no longer reads.)
+            None => {
+                let (n, rest) = head.split_once('\n').unwrap_or(("0", ""));
+                let lang = rest.split('\n').next().unwrap_or("en");
+                kvbudget_core::i18n::set_lang(
+                    kvbudget_core::i18n::Lang::parse(lang).unwrap_or_default(),
+                );
+                let name = js_sys::Reflect::get(&file, &"name".into())
+                    .ok()
+                    .and_then(|v| v.as_string());
+                let why = kvbudget_core::i18n::fmt::br_not_text(&name.unwrap_or_default());
+                let scope: web_sys::DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
+                let answer = kvbudget_core::handoff::err_answer(&why);
+                let _ = scope.post_message(&format!("{n}\n{answer}").into());
+            }
+        }
+        inbox.reading.set(false);
+        while !inbox.reading.get() {
+            let Some(next) = inbox.queue.borrow_mut().pop_front() else {
+                break;
+            };
+            take(&inbox, next);
+        }
+    });
 }
 
 /// GETs `url` from the worker: its HTTP status and, for 200, its body as text; or no answer

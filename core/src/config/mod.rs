@@ -141,9 +141,9 @@ fn kv_heads(m: &Obj, top: &Obj, heads: u64, notes: &mut Vec<String>) -> Result<u
         s(top, "model_type"),
         Some("falcon" | "RefinedWeb" | "RefinedWebModel")
     );
-    if b(m, "multi_query") == Some(true)
-        && !(falcon && b(top, "new_decoder_architecture") == Some(true))
-    {
+    // (`FalconConfig` defaults `multi_query` to true.)
+    let multi_query = b(m, "multi_query").unwrap_or(falcon);
+    if multi_query && !(falcon && b(top, "new_decoder_architecture") == Some(true)) {
         notes.push(crate::tf!(CF_MULTI_QUERY, heads));
         return Ok(1);
     }
@@ -153,9 +153,10 @@ fn kv_heads(m: &Obj, top: &Obj, heads: u64, notes: &mut Vec<String>) -> Result<u
         "num_key_value_heads",
         "multi_query_group_num",
     ];
-    // MPT and DBRX: `attn_config.kv_n_heads`.
+    // MPT and DBRX: `attn_config.kv_n_heads` (`DbrxAttentionConfig` defaults it to 1).
     let listed = match nested(m, "attn_config", "kv_n_heads") {
         Some(n) if n > 0 => Some(n),
+        _ if s(top, "model_type") == Some("dbrx") => Some(1),
         _ => optional(m, &keys)?,
     };
     Ok(listed.unwrap_or_else(|| {

@@ -20,7 +20,7 @@ crate::texts! {
     CF_TEXT_CONFIG: "read the language model from text_config",
     CF_NO_KV_HEADS: "no KV-head count: plain multi-head attention (KV heads = attention heads)",
     CF_MULTI_QUERY: "multi_query: the {0} attention heads share one KV head (multi-query attention)",
-    CF_NO_MAX_LEN: "no maximum length (max_position_embeddings, n_positions, max_seq_len, seq_length, …): vLLM assumes 2,048 tokens",
+    CF_NO_MAX_LEN: "no maximum length (max_position_embeddings, n_positions, max_seq_len, seq_length, …): 2,048 tokens, as vLLM assumes when the config's class has none either",
     CF_HEAD_DIM: "head_dim {0} from the config (hidden_size / heads would give {1})",
     CF_FLOAT32: "float32 checkpoint: vLLM runs it in bfloat16 by default",
     CF_ROPE: "rope scaling {0} × {1}: default max_model_len {2}",

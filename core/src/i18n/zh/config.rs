@@ -20,7 +20,7 @@ crate::texts! {
     CF_TEXT_CONFIG: "从 text_config 读取语言模型",
     CF_NO_KV_HEADS: "没有 KV 头数：按普通多头注意力处理（KV 头数 = 注意力头数）",
     CF_MULTI_QUERY: "multi_query：{0} 个注意力头共用一个 KV 头（多查询注意力）",
-    CF_NO_MAX_LEN: "配置中没有最大长度（max_position_embeddings、n_positions、max_seq_len、seq_length 等）：vLLM 假定为 2,048 个 token",
+    CF_NO_MAX_LEN: "配置中没有最大长度（max_position_embeddings、n_positions、max_seq_len、seq_length 等）：按 2,048 个 token 计，与配置类也没有默认值时 vLLM 的假定相同",
     CF_HEAD_DIM: "head_dim {0} 取自配置（hidden_size / 头数会得到 {1}）",
     CF_FLOAT32: "float32 检查点：vLLM 默认以 bfloat16 运行",
     CF_ROPE: "RoPE 缩放 {0} × {1}：默认 max_model_len 为 {2}",
