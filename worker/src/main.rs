@@ -45,7 +45,7 @@ fn main() {
     });
     let inbox = Rc::new(Inbox {
         answer,
-        queue: RefCell::new(std::collections::VecDeque::new()),
+        queue: RefCell::new(Vec::new()),
         reading: std::cell::Cell::new(false),
     });
     let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |e: MessageEvent| {
@@ -65,7 +65,7 @@ struct Inbox {
     /// Answers a request (`<number>\n<language>\n<request>`).
     answer: std::rc::Rc<dyn Fn(String)>,
     /// Requests that came while a file was read.
-    queue: std::cell::RefCell<std::collections::VecDeque<wasm_bindgen::JsValue>>,
+    queue: std::cell::RefCell<Vec<wasm_bindgen::JsValue>>,
     /// A file is being read.
     reading: std::cell::Cell<bool>,
 }
@@ -77,7 +77,7 @@ struct Inbox {
 fn take(inbox: &std::rc::Rc<Inbox>, data: wasm_bindgen::JsValue) {
     use wasm_bindgen::JsCast;
     if inbox.reading.get() {
-        inbox.queue.borrow_mut().push_back(data);
+        inbox.queue.borrow_mut().push(data);
         return;
     }
     let Some(pair) = data.dyn_ref::<js_sys::Array>() else {
@@ -110,8 +110,12 @@ fn take(inbox: &std::rc::Rc<Inbox>, data: wasm_bindgen::JsValue) {
         }
         inbox.reading.set(false);
         while !inbox.reading.get() {
-            let Some(next) = inbox.queue.borrow_mut().pop_front() else {
-                break;
+            let next = {
+                let mut queue = inbox.queue.borrow_mut();
+                if queue.is_empty() {
+                    break;
+                }
+                queue.remove(0)
             };
             take(&inbox, next);
         }
