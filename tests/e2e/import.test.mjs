@@ -43,9 +43,8 @@ test('an import is a history entry of its own: Back at once returns to the model
   await page.fill(sel('config-text'), read('Qwen3-32B'));
   await click(page, 'config-import');
   await waitValue(page, 'bytes-per-token', '262144');
-  // The import's entry is written in the task after its drawing (not 250 ms later, as a
-  // keystroke's is): Back as soon as it is there returns to Qwen3-8B's entry
-  // (2 × 36 × 8 × 128 × 2 = 147,456 B per token).
+  // The import's entry is written 100 ms after it, into a new entry (it used to replace the
+  // current one): Back returns to Qwen3-8B's entry (2 × 36 × 8 × 128 × 2 = 147,456 B per token).
   await urlParam(page, 'head_dim', '128');
   await page.goBack();
   await waitValue(page, 'bytes-per-token', '147456');
