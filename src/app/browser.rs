@@ -178,10 +178,10 @@ fn when_idle(f: impl FnOnce() + 'static) {
 /// The page's history entries. The URL's query follows the scenario shown: a keystroke's change
 /// is written 250 ms after the last one, into an entry of its own that later keystrokes replace;
 /// any other change (a pick, a field left, a button: an import, a fix, a log's numbers) is written
-/// 100 ms after it, into a new entry, and that entry is kept. Back then returns to the scenario before
-/// the change, whenever it is pressed. The page's own first write (the URL it was opened with, in
-/// its canonical form) replaces the entry: Back leaves the page rather than returning to the same
-/// scenario spelt differently.
+/// 100 ms after it, into a new entry, and that entry is kept: Back then returns to the scenario
+/// before the change. The page's own first write (the URL it was opened with, in its canonical
+/// form) replaces the entry: Back leaves the page rather than returning to the same scenario spelt
+/// differently.
 #[derive(Clone, Copy)]
 pub struct History {
     /// The current entry stays: the next write adds one.

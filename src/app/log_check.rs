@@ -24,9 +24,6 @@ thread_local! {
     static KEPT: std::cell::RefCell<Option<Source>> = const { std::cell::RefCell::new(None) };
 }
 
-/// The request the worker completes with a file's text (`page::log_read_request` of that text).
-const LOG_READ: &str = "log_read";
-
 /// What the log panel keeps, made once with the page's state so that it outlives the panel
 /// (which a change of language draws anew): the panel's status line and
 /// comparison with the shown scenario, which the worker (holding the log) writes.
@@ -97,7 +94,10 @@ impl LogState {
     pub fn read_file(self, file: web_sys::File) {
         KEPT.with(|k| *k.borrow_mut() = Some(Source::File(file.clone())));
         let reading = t!(lc_reading(&file.name()));
-        self.ask(&reading, browser::ask_worker_reading(LOG_READ.into(), file));
+        self.ask(
+            &reading,
+            browser::ask_worker_reading(crate::page::LOG_READ.into(), file),
+        );
     }
 
     /// Says `reading` while the worker reads a log.

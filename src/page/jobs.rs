@@ -40,9 +40,13 @@ pub fn hub_request(id: &str) -> String {
     format!("import_hub\n{id}")
 }
 
-/// The request that has the worker read a startup log and keep it (`log_read`).
+/// The request that has the worker read a startup log and keep it; the log's text follows it
+/// after a newline (the page adds it, or the worker does when it is handed the file).
+pub const LOG_READ: &str = "log_read";
+
+/// The request that has the worker read a startup log and keep it ([`LOG_READ`]).
 pub fn log_read_request(text: &str) -> String {
-    format!("log_read\n{text}")
+    format!("{LOG_READ}\n{text}")
 }
 
 /// The request that applies a button of the panel `job` (`plan_apply`: `which` is its
@@ -81,7 +85,10 @@ fn panel_answer(session: &mut Session, request: &str) -> Option<String> {
     }
     // A log for the session to read and keep (`log_read`, its text): its engine, the verdict
     // and the status line.
-    if let Some(text) = request.strip_prefix("log_read\n") {
+    if let Some(text) = request
+        .strip_prefix(LOG_READ)
+        .and_then(|r| r.strip_prefix('\n'))
+    {
         let answer = session.answer(&kvbudget_core::handoff::log_request(text));
         return Some(match read_text(&answer) {
             Ok(st) => {

@@ -8,9 +8,9 @@
 //!
 //! Only markup read exactly here is patched: elements with double-quoted (or bare) attributes,
 //! text with the entities `html_escape` writes, no comments, and raw-text elements only when empty
-//! (an `<iframe>`: written whole, it would load its page again; it is, when its address changes). Anything else, any two lists of
-//! children that do not pair up tag by tag at either end, and any element whose nodes in the DOM
-//! are not those the old markup describes, is written whole.
+//! (an `<iframe>`: written whole, it would load its page again; it is, when its address changes).
+//! Anything else, any two lists of children that do not pair up tag by tag at either end, and any
+//! element whose nodes in the DOM are not those the old markup describes, is written whole.
 
 /// An element, or a run of text (`tag` empty), as slices of the markup it was read from.
 struct Piece<'a> {

@@ -12,7 +12,6 @@ fn main() {
     use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
 
     let scope: DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
-    let reply = scope.clone();
     // The worker holds the Chinese texts: it writes its answers in either language and sends the
     // page the texts when the reader chooses Chinese.
     kvbudget_core::i18n::load_builtin_zh();
@@ -21,13 +20,11 @@ fn main() {
     // `<number>\n<language>\n<request>`; the answer goes back under the same number, its texts
     // in that language.
     let answer = Rc::new(move |message: String| {
-        let (n, rest) = message.split_once('\n').unwrap_or(("0", ""));
-        let (lang, request) = rest.split_once('\n').unwrap_or(("en", rest));
-        let lang = kvbudget_core::i18n::Lang::parse(lang).unwrap_or_default();
+        let (n, request) = header(&message);
         let n = n.to_string();
-        let (reply, session) = (reply.clone(), session.clone());
+        let session = session.clone();
         if let Some(id) = request.strip_prefix("import_hub\n") {
-            let id = id.to_string();
+            let (id, lang) = (id.to_string(), kvbudget_core::i18n::lang());
             wasm_bindgen_futures::spawn_local(async move {
                 let fetched = fetch_text(&kvbudget::page::hub_config_url(&id)).await;
                 // (Set again: other requests may have come meanwhile.)
@@ -35,13 +32,14 @@ fn main() {
                 let answer = kvbudget::page::hub_answer(&id, fetched, |text| {
                     kvbudget::page::import_for_page(&mut session.borrow_mut(), &id, text)
                 });
-                let _ = reply.post_message(&JsValue::from_str(&format!("{n}\n{answer}")));
+                reply(&n, &answer);
             });
             return;
         }
-        kvbudget_core::i18n::set_lang(lang);
-        let answer = kvbudget::page::worker_answer(&mut session.borrow_mut(), request);
-        let _ = reply.post_message(&JsValue::from_str(&format!("{n}\n{answer}")));
+        reply(
+            &n,
+            &kvbudget::page::worker_answer(&mut session.borrow_mut(), request),
+        );
     });
     let inbox = Rc::new(Inbox {
         answer,
@@ -57,6 +55,24 @@ fn main() {
     // The page waits for this before its first request.
     let ready = format!("ready {}", kvbudget_core::handoff::PROTOCOL);
     let _ = scope.post_message(&JsValue::from_str(&ready));
+}
+
+/// A request's number and request, its language set as the worker's (`<number>\n<language>\n
+/// <request>`).
+#[cfg(target_arch = "wasm32")]
+fn header(message: &str) -> (&str, &str) {
+    let (n, rest) = message.split_once('\n').unwrap_or(("0", ""));
+    let (lang, request) = rest.split_once('\n').unwrap_or(("en", rest));
+    kvbudget_core::i18n::set_lang(kvbudget_core::i18n::Lang::parse(lang).unwrap_or_default());
+    (n, request)
+}
+
+/// Sends the page `answer` under the request's number `n`.
+#[cfg(target_arch = "wasm32")]
+fn reply(n: &str, answer: &str) {
+    use wasm_bindgen::JsCast;
+    let scope: web_sys::DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
+    let _ = scope.post_message(&format!("{n}\n{answer}").into());
 }
 
 /// The page's requests, answered in the order they come.
@@ -94,18 +110,12 @@ fn take(inbox: &std::rc::Rc<Inbox>, data: wasm_bindgen::JsValue) {
             Some(text) => (inbox.answer)(format!("{head}\n{text}")),
             // (A file changed or removed since it was chosen: its handle no longer reads.)
             None => {
-                let (n, rest) = head.split_once('\n').unwrap_or(("0", ""));
-                let lang = rest.split('\n').next().unwrap_or("en");
-                kvbudget_core::i18n::set_lang(
-                    kvbudget_core::i18n::Lang::parse(lang).unwrap_or_default(),
-                );
+                let (n, _) = header(&head);
                 let name = js_sys::Reflect::get(&file, &"name".into())
                     .ok()
                     .and_then(|v| v.as_string());
                 let why = kvbudget_core::i18n::fmt::br_not_text(&name.unwrap_or_default());
-                let scope: web_sys::DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
-                let answer = kvbudget_core::handoff::err_answer(&why);
-                let _ = scope.post_message(&format!("{n}\n{answer}").into());
+                reply(n, &kvbudget_core::handoff::err_answer(&why));
             }
         }
         inbox.reading.set(false);

@@ -98,19 +98,16 @@ pub const MAX_CONFIG_BYTES: usize = 1 << 20;
 /// transformers: Gemma 3's `Gemma3TextConfig` defaults (gemma-3-12b-it ships without them), and
 /// the older families' lengths.
 fn class_default(model_type: &str, key: &str) -> Option<u64> {
-    // The older families' lengths: `FalconConfig.max_position_embeddings`, `MptConfig.max_seq_len`,
-    // `GPT2Config` / `GPTBigCodeConfig.n_positions`.
+    let gemma3 = model_type.starts_with("gemma3");
     match (model_type, key) {
-        ("falcon" | "mpt", "max_position_embeddings") => return Some(2048),
-        ("gpt2" | "gpt_bigcode", "max_position_embeddings") => return Some(1024),
-        _ if !model_type.starts_with("gemma3") => return None,
-        _ => {}
-    }
-    match key {
-        "head_dim" => Some(256),
-        "vocab_size" => Some(262_208),
-        "max_position_embeddings" => Some(131_072),
-        "sliding_window_pattern" => Some(6),
+        // The older families' lengths: `FalconConfig.max_position_embeddings`,
+        // `MptConfig.max_seq_len`, `GPT2Config` / `GPTBigCodeConfig.n_positions`.
+        ("falcon" | "mpt", "max_position_embeddings") => Some(2048),
+        ("gpt2" | "gpt_bigcode", "max_position_embeddings") => Some(1024),
+        (_, "head_dim") if gemma3 => Some(256),
+        (_, "vocab_size") if gemma3 => Some(262_208),
+        (_, "max_position_embeddings") if gemma3 => Some(131_072),
+        (_, "sliding_window_pattern") if gemma3 => Some(6),
         _ => None,
     }
 }
