@@ -30,6 +30,8 @@ pub enum Change {
     Seqs(u64),
     /// Another `--decode-context-parallel-size` (1: none).
     Dcp(u64),
+    /// `--dtype half`: a bfloat16 model run in float16.
+    Half,
 }
 
 impl Change {
@@ -55,6 +57,7 @@ impl Change {
             Change::Mnbt(n) => s.mnbt = Some(n),
             Change::Seqs(n) => s.seqs = Some(n),
             Change::Dcp(n) => s.knobs.dcp = n,
+            Change::Half => s.knobs.dtype_half = true,
         }
     }
     /// A stable key for the kind of change (`data-fix` on the page).
@@ -69,6 +72,7 @@ impl Change {
             Change::Mnbt(_) => "mnbt",
             Change::Seqs(_) => "seqs",
             Change::Dcp(_) => "dcp",
+            Change::Half => "dtype",
         }
     }
     /// The change as the flag or choice a user makes.
@@ -83,6 +87,7 @@ impl Change {
             Change::Mnbt(n) => format!("--max-num-batched-tokens {n}"),
             Change::Seqs(n) => format!("--max-num-seqs {n}"),
             Change::Dcp(n) => format!("--decode-context-parallel-size {n}"),
+            Change::Half => "--dtype half".into(),
         }
     }
 }
@@ -224,6 +229,7 @@ pub fn fixes(s: &PageScenario, o: &Outcome) -> Vec<Fix> {
         RefusalKind::WeightsDoNotFit => {
             changes.extend(smaller_checkpoints(s).map(Change::Model));
         }
+        RefusalKind::NoBfloat16 => changes.push(Change::Half),
     }
     if refusal.kind != RefusalKind::InvalidTp {
         if let Some(t) = valid_tps(s).filter(|&t| t > s.tp).find(|&t| {

@@ -5,7 +5,7 @@ use crate::calc::{vllm_scenario, Outcome};
 use crate::error::truncate;
 use crate::fields::{MAX_CTX, MAX_PP, MAX_TP, MIN_CTX};
 use crate::i18n::{en, tr};
-use crate::model::KvDtype;
+use crate::model::{KvDtype, ModelDtype};
 use crate::presets;
 use crate::scenario::{GpuChoice, PageScenario};
 use crate::t;
@@ -163,6 +163,13 @@ fn settings_of(s: &mut PageScenario, log: &ParsedLog) -> Option<String> {
         .filter(|t| (1..=MAX_TP).contains(t))
     {
         s.tp = tp;
+    }
+    // A bfloat16 model the log ran in float16 ran with `--dtype half` (or, from 0.9.1, fell
+    // back to it on a GPU without bfloat16: the same bytes either way).
+    match log.dtype.as_deref() {
+        Some("float16") => s.knobs.dtype_half = s.model_spec().dtype == ModelDtype::Bf16,
+        Some("bfloat16") => s.knobs.dtype_half = false,
+        _ => {}
     }
     if let Some(pp) = log
         .pipeline_parallel_size

@@ -244,6 +244,7 @@ pub(super) fn refusal_words(kind: RefusalKind) -> &'static str {
         RefusalKind::ModelLimit => t!(CH_REFUSE_MODEL_LIMIT),
         RefusalKind::InvalidTp => t!(CH_REFUSE_TP),
         RefusalKind::BatchedTokens => t!(CH_REFUSE_BATCHED),
+        RefusalKind::NoBfloat16 => t!(CH_REFUSE_BF16),
     }
 }
 

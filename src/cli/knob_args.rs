@@ -45,6 +45,10 @@ pub(crate) struct KnobArgs {
     /// Decode context parallelism: a request's tokens spread over this many ranks (vLLM 0.10.2+).
     #[arg(long, default_value_t = 1)]
     decode_context_parallel_size: u64,
+    /// The dtype the model runs in: auto (its checkpoint's) or half (float16; a GPU without
+    /// bfloat16, such as a T4, needs it for a bfloat16 model before vLLM 0.9.1).
+    #[arg(long)]
+    dtype: Option<String>,
 }
 
 impl KnobArgs {
@@ -93,6 +97,15 @@ impl KnobArgs {
             prefix_caching: self.enable_prefix_caching,
             no_prefix_caching: self.no_enable_prefix_caching,
             dcp: self.decode_context_parallel_size,
+            dtype_half: match self.dtype.as_deref() {
+                None | Some("auto") => false,
+                Some("half" | "float16") => true,
+                Some(d) => {
+                    return Err(format!(
+                        "--dtype: auto, half or float16 (the model's own 16-bit dtype, or float16), got {d}"
+                    ))
+                }
+            },
         })
     }
 }

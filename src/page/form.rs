@@ -133,12 +133,18 @@ pub const PICKS: [Pick; 6] = [
 ];
 
 /// Every checkbox of the form.
-pub const CHECKS: [Check; 3] = [
+pub const CHECKS: [Check; 4] = [
     Check {
         id: "eager",
         label: || t!(IN_EAGER),
         get: |s| s.knobs.enforce_eager,
         set: |s, b| s.knobs.enforce_eager = b,
+    },
+    Check {
+        id: "half",
+        label: || t!(IN_HALF),
+        get: |s| s.knobs.dtype_half,
+        set: |s, b| s.knobs.dtype_half = b,
     },
     Check {
         id: "prefix",

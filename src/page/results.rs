@@ -157,6 +157,7 @@ pub fn refusal_summary(kind: RefusalKind) -> &'static str {
         RefusalKind::ModelLimit => t!(RS_REFUSE_MODEL_LIMIT),
         RefusalKind::InvalidTp => t!(RS_REFUSE_TP),
         RefusalKind::BatchedTokens => t!(RS_REFUSE_BATCHED),
+        RefusalKind::NoBfloat16 => t!(RS_REFUSE_BF16),
     }
 }
 
@@ -199,6 +200,7 @@ pub fn refusal_short(kind: RefusalKind) -> &'static str {
         RefusalKind::ModelLimit => t!(RS_MODEL_LIMIT_SHORT),
         RefusalKind::InvalidTp => t!(RS_TP_INVALID_SHORT),
         RefusalKind::BatchedTokens => t!(RS_BATCHED_SHORT),
+        RefusalKind::NoBfloat16 => t!(RS_NO_BF16_SHORT),
     }
 }
 

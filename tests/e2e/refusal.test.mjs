@@ -35,6 +35,23 @@ test('weights that do not load: no KV line, and the AWQ checkpoint is one click 
   await context.close();
 });
 
+test('a bfloat16 model on a T4 before vLLM 0.9.1: vLLM\'s dtype error, and --dtype half fixes it', async () => {
+  // Qwen3-8B (bfloat16) on two T4s (compute capability 7.5): vLLM 0.8's worker refuses bfloat16
+  // before the weights load; --dtype half runs it in float16 with the same bytes.
+  const { context, page, problems } = await openReady(env, '?model=Qwen/Qwen3-8B&gpu=t4&tp=2&ctx=4096&vllm=0.8');
+  assert.equal(await value(page, 'refusal'), 'no-bfloat16');
+  assert.match(await value(page, 'vllm-lines'), /ValueError: Bfloat16 is only supported on GPUs with compute capability of at least 8\.0\. Your Tesla T4 GPU has compute capability 7\.5\./);
+  assert.match(await text(page, 'chart-concurrency'), /this GPU has no bfloat16/);
+  assert.equal(await page.isChecked('#half'), false);
+  await applyFix(page, 'dtype');
+  assert.equal(await urlParam(page, 'half', '1'), '1');
+  assert.equal(await page.isChecked('#half'), true);
+  assert.match(await value(page, 'serve-command'), / --tensor-parallel-size 2 --dtype half/);
+  assert.ok(Number(await value(page, 'max-seqs')) > 0);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
 test('a TP size that does not split the heads is refused with vLLM\'s message; a valid one fixes it', async () => {
   const { context, page, problems } = await openReady(env, '?model=Qwen/Qwen3-8B&gpu=h100-sxm&tp=3');
   assert.equal(await value(page, 'refusal'), 'invalid-tp');

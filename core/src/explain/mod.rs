@@ -428,6 +428,9 @@ pub fn serve_command(s: &PageScenario) -> String {
         cmd.push_str(&format!(" --max-num-batched-tokens {n}"));
     }
     let k = &s.knobs;
+    if k.dtype_half {
+        cmd.push_str(" --dtype half");
+    }
     if k.enforce_eager {
         cmd.push_str(" --enforce-eager");
     }

@@ -51,6 +51,9 @@ pub enum Arch {
     A100,
     /// NVIDIA Hopper (H100/H200): FlashMLA forces a 64-token block for MLA models.
     Hopper,
+    /// NVIDIA T4 (Turing, compute capability 7.5): no bfloat16, so vLLM before 0.9.1 refuses a
+    /// bfloat16 model unless it is run in float16 (`--dtype half`).
+    T4,
 }
 
 /// A GPU preset.
@@ -153,7 +156,7 @@ pub const GPUS: [GpuPreset; 14] = [
         // TFLOPS: NVIDIA T4 datasheet, FP16 with FP32 accumulate (no BF16, no FP8).
         bf16_tflops: 65.0,
         fp8_tflops: 0.0,
-        arch: Arch::Other,
+        arch: Arch::T4,
     },
     // ≈ 22.0 GiB; 600 GB/s.
     GpuPreset {

@@ -1,4 +1,4 @@
-//! The URL parameters of vLLM's other flags and of the plan: `mnbt`, `eager`, `offload_gib`,
+//! The URL parameters of vLLM's other flags and of the plan: `mnbt`, `eager`, `half`, `offload_gib`,
 //! `loras`, `lora_rank`, `spec_tokens`, `draft_layers`, `draft_gib`, `prefix`, `no_prefix`, `dcp`, `plan`. Each is
 //! written only when set, so links without them keep their form.
 
@@ -58,6 +58,12 @@ pub const FLAG_PARAMS: &[Param] = &[
         key: "eager",
         read: |s| s.knobs.enforce_eager.then(|| "1".into()),
         write: Some(|s, v, _| set_flag(s, v, |s, b| s.knobs.enforce_eager = b)),
+        default: |_| "0".into(),
+    },
+    Param {
+        key: "half",
+        read: |s| s.knobs.dtype_half.then(|| "1".into()),
+        write: Some(|s, v, _| set_flag(s, v, |s, b| s.knobs.dtype_half = b)),
         default: |_| "0".into(),
     },
     Param {

@@ -36,6 +36,9 @@ pub struct Knobs {
     /// blocks per rank (0.10.2+, v1/kv_cache_interface.py), and up to 0.20.0 the token line is
     /// multiplied by it (v1/core/kv_cache_utils.py).
     pub dcp: u64,
+    /// `--dtype half`: a bfloat16 model runs in float16 (the same bytes per weight and per KV
+    /// element). vLLM before 0.9.1 refuses bfloat16 on a GPU without it (a T4) unless this is set.
+    pub dtype_half: bool,
 }
 
 /// Speculative decoding: a draft model or EAGLE/MTP heads run beside the target.

@@ -56,6 +56,9 @@ pub struct ParsedLog {
     pub max_model_len: Option<u64>,
     /// `kv_cache_dtype` from the arguments.
     pub kv_cache_dtype: Option<String>,
+    /// The dtype the model ran in (`float16`, `bfloat16` or `float32`): `'dtype'` from the
+    /// arguments, or `dtype=torch.X` from the engine's configuration line.
+    pub dtype: Option<String>,
     /// `tensor_parallel_size` from the arguments.
     pub tensor_parallel_size: Option<u64>,
     /// `pipeline_parallel_size` from the arguments.
@@ -193,6 +196,27 @@ pub fn parse(text: &str) -> ParsedLog {
     p
 }
 
+/// The dtype a line names: `'dtype': 'half'` in the arguments (vLLM's names: `half` and
+/// `float16`, `bfloat16`, `float` and `float32`) or `dtype=torch.float16` in the engine's
+/// configuration line (`kv_cache_dtype=` is not read: it has no `torch.`).
+fn dtype_in(line: &str) -> Option<String> {
+    let after = |marker: &str| {
+        let i = line.find(marker)?;
+        let rest = &line[i + marker.len()..];
+        Some(&rest[..rest.find(|c: char| !c.is_ascii_alphanumeric())?])
+    };
+    let name = after("'dtype': '").or_else(|| after(" dtype=torch."))?;
+    Some(
+        match name {
+            "half" | "float16" => "float16",
+            "bfloat16" => "bfloat16",
+            "float" | "float32" => "float32",
+            _ => return None,
+        }
+        .into(),
+    )
+}
+
 /// Updates `p` from one line (first occurrence of each figure wins).
 pub fn scan_line(line: &str, p: &mut ParsedLog) {
     if p.version.is_none() {
@@ -223,6 +247,9 @@ pub fn scan_line(line: &str, p: &mut ParsedLog) {
                 }
             }
         }
+    }
+    if p.dtype.is_none() {
+        p.dtype = dtype_in(line);
     }
     // The arguments, else the engine's configuration line (`max_seq_len=` in "Initializing a V1
     // LLM engine …", vllm/config), else "Using max model len N" (vllm/config/model.py); the

@@ -2,6 +2,7 @@
 //! startup report ([`report`]), its non-KV memory ([`overhead`]) and its logs ([`logparse`]).
 //! Nothing here depends on the page; an emulation of another engine lands as a sibling folder.
 
+mod dtype;
 pub mod knobs;
 pub mod layout;
 pub mod logparse;

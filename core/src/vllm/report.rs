@@ -1,6 +1,7 @@
 //! What vLLM prints at startup about its KV cache, per version (VLLM-ACCOUNTING §0–§4): the
 //! block layout of the layers, the memory left for the cache, the blocks, and the lines.
 
+use super::dtype::bfloat16_refusal;
 use super::knobs::Knobs;
 use super::layout::{resolve, Layout, Resolved};
 pub use super::mamba::{MambaAlign, MambaMode};
@@ -267,6 +268,9 @@ pub enum RefusalKind {
     WeightsDoNotFit,
     /// Nothing left for the KV cache after the weights and the profile run.
     NoKvMemory,
+    /// A bfloat16 model on a GPU without bfloat16 (a T4), before vLLM 0.9.1: the worker refuses
+    /// it as it starts, before the weights load.
+    NoBfloat16,
 }
 
 impl RefusalKind {
@@ -279,6 +283,7 @@ impl RefusalKind {
             RefusalKind::BatchedTokens => "batched-tokens",
             RefusalKind::WeightsDoNotFit => "weights-do-not-fit",
             RefusalKind::NoKvMemory => "no-kv-memory",
+            RefusalKind::NoBfloat16 => "no-bfloat16",
         }
     }
 }
@@ -492,6 +497,10 @@ fn build(s: &Scenario, quiet: bool) -> Result<Report> {
     }
     if let Some((exception, message)) = tp_refusal(&s.model, s.tp, s.version) {
         out.refuse(RefusalKind::InvalidTp, exception, || message);
+        return Ok(out);
+    }
+    if let Some(message) = bfloat16_refusal(s.arch, s.model.dtype, s.knobs.dtype_half, s.version) {
+        out.refuse(RefusalKind::NoBfloat16, "ValueError", || message);
         return Ok(out);
     }
     if let (KvMemory::Budget { gpu_total, .. }, Some(b)) = (s.memory, budget) {

@@ -1,0 +1,129 @@
+//! `--dtype half` and the GPU without bfloat16. Qwen3-8B is a bfloat16 checkpoint (36 layers,
+//! 8 KV heads of 128: 2 × 36 × 8 × 128 × 2 B = 147,456 B per token); a T4 has compute capability
+//! 7.5, and bfloat16 needs 8.0. Two T4s (a Kaggle notebook's pair) at TP 2 hold its 15.27 GiB of
+//! weights, 7.64 GiB each, so what stops vLLM there is the dtype alone.
+
+use kvbudget::core::calc::evaluate;
+use kvbudget::core::explain::serve_command;
+use kvbudget::core::fixes::{fixes, Change};
+use kvbudget::core::query::{decode, encode};
+use kvbudget::core::verify::align;
+use kvbudget::core::vllm::logparse::parse;
+use kvbudget::core::vllm::RefusalKind;
+
+const PAIR: &str = "?model=Qwen/Qwen3-8B&gpu=t4&tp=2&ctx=4096";
+
+/// vLLM's message from `_check_if_gpu_supports_dtype` (vllm/v1/worker/gpu_worker.py and
+/// vllm/worker/worker.py, read in the 0.6.0, 0.7.0, 0.8.0, 0.8.4, 0.8.5 and 0.9.0 wheels), with
+/// torch's name for the GPU, "Tesla T4". Until 0.8.0 the text has no space before "`dtype`".
+fn message(space: &str) -> String {
+    format!(
+        "Bfloat16 is only supported on GPUs with compute capability of at least 8.0. Your Tesla T4 \
+         GPU has compute capability 7.5. You can use float16 instead by explicitly setting \
+         the{space}`dtype` flag in CLI, for example: --dtype=half."
+    )
+}
+
+#[test]
+fn a_bfloat16_model_on_a_t4_before_0_9_1() {
+    for (v, space) in [("0.7", ""), ("0.8", " "), ("0.9", " ")] {
+        let (s, notes) = decode(&format!("{PAIR}&vllm={v}"));
+        assert!(notes.is_empty(), "{notes:?}");
+        let o = evaluate(&s).unwrap();
+        let r = &o.chosen.report;
+        let refusal = r.refusal.expect(v);
+        assert_eq!(refusal.kind, RefusalKind::NoBfloat16, "{v}");
+        assert_eq!(refusal.exception, "ValueError");
+        assert_eq!(r.error.as_deref(), Some(message(space).as_str()), "{v}");
+        assert_eq!(
+            r.num_gpu_blocks, None,
+            "no KV line: the worker stops before the weights load"
+        );
+        assert_eq!(o.chosen.capped, 0);
+        // The fix the page offers: --dtype half, which the serve command then carries.
+        let f = fixes(&s, &o);
+        let half = f
+            .iter()
+            .find(|f| f.change == Change::Half)
+            .expect("--dtype half");
+        assert_eq!(half.change.flag(), "--dtype half");
+        let mut t = s.clone();
+        half.change.apply(&mut t);
+        assert!(t.knobs.dtype_half);
+        assert!(evaluate(&t).unwrap().chosen.report.refusal.is_none(), "{v}");
+        assert!(
+            serve_command(&t).contains(" --dtype half"),
+            "{}",
+            serve_command(&t)
+        );
+    }
+}
+
+#[test]
+fn from_0_9_1_vllm_falls_back_to_float16_itself() {
+    // `_resolve_auto_dtype` (vllm/config.py, 0.9.1 and 0.9.2 wheels) picks float16 for a bfloat16
+    // config on a GPU without bfloat16: the same 2 B per weight and per KV element.
+    let (s, _) = decode(&format!("{PAIR}&vllm=0.10"));
+    let plain = evaluate(&s).unwrap();
+    assert!(plain.chosen.report.refusal.is_none());
+    // Per GPU at TP 2: 4 of the 8 KV heads, 73,728 B per token.
+    assert_eq!(plain.chosen.report.bytes_per_token.0, 73_728);
+    // --dtype half changes no byte: the same blocks, the same lines.
+    let (h, _) = decode(&format!("{PAIR}&vllm=0.10&half=1"));
+    let half = evaluate(&h).unwrap();
+    assert_eq!(
+        half.chosen.report.num_gpu_blocks,
+        plain.chosen.report.num_gpu_blocks
+    );
+    assert_eq!(half.chosen.report.lines, plain.chosen.report.lines);
+}
+
+#[test]
+fn only_bfloat16_on_a_t4_is_refused() {
+    // An AWQ checkpoint runs in float16 already; an A10G (compute capability 8.6) has bfloat16.
+    for q in [
+        "?model=Qwen/Qwen3-14B-AWQ&gpu=t4&ctx=4096&vllm=0.8",
+        "?model=Qwen/Qwen3-8B&gpu=a10g&ctx=4096&vllm=0.8",
+        "?model=Qwen/Qwen3-8B&gpu=t4&tp=2&ctx=4096&vllm=0.8&half=1",
+    ] {
+        let (s, _) = decode(q);
+        let r = evaluate(&s).unwrap().chosen.report;
+        assert_ne!(
+            r.refusal.map(|x| x.kind),
+            Some(RefusalKind::NoBfloat16),
+            "{q}"
+        );
+    }
+}
+
+#[test]
+fn the_flag_in_a_link_and_in_a_log() {
+    let (s, _) = decode(&format!("{PAIR}&vllm=0.8&half=1"));
+    assert!(s.knobs.dtype_half);
+    assert!(encode(&s).contains("half=1"), "{}", encode(&s));
+    let (s, notes) = decode(&format!("{PAIR}&half=2"));
+    assert!(!s.knobs.dtype_half);
+    assert_eq!(notes[0].param, "half");
+    // A T4 log of vLLM 0.8.5 run with --dtype half: its engine line says dtype=torch.float16, and
+    // the page's settings aligned to it start where the log did.
+    let log = parse(
+        "INFO 05-01 10:00:00 [llm_engine.py:240] Initializing a V0 LLM engine (v0.8.5) with config: \
+         model='Qwen/Qwen3-8B', speculative_config=None, tokenizer='Qwen/Qwen3-8B', \
+         dtype=torch.float16, max_seq_len=4096, kv_cache_dtype=auto, tensor_parallel_size=2\n",
+    );
+    assert_eq!(log.dtype.as_deref(), Some("float16"));
+    let (page, _) = decode("?model=Qwen/Qwen3-8B&gpu=t4&tp=2");
+    let aligned = align(&page, &log);
+    assert!(aligned.knobs.dtype_half);
+    assert!(evaluate(&aligned).unwrap().chosen.report.refusal.is_none());
+    // The arguments' spelling, and bfloat16 turning it off again.
+    assert_eq!(
+        parse("non-default args: {'dtype': 'half'}")
+            .dtype
+            .as_deref(),
+        Some("float16")
+    );
+    let bf16 =
+        parse("with config: model='Qwen/Qwen3-8B', dtype=torch.bfloat16, kv_cache_dtype=auto");
+    assert!(!align(&aligned, &bf16).knobs.dtype_half);
+}
