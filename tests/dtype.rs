@@ -3,7 +3,7 @@
 //! 7.5, and bfloat16 needs 8.0. Two T4s (a Kaggle notebook's pair) at TP 2 hold its 15.27 GiB of
 //! weights, 7.64 GiB each, so what stops vLLM there is the dtype alone.
 
-use kvbudget::core::calc::evaluate;
+use kvbudget::core::calc::{evaluate, plan};
 use kvbudget::core::explain::serve_command;
 use kvbudget::core::fixes::{fixes, Change};
 use kvbudget::core::query::{decode, encode};
@@ -56,6 +56,10 @@ fn a_bfloat16_model_on_a_t4_before_0_9_1() {
             "{}",
             serve_command(&t)
         );
+        // The plan mode says the refusal instead of searching utilizations that cannot help.
+        let (p, _) = decode(&format!("{PAIR}&vllm={v}&plan=4"));
+        let err = plan(&p, &evaluate(&p).unwrap()).unwrap().unwrap_err();
+        assert!(err.to_string().contains(&message(space)), "{err}");
     }
 }
 

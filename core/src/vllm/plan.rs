@@ -127,12 +127,15 @@ pub fn plan(base: &Scenario, need: Need) -> Result<Plan> {
     s.max_model_len = Some(need.context);
     s.knobs.kv_cache_memory = None;
     let r: Report = report(&s)?;
-    // Refusals no memory changes (the model's limit, the scheduler's or TP's checks): the plan
-    // says them instead of searching.
+    // Refusals no memory changes (the model's limit, the scheduler's or TP's checks, bfloat16 on a
+    // GPU without it): the plan says them instead of searching.
     if let (Some(kind), Some(e)) = (r.refusal.map(|x| x.kind), r.error.as_ref()) {
         if matches!(
             kind,
-            RefusalKind::ModelLimit | RefusalKind::BatchedTokens | RefusalKind::InvalidTp
+            RefusalKind::ModelLimit
+                | RefusalKind::BatchedTokens
+                | RefusalKind::InvalidTp
+                | RefusalKind::NoBfloat16
         ) {
             return Err(KvError::Invalid {
                 field: "plan",
