@@ -504,30 +504,11 @@ fn build_model(a: &VllmArgs) -> Result<ModelSpec, String> {
 }
 
 /// The scenario the `vllm` flags describe.
-/// The scenario the `vllm` flags describe.
 pub(crate) fn scenario_of(a: &VllmArgs) -> Result<Scenario, String> {
     let model = build_model(a)?;
     let version = match &a.vllm_version {
         Some(v) => Version::parse(v).map_err(|e| e.to_string())?,
         None => vllm::NEWEST,
-    };
-    let engine = match a.engine.as_deref() {
-        None => version.default_engine(),
-        Some("v0") | Some("V0") => {
-            if version >= Version::new(0, 10) {
-                return Err(format!(
-                    "--engine v0 exists only up to vLLM 0.9 (got {version})"
-                ));
-            }
-            Engine::V0
-        }
-        Some("v1") | Some("V1") => {
-            if version < Version::new(0, 8) {
-                return Err(format!("--engine v1 exists from vLLM 0.8 (got {version})"));
-            }
-            Engine::V1
-        }
-        Some(e) => return Err(format!("--engine {e:?}: use v0 or v1")),
     };
     let kv_dtype = KvDtype::parse(&a.kv_cache_dtype).map_err(|e| e.to_string())?;
     let gpu = a.gpu.as_deref().map(|g| {
@@ -542,6 +523,31 @@ pub(crate) fn scenario_of(a: &VllmArgs) -> Result<Scenario, String> {
         None => gpu.map(|g| g.total),
     };
     let arch = gpu.map(|g| g.arch).unwrap_or(Arch::Other);
+    let engine = match a.engine.as_deref() {
+        None => version.engine_on(arch),
+        Some("v0") | Some("V0") => {
+            if version >= Version::new(0, 10) {
+                return Err(format!(
+                    "--engine v0 exists only up to vLLM 0.9 (got {version})"
+                ));
+            }
+            Engine::V0
+        }
+        Some("v1") | Some("V1") => {
+            if version < Version::new(0, 8) {
+                return Err(format!("--engine v1 exists from vLLM 0.8 (got {version})"));
+            }
+            // (VLLM_USE_V1=1 on a T4 raises "VLLM_USE_V1=1 is not supported with Compute
+            // Capability < 8.0." up to 0.10.1: `_raise_or_fallback`, vllm/engine/arg_utils.py.)
+            if version.engine_on(arch) == Engine::V0 {
+                return Err(format!(
+                    "--engine v1: vLLM {version} runs V0 on a GPU below compute capability 8.0 (the T4) and refuses V1 there"
+                ));
+            }
+            Engine::V1
+        }
+        Some(e) => return Err(format!("--engine {e:?}: use v0 or v1")),
+    };
     let memory = if let Some(n) = a.num_gpu_blocks {
         KvMemory::Blocks(n)
     } else if let Some(g) = a.available_kv_gib {

@@ -1,4 +1,4 @@
-//! `--dtype half` and the GPU without bfloat16. Qwen3-8B is a bfloat16 checkpoint (36 layers,
+//! `--dtype half`, the GPU without bfloat16, and the engine it runs. Qwen3-8B is a bfloat16 checkpoint (36 layers,
 //! 8 KV heads of 128: 2 × 36 × 8 × 128 × 2 B = 147,456 B per token); a T4 has compute capability
 //! 7.5, and bfloat16 needs 8.0. Two T4s (a Kaggle notebook's pair) at TP 2 hold its 15.27 GiB of
 //! weights, 7.64 GiB each, so what stops vLLM there is the dtype alone.
@@ -130,4 +130,43 @@ fn the_flag_in_a_link_and_in_a_log() {
     let bf16 =
         parse("with config: model='Qwen/Qwen3-8B', dtype=torch.bfloat16, kv_cache_dtype=auto");
     assert!(!align(&aligned, &bf16).knobs.dtype_half);
+}
+
+#[test]
+fn a_t4_runs_v0_up_to_0_10_1() {
+    // V1 needs compute capability 8.0 until 0.10.2: on a T4 vLLM 0.8.0–0.10.1.1 falls back to V0
+    // (`_is_v1_supported_oracle`, vllm/engine/arg_utils.py), which prints blocks, not tokens.
+    // Qwen3-14B-AWQ runs in float16, so nothing else stops it.
+    let lines = |q: &str| {
+        let (s, _) = decode(q);
+        evaluate(&s).unwrap().chosen.report.lines
+    };
+    for v in ["0.8", "0.9", "0.10"] {
+        let l = lines(&format!(
+            "?model=Qwen/Qwen3-14B-AWQ&gpu=t4&ctx=4096&vllm={v}"
+        ));
+        let blocks: u64 = l[0]
+            .strip_prefix("# GPU blocks: ")
+            .and_then(|r| r.split(',').next())
+            .and_then(|n| n.parse().ok())
+            .unwrap_or_else(|| panic!("{v}: {l:?}"));
+        // V0's concurrency: blocks × 16 tokens ÷ 4,096, to two decimals.
+        let x = blocks as f64 * 16.0 / 4096.0;
+        assert_eq!(
+            l[1],
+            format!("Maximum concurrency for 4096 tokens per request: {x:.2}x"),
+            "{v}"
+        );
+    }
+    // An A10G (compute capability 8.6) runs V1 from 0.8; a T4 from 0.10.2 (0.11 here).
+    for q in [
+        "?model=Qwen/Qwen3-14B-AWQ&gpu=a10g&ctx=4096&vllm=0.8",
+        "?model=Qwen/Qwen3-14B-AWQ&gpu=t4&ctx=4096&vllm=0.11",
+    ] {
+        let l = lines(q);
+        assert!(
+            l.iter().any(|x| x.starts_with("GPU KV cache size: ")),
+            "{q}: {l:?}"
+        );
+    }
 }

@@ -103,7 +103,7 @@ fn vllm_scenario_with(
         max_num_seqs: s.seqs,
         max_num_batched_tokens: s.mnbt,
         version: s.version,
-        engine: s.version.default_engine(),
+        engine: s.version.engine_on(s.gpu.arch()),
         memory: match s.kv_memory {
             Some(b) => KvMemory::Available(b),
             None => KvMemory::Budget {

@@ -375,7 +375,7 @@ impl PageScenario {
     /// `max_num_seqs` in force.
     pub fn seqs(&self) -> u64 {
         self.seqs.unwrap_or_else(|| {
-            let fam = family(self.version, self.version.default_engine());
+            let fam = family(self.version, self.version.engine_on(self.gpu.arch()));
             default_max_num_seqs(fam, self.gpu.arch(), Some(self.gpu.total()), self.mnbt)
         })
     }

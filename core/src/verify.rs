@@ -490,7 +490,7 @@ fn kv_memory_for(s: &PageScenario, log: &ParsedLog) -> Option<Bytes> {
     let r = vllm::report(&probe).ok()?;
     let per_block = r.block_bytes as u128;
     let groups = r.num_groups;
-    let fam = family(s.version, s.version.default_engine());
+    let fam = family(s.version, s.version.engine_on(s.gpu.arch()));
     let blocks = match log.kv? {
         KvFigure::Blocks(b) => b,
         KvFigure::Tokens(t) => {

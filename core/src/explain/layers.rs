@@ -320,7 +320,7 @@ pub(super) fn vllm_blocks(s: &PageScenario, o: &Outcome) -> Vec<(&'static str, S
     ));
     if r.groups.is_some() || m.state.is_some() {
         if let Some(tokens) = r.gpu_kv_cache_tokens {
-            let formula = match vllm::family(s.version, s.version.default_engine()) {
+            let formula = match vllm::family(s.version, s.version.engine_on(s.gpu.arch())) {
                 Family::V1Mid => tf!(
                     EX_TOKEN_FORMULA_MID,
                     thousands(blocks),

@@ -91,9 +91,18 @@ impl Version {
         }
     }
 
-    /// Which engine runs by default: V1 from 0.8.
+    /// Which engine runs by default on a GPU with bfloat16 (compute capability 8.0 or more): V1
+    /// from 0.8.
     pub fn default_engine(self) -> Engine {
-        if self < Version::new(0, 8) {
+        self.engine_on(Arch::Other)
+    }
+
+    /// Which engine runs by default on a GPU of `arch`: V1 from 0.8, except on a T4 up to
+    /// 0.10.1, where vLLM falls back to V0 ("Compute Capability < 8.0 is not supported by the V1
+    /// Engine. Falling back to V0.": `_is_v1_supported_oracle`, vllm/engine/arg_utils.py, read in
+    /// the 0.8.0, 0.8.5, 0.9.2, 0.10.0 and 0.10.1.1 wheels; the check is gone in 0.10.2).
+    pub fn engine_on(self, arch: Arch) -> Engine {
+        if self < Version::new(0, 8) || (arch == Arch::T4 && self < Version::at(0, 10, 2)) {
             Engine::V0
         } else {
             Engine::V1
