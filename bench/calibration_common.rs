@@ -189,7 +189,7 @@ fn gpu_of(r: &Value) -> Option<(&'static str, f64, Arch)> {
     } else if g.contains("l4") {
         ("L4", 22.06, Arch::Other)
     } else if g.contains("t4") {
-        ("T4", 14.74, Arch::Other)
+        ("T4", 14.74, Arch::T4)
     } else if g.contains("4090") {
         ("RTX 4090", 23.55, Arch::Other)
     } else if g.contains("3090") {

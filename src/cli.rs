@@ -526,7 +526,7 @@ pub(crate) fn scenario_of(a: &VllmArgs) -> Result<Scenario, String> {
     let engine = match a.engine.as_deref() {
         None => version.engine_on(arch),
         Some("v0") | Some("V0") => {
-            if version >= Version::new(0, 10) {
+            if version >= Version::new(0, 10) && version.engine_on(arch) != Engine::V0 {
                 return Err(format!(
                     "--engine v0 exists only up to vLLM 0.9 (got {version})"
                 ));

@@ -170,3 +170,91 @@ fn a_t4_runs_v0_up_to_0_10_1() {
         );
     }
 }
+
+#[test]
+fn a_float32_config_runs_in_float16_and_starts_on_a_t4() {
+    // vLLM runs a float32 checkpoint in float16 with `--dtype auto` up to 0.9.0
+    // (`_get_and_verify_dtype`, vllm/config.py 0.8.5), so nothing refuses it on a T4. A small
+    // Llama-shaped config: 2 × 16 layers × 8 KV heads × 64 × 2 B = 32,768 B per token.
+    use kvbudget::core::capacity::bytes_per_token;
+    use kvbudget::core::config::import;
+    use kvbudget::core::model::{KvDtype, ModelDtype};
+    use kvbudget::core::scenario::ModelChoice;
+    let config = r#"{"model_type": "llama", "hidden_size": 2048, "num_attention_heads": 32,
+        "num_key_value_heads": 8, "num_hidden_layers": 16, "intermediate_size": 8192,
+        "max_position_embeddings": 8192, "torch_dtype": "float32", "vocab_size": 32000}"#;
+    let m = import(config, "small-fp32").unwrap();
+    assert_eq!(m.spec.dtype, ModelDtype::F16);
+    assert_eq!(
+        bytes_per_token(&m.spec, KvDtype::Auto, 1, 1).unwrap().0,
+        32_768
+    );
+    let (mut s, _) = decode("?gpu=t4&ctx=4096&vllm=0.8");
+    s.set_model(ModelChoice::Custom(m.spec.clone()));
+    assert!(evaluate(&s).unwrap().chosen.report.refusal.is_none());
+    // Gemma 2's float32 config (google/gemma-2-9b-it's) stays bfloat16, as vLLM 0.9.1+ runs it.
+    let gemma = config.replace(r#""model_type": "llama""#, r#""model_type": "gemma2""#);
+    assert_eq!(import(&gemma, "g").unwrap().spec.dtype, ModelDtype::Bf16);
+}
+
+#[test]
+fn the_patch_releases_at_the_boundaries() {
+    use kvbudget::core::presets::Arch;
+    use kvbudget::core::vllm::{Engine, Version};
+    // 0.9.0 refuses bfloat16 on a T4, 0.9.1 falls back to float16: a link or a log naming 0.9.1
+    // or a later 0.9 patch keeps that release, not 0.9.0.
+    let refused = |v: &str| {
+        let (s, _) = decode(&format!("{PAIR}&vllm={v}"));
+        evaluate(&s).unwrap().chosen.report.refusal.map(|r| r.kind)
+    };
+    assert_eq!(refused("0.9.0"), Some(RefusalKind::NoBfloat16));
+    assert_eq!(refused("0.9.1"), None);
+    assert_eq!(refused("0.9.2"), None);
+    // V0 on a T4 through 0.10.1.1, V1 from 0.10.2.
+    let on_t4 = |v: &str| Version::parse(v).unwrap().canonical().engine_on(Arch::T4);
+    assert_eq!(on_t4("0.10.1.1"), Engine::V0);
+    assert_eq!(on_t4("0.10.2"), Engine::V1);
+    assert_eq!(on_t4("0.10.3"), Engine::V1);
+    assert_eq!(Version::new(0, 9).engine_on(Arch::Other), Engine::V1);
+}
+
+#[test]
+fn the_command_line_on_a_t4() {
+    use std::process::Command;
+    let run = |extra: &[&str]| {
+        let mut args = vec![
+            "vllm",
+            "--model",
+            "Qwen/Qwen3-8B",
+            "--gpu",
+            "t4",
+            "--tensor-parallel-size",
+            "2",
+            "--max-model-len",
+            "4096",
+            "--vllm-version",
+            "0.8",
+        ];
+        args.extend_from_slice(extra);
+        Command::new(env!("CARGO_BIN_EXE_kvbudget"))
+            .args(&args)
+            .output()
+            .unwrap()
+    };
+    // Refused (exit 3) with vLLM's message; --dtype half starts it, on V0 (blocks, not tokens).
+    let refused = run(&[]);
+    assert_eq!(refused.status.code(), Some(3));
+    assert!(String::from_utf8_lossy(&refused.stdout).contains(&message(" ")));
+    let half = run(&["--dtype", "half"]);
+    assert_eq!(half.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&half.stdout).contains("# GPU blocks: "));
+    // V1 there is what vLLM refuses (VLLM_USE_V1=1 below compute capability 8.0).
+    let v1 = run(&["--dtype", "half", "--engine", "v1"]);
+    assert_eq!(v1.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&v1.stderr)
+        .contains("runs V0 on a GPU below compute capability 8.0"));
+    // --dtype takes vLLM's spellings of the two it models.
+    let bad = run(&["--dtype", "bf16"]);
+    assert_eq!(bad.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("--dtype: auto, half or float16"));
+}

@@ -72,7 +72,7 @@ impl Change {
             Change::Mnbt(_) => "mnbt",
             Change::Seqs(_) => "seqs",
             Change::Dcp(_) => "dcp",
-            Change::Half => "dtype",
+            Change::Half => "half",
         }
     }
     /// The change as the flag or choice a user makes.

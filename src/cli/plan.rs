@@ -119,10 +119,11 @@ pub(crate) fn run(a: &PlanArgs) -> Result<i32, String> {
     for v in versions {
         let mut s = base.clone();
         s.version = v;
-        if v < Version::new(0, 8) {
-            s.engine = Engine::V0;
-        } else if v >= Version::new(0, 10) {
-            s.engine = Engine::V1;
+        // The engine each release runs on this GPU, unless --engine chose one it has.
+        let default = v.engine_on(s.arch);
+        let given = a.scenario.engine.is_some() && default != Engine::V0 && v < Version::new(0, 10);
+        if !given {
+            s.engine = default;
         }
         plans.push(plan(&s, need).map_err(|e| e.to_string())?);
     }

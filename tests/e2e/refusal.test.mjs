@@ -43,7 +43,7 @@ test('a bfloat16 model on a T4 before vLLM 0.9.1: vLLM\'s dtype error, and --dty
   assert.match(await value(page, 'vllm-lines'), /ValueError: Bfloat16 is only supported on GPUs with compute capability of at least 8\.0\. Your Tesla T4 GPU has compute capability 7\.5\./);
   assert.match(await text(page, 'chart-concurrency'), /this GPU has no bfloat16/);
   assert.equal(await page.isChecked('#half'), false);
-  await applyFix(page, 'dtype');
+  await applyFix(page, 'half');
   assert.equal(await urlParam(page, 'half', '1'), '1');
   assert.equal(await page.isChecked('#half'), true);
   assert.match(await value(page, 'serve-command'), / --tensor-parallel-size 2 --dtype half/);

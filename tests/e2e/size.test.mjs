@@ -102,7 +102,8 @@ import { DIST } from './harness.mjs';
 // 196,521 B with a review's fixes (legend rows counted as drawn, separators in the derivation, the
 // whole numbers' separator rule, unknown URL keys counted, charts and embeds saying vLLM).
 // 199,489 B with `--dtype half` (its checkbox, URL key and texts) and a T4's bfloat16 refusal;
-// 199,569 B with V0 as a T4's engine up to vLLM 0.10.1.
+// 199,569 B with V0 as a T4's engine up to vLLM 0.10.1; 199,771 B with 0.9.1 and 0.10.2 in the
+// version picker (where a T4's dtype and engine change) and a review's fixes.
 // The issue's budget.
 const BUDGET_GZIP = 200_000;
 // The worker (kvbudget-worker*: its loader, glue and wasm), fetched on the first import or
@@ -151,7 +152,8 @@ const BUDGET_GZIP = 200_000;
 // order: 700 B, 49 B less with a Vec than a VecDeque; a file that no longer reads named in its
 // error), when it went to 216,000 B; 216,408 B with a T4's bfloat16 refusal before vLLM 0.9.1,
 // its `--dtype half` fix, a log's dtype read and aligned, and their texts in both languages, when
-// it went to 216,900 B; 216,502 B with V0 as a T4's engine up to vLLM 0.10.1.
+// it went to 216,900 B; 216,502 B with V0 as a T4's engine up to vLLM 0.10.1; 216,672 B with
+// 0.9.1 and 0.10.2 kept apart and a review's fixes (a float32 config read as float16).
 const WORKER = /^kvbudget-worker/;
 const WORKER_BUDGET_GZIP = 216_900;
 

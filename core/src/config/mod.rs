@@ -337,7 +337,7 @@ pub fn import(text: &str, name: &str) -> Result<Imported> {
         .or_else(|| class_default(&model_type, "vocab_size"))
         .unwrap_or(0);
 
-    let dtype = dtype(m, top, &mut notes);
+    let dtype = dtype(m, top, &model_type, &mut notes);
     let kinds = layers::read(m, &model_type, layers, hidden, dtype, &mut notes)?;
     check_groups(kv_heads, heads, &kinds.attention)?;
     let quant = top
@@ -488,23 +488,39 @@ fn siglip(top: &Map<String, Value>, hidden: u64, dtype: ModelDtype) -> Bytes {
     Bytes((params * dtype.bytes() as u128).min(u64::MAX as u128) as u64)
 }
 
-/// The dtype the model runs in: vLLM runs float32 checkpoints in 16 bits by default (`--dtype
-/// auto`: `_get_and_verify_dtype`, vllm/config.py, "we use float16 for float32 models" through
-/// 0.10, bfloat16 where the platform has it since), so `auto` KV takes 2 B, not 4; float32 KV
-/// needs `--dtype float32` or `--kv-cache-dtype float32`.
-fn dtype(m: &Map<String, Value>, top: &Map<String, Value>, notes: &mut Vec<String>) -> ModelDtype {
+/// The dtype the model runs in. vLLM runs a float32 checkpoint in 16 bits by default (`--dtype
+/// auto`): float16 up to 0.9.0
+/// (`_get_and_verify_dtype`, vllm/config.py 0.8.5: "we use float16 for float32 models"), and
+/// from 0.9.1 the platform's first dtype (`_resolve_auto_dtype`: bfloat16 where the GPU has it,
+/// float16 on a T4). Taken as float16 here: the same 2 B per element as bfloat16, and a T4 before
+/// 0.9.1 starts it as vLLM does. Gemma 2 and 3, which vLLM 0.9.1+ never runs in float16
+/// (`_FLOAT16_NOT_SUPPORTED_MODELS`), are taken as bfloat16, as their presets are. Float32 KV
+/// needs `--dtype float32` or `--kv-cache-dtype float32`. A config that names no dtype is taken as
+/// bfloat16: vLLM reads its weights' dtype then (`_find_dtype`, vllm/config.py 0.9.2: the
+/// safetensors metadata), and the checkpoints that leave it out (gpt-oss) store bfloat16.
+fn dtype(
+    m: &Map<String, Value>,
+    top: &Map<String, Value>,
+    model_type: &str,
+    notes: &mut Vec<String>,
+) -> ModelDtype {
+    let sixteen = if ["gemma2", "gemma3", "gemma3_text"].contains(&model_type) {
+        ModelDtype::Bf16
+    } else {
+        ModelDtype::F16
+    };
     let dtype_name = s(m, "torch_dtype")
         .or_else(|| s(m, "dtype"))
         .or_else(|| s(top, "torch_dtype"))
-        .or_else(|| s(top, "dtype"))
-        .unwrap_or("bfloat16");
-    match ModelDtype::parse(dtype_name) {
-        Ok(ModelDtype::F32) => {
+        .or_else(|| s(top, "dtype"));
+    match dtype_name.map(ModelDtype::parse) {
+        Some(Ok(ModelDtype::F32)) => {
             notes.push(crate::t!(CF_FLOAT32).into());
-            ModelDtype::Bf16
+            sixteen
         }
-        Ok(d) => d,
-        Err(_) => ModelDtype::Bf16,
+        Some(Ok(d)) => d,
+        None => ModelDtype::Bf16,
+        Some(Err(_)) => ModelDtype::Bf16,
     }
 }
 

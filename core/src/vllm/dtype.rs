@@ -1,6 +1,6 @@
 //! The dtype the model runs in, where the GPU decides whether vLLM starts.
 
-use super::version::Version;
+use super::version::{Version, BF16_FALLBACK};
 use crate::model::ModelDtype;
 use crate::presets::Arch;
 
@@ -16,8 +16,7 @@ pub(super) fn bfloat16_refusal(
     half: bool,
     version: Version,
 ) -> Option<String> {
-    let refused =
-        arch == Arch::T4 && dtype == ModelDtype::Bf16 && !half && version < Version::at(0, 9, 1);
+    let refused = arch == Arch::T4 && dtype == ModelDtype::Bf16 && !half && version < BF16_FALLBACK;
     let space = if version >= Version::new(0, 8) {
         " "
     } else {

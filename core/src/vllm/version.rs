@@ -26,6 +26,15 @@ pub const OLDEST_OFFERED: Version = Version::new(0, 6);
 /// The first release that prints "GPU KV cache size" as `int(concurrency × max_model_len)`
 /// (v1/core/kv_cache_utils.py, 0.20.1; 0.20.0 still prints whole blocks).
 pub const TOKENS_FROM_CONCURRENCY: Version = Version::at(0, 20, 1);
+/// The first release that runs a bfloat16 model in float16 on a GPU without bfloat16 instead of
+/// refusing it (`_resolve_auto_dtype`, vllm/config.py 0.9.1; 0.9.0 refuses).
+pub const BF16_FALLBACK: Version = Version::at(0, 9, 1);
+/// The first release whose V1 engine runs below compute capability 8.0 (a T4): 0.8.0–0.10.1.1
+/// fall back to V0 there.
+pub const V1_BELOW_AMPERE: Version = Version::at(0, 10, 2);
+/// The patch releases the picker keeps apart from their minor, each where the accounting changed
+/// within it.
+const KEPT_PATCHES: [Version; 3] = [BF16_FALLBACK, V1_BELOW_AMPERE, TOKENS_FROM_CONCURRENCY];
 
 impl Version {
     /// Whether this release builds a vision encoder on every pipeline stage
@@ -79,16 +88,14 @@ impl Version {
         Ok(v)
     }
 
-    /// The release of the picker's list that accounts as this one does: `X.Y`, or 0.20.1 for
-    /// 0.20.1 and later 0.20 patches.
+    /// The release of the picker's list that accounts as this one does: `X.Y`, or the kept
+    /// patch release of that minor (0.9.1, 0.10.2, 0.20.1) for it and later patches.
     pub fn canonical(self) -> Version {
-        if Version::new(self.major, self.minor) == Version::new(0, 20)
-            && self >= TOKENS_FROM_CONCURRENCY
-        {
-            TOKENS_FROM_CONCURRENCY
-        } else {
-            Version::new(self.major, self.minor)
-        }
+        let minor = Version::new(self.major, self.minor);
+        KEPT_PATCHES
+            .into_iter()
+            .find(|k| Version::new(k.major, k.minor) == minor && self >= *k)
+            .unwrap_or(minor)
     }
 
     /// Which engine runs by default on a GPU with bfloat16 (compute capability 8.0 or more): V1
@@ -102,7 +109,7 @@ impl Version {
     /// Engine. Falling back to V0.": `_is_v1_supported_oracle`, vllm/engine/arg_utils.py, read in
     /// the 0.8.0, 0.8.5, 0.9.2, 0.10.0 and 0.10.1.1 wheels; the check is gone in 0.10.2).
     pub fn engine_on(self, arch: Arch) -> Engine {
-        if self < Version::new(0, 8) || (arch == Arch::T4 && self < Version::at(0, 10, 2)) {
+        if self < Version::new(0, 8) || (arch == Arch::T4 && self < V1_BELOW_AMPERE) {
             Engine::V0
         } else {
             Engine::V1
@@ -138,13 +145,13 @@ impl std::fmt::Display for Version {
     }
 }
 
-/// The versions a picker offers, oldest first: every minor, and 0.20.1 where the printed token
-/// count changed within a minor.
+/// The versions a picker offers, oldest first: every minor, and the patch releases where the
+/// accounting changed within a minor (0.9.1, 0.10.2, 0.20.1).
 pub fn offered() -> Vec<Version> {
     // Built in order (no sort: its code would be in the page for one small list).
     (OLDEST_OFFERED.minor..=NEWEST.minor)
         .flat_map(|m| {
-            let patch = (m == TOKENS_FROM_CONCURRENCY.minor).then_some(TOKENS_FROM_CONCURRENCY);
+            let patch = KEPT_PATCHES.into_iter().find(|k| k.minor == m);
             std::iter::once(Version::new(0, m)).chain(patch)
         })
         .collect()
@@ -251,14 +258,27 @@ mod tests {
         assert!(v.windows(2).all(|w| w[0] < w[1]), "{v:?}");
         assert_eq!(v.first(), Some(&OLDEST_OFFERED));
         assert_eq!(v.last(), Some(&NEWEST));
-        // 0.20.1 sits between 0.20 and 0.21.
-        let i = v
-            .iter()
-            .position(|x| *x == TOKENS_FROM_CONCURRENCY)
-            .unwrap();
+        // 0.9.1 sits between 0.9 and 0.10, 0.10.2 between 0.10 and 0.11, 0.20.1 between 0.20 and
+        // 0.21; each stands for its later patches.
+        for (k, m) in [
+            (BF16_FALLBACK, 9),
+            (V1_BELOW_AMPERE, 10),
+            (TOKENS_FROM_CONCURRENCY, 20),
+        ] {
+            let i = v.iter().position(|x| *x == k).unwrap();
+            assert_eq!(
+                (v[i - 1], v[i + 1]),
+                (Version::new(0, m), Version::new(0, m + 1))
+            );
+            assert_eq!(Version::at(0, m, k.patch + 3).canonical(), k);
+            assert_eq!(
+                Version::at(0, m, k.patch - 1).canonical(),
+                Version::new(0, m)
+            );
+        }
         assert_eq!(
-            (v[i - 1], v[i + 1]),
-            (Version::new(0, 20), Version::new(0, 21))
+            Version::parse("0.10.1.1").unwrap().canonical(),
+            Version::new(0, 10)
         );
     }
 

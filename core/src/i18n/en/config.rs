@@ -22,7 +22,7 @@ crate::texts! {
     CF_MULTI_QUERY: "multi_query: the {0} attention heads share one KV head (multi-query attention)",
     CF_NO_MAX_LEN: "no maximum length (max_position_embeddings, n_positions, max_seq_len, seq_length, …): 2,048 tokens, as vLLM assumes when the config's class has none either",
     CF_HEAD_DIM: "head_dim {0} from the config (hidden_size / heads would give {1})",
-    CF_FLOAT32: "float32 checkpoint: vLLM runs it in bfloat16 by default",
+    CF_FLOAT32: "float32 checkpoint: vLLM runs it in 16 bits by default (float16; from 0.9.1 bfloat16 on a GPU that has it)",
     CF_ROPE: "rope scaling {0} × {1}: default max_model_len {2}",
     CF_PATTERN: "hybrid_override_pattern: {0} Mamba2, {1} attention, {2} MLP and {3} MoE layers",
     CF_FALCON: "Falcon-H1: every one of the {0} layers has attention and a Mamba2 mixer",

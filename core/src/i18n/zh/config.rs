@@ -22,7 +22,7 @@ crate::texts! {
     CF_MULTI_QUERY: "multi_query：{0} 个注意力头共用一个 KV 头（多查询注意力）",
     CF_NO_MAX_LEN: "配置中没有最大长度（max_position_embeddings、n_positions、max_seq_len、seq_length 等）：按 2,048 个 token 计，与配置类也没有默认值时 vLLM 的假定相同",
     CF_HEAD_DIM: "head_dim {0} 取自配置（hidden_size / 头数会得到 {1}）",
-    CF_FLOAT32: "float32 检查点：vLLM 默认以 bfloat16 运行",
+    CF_FLOAT32: "float32 检查点：vLLM 默认以 16 位精度运行（float16；从 0.9.1 起，在支持 bfloat16 的 GPU 上用 bfloat16）",
     CF_ROPE: "RoPE 缩放 {0} × {1}：默认 max_model_len 为 {2}",
     CF_PATTERN: "hybrid_override_pattern：{0} 个 Mamba2 层、{1} 个注意力层、{2} 个 MLP 层和 {3} 个 MoE 层",
     CF_FALCON: "Falcon-H1：{0} 层中每一层都同时有注意力和 Mamba2 混合器",
