@@ -296,6 +296,7 @@ fn refusal_text(e: &LogError) -> String {
             "vLLM refused to start: max_model_len {max_model_len} is larger than the {kv_tokens} tokens the KV cache holds"
         ),
         LogError::NoMemory => "vLLM refused to start: no memory was left for the KV cache blocks".into(),
+        LogError::NoBfloat16 => "vLLM refused to start: the GPU has no bfloat16 (before vLLM 0.9.1 a bfloat16 model needs --dtype half there)".into(),
     }
 }
 

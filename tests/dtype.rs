@@ -258,3 +258,30 @@ fn the_command_line_on_a_t4() {
     assert_eq!(bad.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&bad.stderr).contains("--dtype: auto, half or float16"));
 }
+
+#[test]
+fn a_log_that_stopped_on_bfloat16_reads_as_refused() {
+    use kvbudget::core::handoff::log::log_status;
+    use kvbudget::core::verify::Verdict;
+    // A T4 log of vLLM 0.8.5 started without --dtype half: its engine line names bfloat16, and the
+    // worker's ValueError ends it before any KV line.
+    let text = format!(
+        "INFO 05-01 10:00:00 [llm_engine.py:240] Initializing a V0 LLM engine (v0.8.5) with config: \
+         model='Qwen/Qwen3-8B', dtype=torch.bfloat16, max_seq_len=4096, kv_cache_dtype=auto\n\
+         ValueError: {}\n",
+        message(" ")
+    );
+    let log = parse(&text);
+    assert_eq!(Verdict::of(&log), Verdict::Refused);
+    let status = log_status(&log);
+    assert!(
+        status.contains("refused to start (the GPU has no bfloat16"),
+        "{status}"
+    );
+    // Aligned to it on two T4s, the page refuses as the log did.
+    let (page, _) = decode("?model=Qwen/Qwen3-8B&gpu=t4&tp=2&half=1");
+    let aligned = align(&page, &log);
+    assert!(!aligned.knobs.dtype_half);
+    let r = evaluate(&aligned).unwrap().chosen.report;
+    assert_eq!(r.refusal.map(|x| x.kind), Some(RefusalKind::NoBfloat16));
+}

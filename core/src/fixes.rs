@@ -56,7 +56,7 @@ impl Change {
             Change::Util(u) => s.util = Some(u),
             Change::Mnbt(n) => s.mnbt = Some(n),
             Change::Seqs(n) => s.seqs = Some(n),
-            Change::Dcp(n) => s.knobs.dcp = n,
+            Change::Dcp(n) => s.knobs.dcp = if n > 1 { n } else { 0 },
             Change::Half => s.knobs.dtype_half = true,
         }
     }

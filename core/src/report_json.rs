@@ -54,6 +54,7 @@ pub fn parsed_json(p: &ParsedLog, block_size: u64) -> Value {
             "kv_cache_tokens": kv_tokens,
         }),
         Some(LogError::NoMemory) => json!({ "kind": "no_available_memory" }),
+        Some(LogError::NoBfloat16) => json!({ "kind": "bfloat16_unsupported" }),
     };
     json!({
         "vllm_version": p.version,

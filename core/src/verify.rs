@@ -414,7 +414,12 @@ pub fn adopt(current: &PageScenario, log: &ParsedLog) -> (PageScenario, Vec<Stri
         _ => kv_memory_for(&s, log),
     }
     .map(|b| Bytes(b.0.max(1)));
-    if s.kv_memory.is_none() && !matches!(log.error, Some(LogError::NoMemory)) {
+    if s.kv_memory.is_none()
+        && !matches!(
+            log.error,
+            Some(LogError::NoMemory) | Some(LogError::NoBfloat16)
+        )
+    {
         notes.push(t!(VF_NO_CAPACITY).into());
     }
     // A log that does not print the GPU's memory leaves the page's GPU, which may be too small

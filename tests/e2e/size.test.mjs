@@ -103,7 +103,8 @@ import { DIST } from './harness.mjs';
 // whole numbers' separator rule, unknown URL keys counted, charts and embeds saying vLLM).
 // 199,489 B with `--dtype half` (its checkbox, URL key and texts) and a T4's bfloat16 refusal;
 // 199,569 B with V0 as a T4's engine up to vLLM 0.10.1; 199,771 B with 0.9.1 and 0.10.2 in the
-// version picker (where a T4's dtype and engine change) and a review's fixes.
+// version picker (where a T4's dtype and engine change) and a review's fixes; 199,786 B with a
+// link's dcp=1 read as none.
 // The issue's budget.
 const BUDGET_GZIP = 200_000;
 // The worker (kvbudget-worker*: its loader, glue and wasm), fetched on the first import or
@@ -153,9 +154,11 @@ const BUDGET_GZIP = 200_000;
 // error), when it went to 216,000 B; 216,408 B with a T4's bfloat16 refusal before vLLM 0.9.1,
 // its `--dtype half` fix, a log's dtype read and aligned, and their texts in both languages, when
 // it went to 216,900 B; 216,502 B with V0 as a T4's engine up to vLLM 0.10.1; 216,672 B with
-// 0.9.1 and 0.10.2 kept apart and a review's fixes (a float32 config read as float16).
+// 0.9.1 and 0.10.2 kept apart and a review's fixes (a float32 config read as float16); 216,860 B
+// with a log stopped by the bfloat16 error read as refused, when it went to 217,400 B to keep a
+// margin for builds in another directory.
 const WORKER = /^kvbudget-worker/;
-const WORKER_BUDGET_GZIP = 216_900;
+const WORKER_BUDGET_GZIP = 217_400;
 
 const gzipped = (files) => {
   let raw = 0;

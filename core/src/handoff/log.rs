@@ -112,6 +112,7 @@ fn log_error_text(p: &ParsedLog) -> String {
             thousands(*kv_tokens)
         ),
         Some(LogError::NoMemory) => t!(LG_NO_MEMORY).into(),
+        Some(LogError::NoBfloat16) => t!(LG_NO_BF16).into(),
         None => String::new(),
     }
 }

@@ -43,6 +43,9 @@ pub enum LogError {
     },
     /// `No available memory for the cache blocks.`
     NoMemory,
+    /// `Bfloat16 is only supported on GPUs with compute capability of at least 8.0.` (a bfloat16
+    /// model on a T4 before 0.9.1).
+    NoBfloat16,
 }
 
 /// Everything kvbudget reads from a log. Fields are `None` when the log does not have them.
@@ -362,6 +365,8 @@ pub fn scan_line(line: &str, p: &mut ParsedLog) {
             }
         } else if line.contains("No available memory for the cache blocks") {
             p.error = Some(LogError::NoMemory);
+        } else if line.contains("Bfloat16 is only supported on GPUs with compute capability") {
+            p.error = Some(LogError::NoBfloat16);
         } else if line
             .contains("is larger than the maximum number of tokens that can be stored in KV cache")
         {
