@@ -285,3 +285,33 @@ fn a_log_that_stopped_on_bfloat16_reads_as_refused() {
     let r = evaluate(&aligned).unwrap().chosen.report;
     assert_eq!(r.refusal.map(|x| x.kind), Some(RefusalKind::NoBfloat16));
 }
+
+#[test]
+fn the_log_check_names_the_dtype_it_differs_in() {
+    use kvbudget::core::verify::mismatches;
+    // A log of Qwen3-8B run in float16 (--dtype half) against the page's two T4s on 0.8 without
+    // it: one setting differs, the dtype; aligned, none does.
+    let log = parse(
+        "Initializing a V0 LLM engine (v0.8.5) with config: model='Qwen/Qwen3-8B', \
+         dtype=torch.float16, max_seq_len=4096, kv_cache_dtype=auto\n",
+    );
+    let (page, _) = decode(&format!("{PAIR}&vllm=0.8"));
+    let m = mismatches(&page, &log);
+    assert_eq!(m.len(), 1, "{m:?}");
+    assert_eq!(
+        (m[0].what, m[0].scenario.as_str(), m[0].log.as_str()),
+        ("--dtype", "bfloat16", "float16")
+    );
+    assert!(mismatches(&align(&page, &log), &log).is_empty());
+    // From 0.9.1 vLLM falls back to float16 itself on a T4: no difference to name.
+    let (later, _) = decode(&format!("{PAIR}&vllm=0.9.1"));
+    let log = parse(
+        "Initializing a V0 LLM engine (v0.9.1) with config: model='Qwen/Qwen3-8B', \
+         dtype=torch.float16, max_seq_len=4096, kv_cache_dtype=auto\n",
+    );
+    assert!(
+        mismatches(&later, &log).is_empty(),
+        "{:?}",
+        mismatches(&later, &log)
+    );
+}

@@ -7,11 +7,12 @@ use crate::fields::{MAX_CTX, MAX_PP, MAX_TP, MIN_CTX};
 use crate::i18n::{en, tr};
 use crate::model::{KvDtype, ModelDtype};
 use crate::presets;
+use crate::presets::Arch;
 use crate::scenario::{GpuChoice, PageScenario};
 use crate::t;
 use crate::units::{fixed2, thousands, Bytes, GIB};
 use crate::vllm::logparse::{KvFigure, LogError, ParsedLog};
-use crate::vllm::{self, family, KvMemory, Version};
+use crate::vllm::{self, family, KvMemory, Version, BF16_FALLBACK};
 
 /// One line of the comparison.
 #[derive(Clone, Debug, PartialEq)]
@@ -116,6 +117,9 @@ pub fn mismatches(s: &PageScenario, log: &ParsedLog) -> Vec<Mismatch> {
     if let Some(t) = log.tensor_parallel_size {
         push("tensor-parallel size", s.tp.to_string(), t.to_string());
     }
+    if let Some(d) = log.dtype.as_deref() {
+        push("--dtype", ran_in(s).into(), d.into());
+    }
     if let Some(m) = log.model.as_deref() {
         let same = s.model.name().eq_ignore_ascii_case(m)
             || presets::model(m).is_some_and(|p| s.model.name().eq_ignore_ascii_case(p.id()));
@@ -124,6 +128,18 @@ pub fn mismatches(s: &PageScenario, log: &ParsedLog) -> Vec<Mismatch> {
         }
     }
     out
+}
+
+/// The dtype the scenario's model runs in, as vLLM's engine line names it: `--dtype half`, or
+/// vLLM's own float16 fallback on a T4 from 0.9.1, else the checkpoint's.
+fn ran_in(s: &PageScenario) -> &'static str {
+    let fallback = s.gpu.arch() == Arch::T4 && s.version >= BF16_FALLBACK;
+    match s.model_spec().dtype {
+        ModelDtype::Bf16 if s.knobs.dtype_half || fallback => "float16",
+        ModelDtype::Bf16 => "bfloat16",
+        ModelDtype::F16 => "float16",
+        ModelDtype::F32 => "float32",
+    }
 }
 
 /// The scenario with the log's settings (version, utilization, `max_model_len`, KV dtype,

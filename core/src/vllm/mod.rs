@@ -23,5 +23,5 @@ pub use report::{
 pub use tp::tp_refusal;
 pub use version::{
     default_max_num_seqs, family, requested_bytes, serve_defaults, Engine, Family, Rounding,
-    Version, NEWEST, OLDEST,
+    Version, BF16_FALLBACK, NEWEST, OLDEST, V1_BELOW_AMPERE,
 };
