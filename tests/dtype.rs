@@ -6,6 +6,7 @@
 use kvbudget::core::calc::{evaluate, plan};
 use kvbudget::core::explain::serve_command;
 use kvbudget::core::fixes::{fixes, Change};
+use kvbudget::core::model::ModelDtype;
 use kvbudget::core::query::{decode, encode};
 use kvbudget::core::verify::align;
 use kvbudget::core::vllm::logparse::parse;
@@ -115,17 +116,15 @@ fn the_flag_in_a_link_and_in_a_log() {
          model='Qwen/Qwen3-8B', speculative_config=None, tokenizer='Qwen/Qwen3-8B', \
          dtype=torch.float16, max_seq_len=4096, kv_cache_dtype=auto, tensor_parallel_size=2\n",
     );
-    assert_eq!(log.dtype.as_deref(), Some("float16"));
+    assert_eq!(log.dtype, Some(ModelDtype::F16));
     let (page, _) = decode("?model=Qwen/Qwen3-8B&gpu=t4&tp=2");
     let aligned = align(&page, &log);
     assert!(aligned.knobs.dtype_half);
     assert!(evaluate(&aligned).unwrap().chosen.report.refusal.is_none());
     // The arguments' spelling, and bfloat16 turning it off again.
     assert_eq!(
-        parse("non-default args: {'dtype': 'half'}")
-            .dtype
-            .as_deref(),
-        Some("float16")
+        parse("non-default args: {'dtype': 'half'}").dtype,
+        Some(ModelDtype::F16)
     );
     let bf16 =
         parse("with config: model='Qwen/Qwen3-8B', dtype=torch.bfloat16, kv_cache_dtype=auto");
@@ -178,7 +177,7 @@ fn a_float32_config_runs_in_float16_and_starts_on_a_t4() {
     // Llama-shaped config: 2 × 16 layers × 8 KV heads × 64 × 2 B = 32,768 B per token.
     use kvbudget::core::capacity::bytes_per_token;
     use kvbudget::core::config::import;
-    use kvbudget::core::model::{KvDtype, ModelDtype};
+    use kvbudget::core::model::KvDtype;
     use kvbudget::core::scenario::ModelChoice;
     let config = r#"{"model_type": "llama", "hidden_size": 2048, "num_attention_heads": 32,
         "num_key_value_heads": 8, "num_hidden_layers": 16, "intermediate_size": 8192,

@@ -154,15 +154,17 @@ pub fn parse_tp(s: &str) -> Result<u64> {
         "a whole number from 1 to 64",
     )
 }
-/// Decode-context-parallel size: 1 … 64.
+/// Decode-context-parallel size: 1 … 64, where 1 is none and read as 0, the knob's default (one
+/// value for it, so a link reads back the same).
 pub fn parse_dcp(s: &str) -> Result<u64> {
-    whole(
+    let d = whole(
         "decode-context-parallel size",
         s,
         1,
         MAX_TP,
         "a whole number from 1 to 64",
-    )
+    )?;
+    Ok(if d > 1 { d } else { 0 })
 }
 /// Pipeline-parallel size: 1 … 64.
 pub fn parse_pp(s: &str) -> Result<u64> {

@@ -117,8 +117,8 @@ pub fn mismatches(s: &PageScenario, log: &ParsedLog) -> Vec<Mismatch> {
     if let Some(t) = log.tensor_parallel_size {
         push("tensor-parallel size", s.tp.to_string(), t.to_string());
     }
-    if let Some(d) = log.dtype.as_deref() {
-        push("--dtype", ran_in(s).into(), d.into());
+    if let Some(d) = log.dtype {
+        push("--dtype", ran_in(s).name().into(), d.name().into());
     }
     if let Some(m) = log.model.as_deref() {
         let same = s.model.name().eq_ignore_ascii_case(m)
@@ -132,13 +132,11 @@ pub fn mismatches(s: &PageScenario, log: &ParsedLog) -> Vec<Mismatch> {
 
 /// The dtype the scenario's model runs in, as vLLM's engine line names it: `--dtype half`, or
 /// vLLM's own float16 fallback on a T4 from 0.9.1, else the checkpoint's.
-fn ran_in(s: &PageScenario) -> &'static str {
+fn ran_in(s: &PageScenario) -> ModelDtype {
     let fallback = s.gpu.arch() == Arch::T4 && s.version >= BF16_FALLBACK;
     match s.model_spec().dtype {
-        ModelDtype::Bf16 if s.knobs.dtype_half || fallback => "float16",
-        ModelDtype::Bf16 => "bfloat16",
-        ModelDtype::F16 => "float16",
-        ModelDtype::F32 => "float32",
+        ModelDtype::Bf16 if s.knobs.dtype_half || fallback => ModelDtype::F16,
+        d => d,
     }
 }
 
@@ -182,9 +180,9 @@ fn settings_of(s: &mut PageScenario, log: &ParsedLog) -> Option<String> {
     }
     // A bfloat16 model the log ran in float16 ran with `--dtype half` (or, from 0.9.1, fell
     // back to it on a GPU without bfloat16: the same bytes either way).
-    match log.dtype.as_deref() {
-        Some("float16") => s.knobs.dtype_half = s.model_spec().dtype == ModelDtype::Bf16,
-        Some("bfloat16") => s.knobs.dtype_half = false,
+    match log.dtype {
+        Some(ModelDtype::F16) => s.knobs.dtype_half = s.model_spec().dtype == ModelDtype::Bf16,
+        Some(ModelDtype::Bf16) => s.knobs.dtype_half = false,
         _ => {}
     }
     if let Some(pp) = log

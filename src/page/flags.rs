@@ -48,9 +48,7 @@ pub const FLAGS: [Input; 8] = [
             }
         },
         apply: |s, t, _| {
-            s.knobs.dcp = optional(t, fields::parse_dcp)?
-                .filter(|&d| d > 1)
-                .unwrap_or(0);
+            s.knobs.dcp = optional(t, fields::parse_dcp)?.unwrap_or(0);
             Ok(())
         },
     },

@@ -104,7 +104,7 @@ import { DIST } from './harness.mjs';
 // 199,489 B with `--dtype half` (its checkbox, URL key and texts) and a T4's bfloat16 refusal;
 // 199,569 B with V0 as a T4's engine up to vLLM 0.10.1; 199,771 B with 0.9.1 and 0.10.2 in the
 // version picker (where a T4's dtype and engine change) and a review's fixes; 199,786 B with a
-// link's dcp=1 read as none.
+// link's dcp=1 read as none; 199,835 B with that rule in `fields::parse_dcp` itself.
 // The issue's budget.
 const BUDGET_GZIP = 200_000;
 // The worker (kvbudget-worker*: its loader, glue and wasm), fetched on the first import or
@@ -156,7 +156,8 @@ const BUDGET_GZIP = 200_000;
 // it went to 216,900 B; 216,502 B with V0 as a T4's engine up to vLLM 0.10.1; 216,672 B with
 // 0.9.1 and 0.10.2 kept apart and a review's fixes (a float32 config read as float16); 216,860 B
 // with a log stopped by the bfloat16 error read as refused, when it went to 217,400 B to keep a
-// margin for builds in another directory; 217,003 B with the log check naming a differing dtype.
+// margin for builds in another directory; 217,003 B with the log check naming a differing dtype; 216,844 B with the log's dtype
+// read by `ModelDtype::parse`.
 const WORKER = /^kvbudget-worker/;
 const WORKER_BUDGET_GZIP = 217_400;
 

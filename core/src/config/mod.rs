@@ -519,8 +519,7 @@ fn dtype(
             sixteen
         }
         Some(Ok(d)) => d,
-        None => ModelDtype::Bf16,
-        Some(Err(_)) => ModelDtype::Bf16,
+        None | Some(Err(_)) => ModelDtype::Bf16,
     }
 }
 

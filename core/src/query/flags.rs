@@ -76,10 +76,7 @@ pub const FLAG_PARAMS: &[Param] = &[
         key: "dcp",
         read: |s| (s.knobs.dcp > 1).then(|| s.knobs.dcp.to_string()),
         write: Some(|s, v, _| {
-            // (1 is none, as the default 0 is: one value for it, so a link reads back the same.)
-            s.knobs.dcp = Some(crate::fields::parse_dcp(v)?)
-                .filter(|&d| d > 1)
-                .unwrap_or(0);
+            s.knobs.dcp = crate::fields::parse_dcp(v)?;
             Ok(())
         }),
         default: |_| "1".into(),

@@ -2,6 +2,8 @@
 //!
 //! Hand-written matching on fixed markers (no regex engine): every line is scanned once.
 
+use crate::model::ModelDtype;
+
 /// The first capacity figure found, as the log states it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum KvFigure {
@@ -59,9 +61,9 @@ pub struct ParsedLog {
     pub max_model_len: Option<u64>,
     /// `kv_cache_dtype` from the arguments.
     pub kv_cache_dtype: Option<String>,
-    /// The dtype the model ran in (`float16`, `bfloat16` or `float32`): `'dtype'` from the
-    /// arguments, or `dtype=torch.X` from the engine's configuration line.
-    pub dtype: Option<String>,
+    /// The dtype the model ran in: `'dtype'` from the arguments, or `dtype=torch.X` from the
+    /// engine's configuration line.
+    pub dtype: Option<ModelDtype>,
     /// `tensor_parallel_size` from the arguments.
     pub tensor_parallel_size: Option<u64>,
     /// `pipeline_parallel_size` from the arguments.
@@ -199,25 +201,16 @@ pub fn parse(text: &str) -> ParsedLog {
     p
 }
 
-/// The dtype a line names: `'dtype': 'half'` in the arguments (vLLM's names: `half` and
-/// `float16`, `bfloat16`, `float` and `float32`) or `dtype=torch.float16` in the engine's
-/// configuration line (`kv_cache_dtype=` is not read: it has no `torch.`).
-fn dtype_in(line: &str) -> Option<String> {
+/// The dtype a line names: `'dtype': 'half'` in the arguments or `dtype=torch.float16` in the
+/// engine's configuration line (`kv_cache_dtype=` is not read: it has no `torch.`).
+fn dtype_in(line: &str) -> Option<ModelDtype> {
     let after = |marker: &str| {
         let i = line.find(marker)?;
         let rest = &line[i + marker.len()..];
         Some(&rest[..rest.find(|c: char| !c.is_ascii_alphanumeric())?])
     };
     let name = after("'dtype': '").or_else(|| after(" dtype=torch."))?;
-    Some(
-        match name {
-            "half" | "float16" => "float16",
-            "bfloat16" => "bfloat16",
-            "float" | "float32" => "float32",
-            _ => return None,
-        }
-        .into(),
-    )
+    ModelDtype::parse(name).ok()
 }
 
 /// Updates `p` from one line (first occurrence of each figure wins).
