@@ -253,6 +253,7 @@ fn model_of(r: &Value) -> Option<ModelSpec> {
             embeddings: Default::default(),
             encoder: Bytes(0),
             vision_heads: 0,
+            no_float16: Default::default(),
         },
         state: None,
     })

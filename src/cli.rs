@@ -296,7 +296,7 @@ fn refusal_text(e: &LogError) -> String {
             "vLLM refused to start: max_model_len {max_model_len} is larger than the {kv_tokens} tokens the KV cache holds"
         ),
         LogError::NoMemory => "vLLM refused to start: no memory was left for the KV cache blocks".into(),
-        LogError::NoBfloat16 => "vLLM refused to start: the GPU has no bfloat16 (before vLLM 0.9.1 a bfloat16 model needs --dtype half there)".into(),
+        LogError::NoBfloat16 => "vLLM refused to start: the GPU has no bfloat16 (before vLLM 0.9.0 a bfloat16 model needs --dtype half there)".into(),
     }
 }
 
@@ -524,6 +524,17 @@ pub(crate) fn scenario_of(a: &VllmArgs) -> Result<Scenario, String> {
         None => gpu.map(|g| g.total),
     };
     let arch = gpu.map(|g| g.arch).unwrap_or(Arch::Other);
+    let knobs = a.knobs.knobs()?;
+    // vLLM's float32 for a model it will not run in float16, on a GPU without bfloat16: the
+    // preset's or the config's weights at twice the bytes (--weights-gib is as vLLM counts them).
+    let model = match vllm::as_run(&model, arch, knobs.dtype_half, version) {
+        Some(m) if a.m.weights_gib.is_some() => ModelSpec {
+            weights: model.weights,
+            ..m
+        },
+        Some(m) => m,
+        None => model,
+    };
     let engine = match a.engine.as_deref() {
         None => version.engine_on(arch),
         Some("v0") | Some("V0") => {
@@ -574,7 +585,6 @@ pub(crate) fn scenario_of(a: &VllmArgs) -> Result<Scenario, String> {
     };
     // A given KV memory that, beside the weights on the GPU as the budget counts them, exceeds
     // it cannot happen.
-    let knobs = a.knobs.knobs()?;
     if let (KvMemory::Available(kv), Some(total)) = (memory, gpu_total) {
         let (tp, pp) = (a.tensor_parallel_size, a.pipeline_parallel_size);
         let w = knobs.weights_on_gpu(&model, model.weights, (tp, pp), version);

@@ -15,7 +15,7 @@ use kvbudget::core::vllm::RefusalKind;
 const PAIR: &str = "?model=Qwen/Qwen3-8B&gpu=t4&tp=2&ctx=4096";
 
 /// vLLM's message from `_check_if_gpu_supports_dtype` (vllm/v1/worker/gpu_worker.py and
-/// vllm/worker/worker.py, read in the 0.6.0, 0.7.0, 0.8.0, 0.8.4, 0.8.5 and 0.9.0 wheels), with
+/// vllm/worker/worker.py, read in the 0.6.0, 0.7.0, 0.8.0, 0.8.4 and 0.8.5 wheels), with
 /// torch's name for the GPU, "Tesla T4". Until 0.8.0 the text has no space before "`dtype`".
 fn message(space: &str) -> String {
     format!(
@@ -26,8 +26,8 @@ fn message(space: &str) -> String {
 }
 
 #[test]
-fn a_bfloat16_model_on_a_t4_before_0_9_1() {
-    for (v, space) in [("0.7", ""), ("0.8", " "), ("0.9", " ")] {
+fn a_bfloat16_model_on_a_t4_before_0_9() {
+    for (v, space) in [("0.7", ""), ("0.8", " ")] {
         let (s, notes) = decode(&format!("{PAIR}&vllm={v}"));
         assert!(notes.is_empty(), "{notes:?}");
         let o = evaluate(&s).unwrap();
@@ -65,9 +65,13 @@ fn a_bfloat16_model_on_a_t4_before_0_9_1() {
 }
 
 #[test]
-fn from_0_9_1_vllm_falls_back_to_float16_itself() {
-    // `_resolve_auto_dtype` (vllm/config.py, 0.9.1 and 0.9.2 wheels) picks float16 for a bfloat16
-    // config on a GPU without bfloat16: the same 2 B per weight and per KV element.
+fn from_0_9_vllm_falls_back_to_float16_itself() {
+    // `_get_and_verify_dtype` (vllm/config.py 0.9.0: "Deal with torch dtype fallback for device
+    // compatibility"), then `_resolve_auto_dtype` (0.9.1, 0.9.2) pick float16 for a bfloat16
+    // config on a GPU without bfloat16 before the worker checks it: the same 2 B per weight and per
+    // KV element. (The 0.9.0 worker still has its check; the model's dtype no longer trips it.)
+    let (s, _) = decode(&format!("{PAIR}&vllm=0.9"));
+    assert!(evaluate(&s).unwrap().chosen.report.refusal.is_none());
     let (s, _) = decode(&format!("{PAIR}&vllm=0.10"));
     let plain = evaluate(&s).unwrap();
     assert!(plain.chosen.report.refusal.is_none());
@@ -191,7 +195,8 @@ fn a_float32_config_runs_in_float16_and_starts_on_a_t4() {
     let (mut s, _) = decode("?gpu=t4&ctx=4096&vllm=0.8");
     s.set_model(ModelChoice::Custom(m.spec.clone()));
     assert!(evaluate(&s).unwrap().chosen.report.refusal.is_none());
-    // Gemma 2's float32 config (google/gemma-2-9b-it's) stays bfloat16, as vLLM 0.9.1+ runs it.
+    // Gemma 2's float32 config (google/gemma-2-9b-it's) stays bfloat16, as vLLM 0.9.1+ runs it
+    // where the GPU has bfloat16.
     let gemma = config.replace(r#""model_type": "llama""#, r#""model_type": "gemma2""#);
     assert_eq!(import(&gemma, "g").unwrap().spec.dtype, ModelDtype::Bf16);
 }
@@ -200,15 +205,23 @@ fn a_float32_config_runs_in_float16_and_starts_on_a_t4() {
 fn the_patch_releases_at_the_boundaries() {
     use kvbudget::core::presets::Arch;
     use kvbudget::core::vllm::{Engine, Version};
-    // 0.9.0 refuses bfloat16 on a T4, 0.9.1 falls back to float16: a link or a log naming 0.9.1
-    // or a later 0.9 patch keeps that release, not 0.9.0.
+    // 0.8.5 refuses bfloat16 on a T4, 0.9.0 falls back to float16.
     let refused = |v: &str| {
         let (s, _) = decode(&format!("{PAIR}&vllm={v}"));
         evaluate(&s).unwrap().chosen.report.refusal.map(|r| r.kind)
     };
-    assert_eq!(refused("0.9.0"), Some(RefusalKind::NoBfloat16));
+    assert_eq!(refused("0.8.5"), Some(RefusalKind::NoBfloat16));
+    assert_eq!(refused("0.9.0"), None);
     assert_eq!(refused("0.9.1"), None);
-    assert_eq!(refused("0.9.2"), None);
+    // 0.9.1 will not run Gemma in float16 (0.9.0 does): a link or a log naming 0.9.1 or a later
+    // 0.9 patch keeps that release, not 0.9.0.
+    for (v, kept) in [("0.9.0", "0.9"), ("0.9.1", "0.9.1"), ("0.9.2", "0.9.1")] {
+        assert_eq!(
+            Version::parse(v).unwrap().canonical().to_string(),
+            kept,
+            "{v}"
+        );
+    }
     // V0 on a T4 through 0.10.1.1, V1 from 0.10.2.
     let on_t4 = |v: &str| Version::parse(v).unwrap().canonical().engine_on(Arch::T4);
     assert_eq!(on_t4("0.10.1.1"), Engine::V0);
@@ -302,7 +315,7 @@ fn the_log_check_names_the_dtype_it_differs_in() {
         ("--dtype", "bfloat16", "float16")
     );
     assert!(mismatches(&align(&page, &log), &log).is_empty());
-    // From 0.9.1 vLLM falls back to float16 itself on a T4: no difference to name.
+    // From 0.9.0 vLLM falls back to float16 itself on a T4: no difference to name.
     let (later, _) = decode(&format!("{PAIR}&vllm=0.9.1"));
     let log = parse(
         "Initializing a V0 LLM engine (v0.9.1) with config: model='Qwen/Qwen3-8B', \

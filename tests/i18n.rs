@@ -124,6 +124,8 @@ fn english_words(text: &str) -> Vec<String> {
         "dark",
         "every",
         "Gemma",
+        "gemma",
+        "glm",
         "memory",
         "concurrency",
         "roofline",

@@ -1,7 +1,9 @@
 //! The URL query codec: every scenario round-trips, bad values fall back one field at a time,
 //! and every key is listed once.
 
-use kvbudget::core::model::{Attention, Embeddings, Extras, KvDtype, ModelDtype, ModelSpec};
+use kvbudget::core::model::{
+    Attention, Embeddings, Extras, KvDtype, ModelDtype, ModelSpec, NoFloat16,
+};
 use kvbudget::core::query::{all_params, decode, encode};
 use kvbudget::core::scenario::{
     custom_start, Engine, GpuChoice, ModelChoice, PageScenario, SglangKnobs,
@@ -34,6 +36,7 @@ fn round_trip() {
                 embeddings: Embeddings::Tied,
                 encoder: Bytes(987_654_321),
                 vision_heads: 16,
+                no_float16: NoFloat16::Glm4,
             },
             state: None,
             ..custom_start()

@@ -224,11 +224,28 @@ pub fn over_gpu(s: &PageScenario, o: &Outcome) -> Option<(Bytes, Bytes, Bytes)> 
 pub fn evaluate(s: &PageScenario) -> Result<Outcome> {
     let model = s.model_spec();
     model.validate()?;
-    // A hybrid's state in the dtypes the chosen release gives it.
+    // A hybrid's state in the dtypes the chosen release gives it, and the model in float32 where
+    // vLLM runs it so on this GPU (the 16-bit curve is then its float32 `auto`: vLLM before
+    // 0.11 has no bfloat16 KV cache, and a T4 no bfloat16).
     let model = model.for_release((s.version.major, s.version.minor));
+    let (model, sixteen) = match vllm::as_run(&model, s.gpu.arch(), s.knobs.dtype_half, s.version) {
+        // Weights a log measured are already as the engine counts them.
+        Some(m) if s.weights.is_some() => (
+            ModelSpec {
+                weights: model.weights,
+                ..m
+            },
+            KvDtype::Auto,
+        ),
+        Some(m) => (m, KvDtype::Auto),
+        None => {
+            let k = sixteen_bit(&model);
+            (model, k)
+        }
+    };
     let context = checked_context(s)?;
     let pair = [
-        side(s, &model, sixteen_bit(&model), context)?,
+        side(s, &model, sixteen, context)?,
         side(s, &model, KvDtype::Fp8, context)?,
     ];
     let chosen = side(s, &model, s.kv, context)?;

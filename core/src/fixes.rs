@@ -32,6 +32,8 @@ pub enum Change {
     Dcp(u64),
     /// `--dtype half`: a bfloat16 model run in float16.
     Half,
+    /// `--dtype auto` (no `--dtype half`): the model in the dtype vLLM chooses for it.
+    Auto,
 }
 
 impl Change {
@@ -58,6 +60,7 @@ impl Change {
             Change::Seqs(n) => s.seqs = Some(n),
             Change::Dcp(n) => s.knobs.dcp = if n > 1 { n } else { 0 },
             Change::Half => s.knobs.dtype_half = true,
+            Change::Auto => s.knobs.dtype_half = false,
         }
     }
     /// A stable key for the kind of change (`data-fix` on the page).
@@ -73,6 +76,7 @@ impl Change {
             Change::Seqs(_) => "seqs",
             Change::Dcp(_) => "dcp",
             Change::Half => "half",
+            Change::Auto => "auto",
         }
     }
     /// The change as the flag or choice a user makes.
@@ -88,6 +92,7 @@ impl Change {
             Change::Seqs(n) => format!("--max-num-seqs {n}"),
             Change::Dcp(n) => format!("--decode-context-parallel-size {n}"),
             Change::Half => "--dtype half".into(),
+            Change::Auto => "--dtype auto".into(),
         }
     }
 }
@@ -230,6 +235,7 @@ pub fn fixes(s: &PageScenario, o: &Outcome) -> Vec<Fix> {
             changes.extend(smaller_checkpoints(s).map(Change::Model));
         }
         RefusalKind::NoBfloat16 => changes.push(Change::Half),
+        RefusalKind::NoFloat16 => changes.push(Change::Auto),
     }
     if refusal.kind != RefusalKind::InvalidTp {
         if let Some(t) = valid_tps(s).filter(|&t| t > s.tp).find(|&t| {

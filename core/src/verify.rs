@@ -131,10 +131,16 @@ pub fn mismatches(s: &PageScenario, log: &ParsedLog) -> Vec<Mismatch> {
 }
 
 /// The dtype the scenario's model runs in, as vLLM's engine line names it: `--dtype half`, or
-/// vLLM's own float16 fallback on a T4 from 0.9.1, else the checkpoint's.
+/// vLLM's own fallback on a T4 from 0.9.0 (float32 for a model it will not run in float16), else
+/// the checkpoint's.
 fn ran_in(s: &PageScenario) -> ModelDtype {
-    let fallback = s.gpu.arch() == Arch::T4 && s.version >= BF16_FALLBACK;
-    match s.model_spec().dtype {
+    let (arch, half) = (s.gpu.arch(), s.knobs.dtype_half);
+    let model = s.model_spec();
+    if let Some(m) = vllm::as_run(&model, arch, half, s.version) {
+        return m.dtype;
+    }
+    let fallback = arch == Arch::T4 && s.version >= BF16_FALLBACK;
+    match model.dtype {
         ModelDtype::Bf16 if s.knobs.dtype_half || fallback => ModelDtype::F16,
         d => d,
     }
@@ -178,7 +184,7 @@ fn settings_of(s: &mut PageScenario, log: &ParsedLog) -> Option<String> {
     {
         s.tp = tp;
     }
-    // A bfloat16 model the log ran in float16 ran with `--dtype half` (or, from 0.9.1, fell
+    // A bfloat16 model the log ran in float16 ran with `--dtype half` (or, from 0.9.0, fell
     // back to it on a GPU without bfloat16: the same bytes either way).
     match log.dtype {
         Some(ModelDtype::F16) => s.knobs.dtype_half = s.model_spec().dtype == ModelDtype::Bf16,

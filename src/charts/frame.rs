@@ -245,6 +245,7 @@ pub(super) fn refusal_words(kind: RefusalKind) -> &'static str {
         RefusalKind::InvalidTp => t!(CH_REFUSE_TP),
         RefusalKind::BatchedTokens => t!(CH_REFUSE_BATCHED),
         RefusalKind::NoBfloat16 => t!(CH_REFUSE_BF16),
+        RefusalKind::NoFloat16 => t!(CH_REFUSE_FP16),
     }
 }
 

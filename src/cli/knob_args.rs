@@ -46,7 +46,7 @@ pub(crate) struct KnobArgs {
     #[arg(long, default_value_t = 1)]
     decode_context_parallel_size: u64,
     /// The dtype the model runs in: auto (its checkpoint's) or half (float16; a GPU without
-    /// bfloat16, such as a T4, needs it for a bfloat16 model before vLLM 0.9.1).
+    /// bfloat16, such as a T4, needs it for a bfloat16 model before vLLM 0.9.0).
     #[arg(long)]
     dtype: Option<String>,
 }

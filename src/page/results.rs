@@ -158,6 +158,7 @@ pub fn refusal_summary(kind: RefusalKind) -> &'static str {
         RefusalKind::InvalidTp => t!(RS_REFUSE_TP),
         RefusalKind::BatchedTokens => t!(RS_REFUSE_BATCHED),
         RefusalKind::NoBfloat16 => t!(RS_REFUSE_BF16),
+        RefusalKind::NoFloat16 => t!(RS_REFUSE_FP16),
     }
 }
 
@@ -201,6 +202,7 @@ pub fn refusal_short(kind: RefusalKind) -> &'static str {
         RefusalKind::InvalidTp => t!(RS_TP_INVALID_SHORT),
         RefusalKind::BatchedTokens => t!(RS_BATCHED_SHORT),
         RefusalKind::NoBfloat16 => t!(RS_NO_BF16_SHORT),
+        RefusalKind::NoFloat16 => t!(RS_NO_FP16_SHORT),
     }
 }
 

@@ -35,7 +35,7 @@ test('weights that do not load: no KV line, and the AWQ checkpoint is one click 
   await context.close();
 });
 
-test('a bfloat16 model on a T4 before vLLM 0.9.1: vLLM\'s dtype error, and --dtype half fixes it', async () => {
+test('a bfloat16 model on a T4 before vLLM 0.9: vLLM\'s dtype error, and --dtype half fixes it', async () => {
   // Qwen3-8B (bfloat16) on two T4s (compute capability 7.5): vLLM 0.8's worker refuses bfloat16
   // before the weights load; --dtype half runs it in float16 with the same bytes.
   const { context, page, problems } = await openReady(env, '?model=Qwen/Qwen3-8B&gpu=t4&tp=2&ctx=4096&vllm=0.8');
@@ -48,6 +48,24 @@ test('a bfloat16 model on a T4 before vLLM 0.9.1: vLLM\'s dtype error, and --dty
   assert.equal(await page.isChecked('#half'), true);
   assert.match(await value(page, 'serve-command'), / --tensor-parallel-size 2 --dtype half/);
   assert.ok(Number(await value(page, 'max-seqs')) > 0);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('Gemma with --dtype half is refused from vLLM 0.9.1, and on a T4 it runs in float32', async () => {
+  // gemma-3-12b-it on four A10Gs: vLLM will not run gemma3 in float16; --dtype auto runs it in bfloat16.
+  const { context, page, problems } = await openReady(env, '?model=google/gemma-3-12b-it&gpu=a10g&tp=4&ctx=4096&vllm=0.19&half=1');
+  assert.equal(await value(page, 'refusal'), 'no-float16');
+  assert.match(await value(page, 'vllm-lines'), /ValueError: The model type 'gemma3' does not support float16\. Reason: Numerical instability\./);
+  assert.match(await text(page, 'chart-concurrency'), /will not run this model in float16/);
+  await applyFix(page, 'auto');
+  assert.equal(await urlParam(page, 'half', null), null);
+  assert.equal(await page.isChecked('#half'), false);
+  assert.ok(!(await value(page, 'serve-command')).includes('--dtype'));
+  // gemma-2-9b-it on four T4s (no bfloat16): float32, 2 × 42 layers × 2 KV heads × 256 × 4 B per GPU.
+  await page.goto(page.url().replace(/\?.*$/, '?model=google/gemma-2-9b-it&gpu=t4&tp=4&ctx=4096&vllm=0.19'));
+  await waitValue(page, 'bytes-per-token', '172032');
+  assert.match(await page.textContent('.results .warnings'), /runs this gemma2 model in float32/);
   assert.deepEqual(problems, []);
   await context.close();
 });

@@ -3,7 +3,7 @@
 
 use crate::error::truncate;
 use crate::error::{KvError, Result};
-use crate::model::{Attention, Embeddings, Extras, ModelDtype, ModelSpec};
+use crate::model::{Attention, Embeddings, Extras, ModelDtype, ModelSpec, NoFloat16};
 
 mod layers;
 mod weights;
@@ -442,6 +442,9 @@ pub fn import(text: &str, name: &str) -> Result<Imported> {
             } else {
                 Embeddings::Untied
             },
+            // vLLM reads the top config's type (`hf_config.model_type`): `gemma3` for
+            // gemma-3-12b-it, whose text_config says `gemma3_text`.
+            no_float16: NoFloat16::of(s(top, "model_type").unwrap_or(&model_type)),
         },
         state: kinds.state,
     };

@@ -51,7 +51,7 @@ pub enum Arch {
     A100,
     /// NVIDIA Hopper (H100/H200): FlashMLA forces a 64-token block for MLA models.
     Hopper,
-    /// NVIDIA T4 (Turing, compute capability 7.5): no bfloat16, so vLLM before 0.9.1 refuses a
+    /// NVIDIA T4 (Turing, compute capability 7.5): no bfloat16, so vLLM before 0.9.0 refuses a
     /// bfloat16 model unless it is run in float16 (`--dtype half`).
     T4,
 }

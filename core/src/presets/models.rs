@@ -2,7 +2,8 @@
 
 use super::{gib_hundredths, ModelPreset};
 use crate::model::{
-    Attention, Embeddings, Extras, ModelDtype, ModelSpec, StateFamily, StateKind, StateLayers,
+    Attention, Embeddings, Extras, ModelDtype, ModelSpec, NoFloat16, StateFamily, StateKind,
+    StateLayers,
 };
 use crate::units::Bytes;
 use std::borrow::Cow;
@@ -228,6 +229,7 @@ pub const MODELS: [ModelPreset; 22] = [
                 experts_per_token: 0,
                 moe_intermediate: 0,
                 embeddings: Embeddings::EveryStage,
+                no_float16: NoFloat16::Gemma2,
                 ..Extras::DENSE
             },
             state: None,
@@ -535,6 +537,7 @@ pub const MODELS: [ModelPreset; 22] = [
                 // 15,239,504 (two LayerNorms, q/k/v/o with biases, 1,152 ↔ 4,304 MLP), a final
                 // LayerNorm: 416,866,032; the projector 1,152 × 3,840 and its norm of 1,152: in BF16.
                 encoder: Bytes(842_581_728),
+                no_float16: NoFloat16::Gemma3,
                 ..Extras::DENSE
             },
             state: None,
@@ -569,6 +572,7 @@ pub const MODELS: [ModelPreset; 22] = [
                 // 15,239,504 (two LayerNorms, q/k/v/o with biases, 1,152 ↔ 4,304 MLP), a final
                 // LayerNorm: 416,866,032; the projector 1,152 × 5,376 and its norm of 1,152: in BF16.
                 encoder: Bytes(846_120_672),
+                no_float16: NoFloat16::Gemma3,
                 ..Extras::DENSE
             },
             state: None,

@@ -8,7 +8,7 @@
 use crate::error::{KvError, Result};
 use crate::fields::*;
 use crate::floatfmt::display;
-use crate::model::{Attention, Embeddings, KvDtype, ModelDtype, ModelSpec};
+use crate::model::{Attention, Embeddings, KvDtype, ModelDtype, ModelSpec, NoFloat16};
 use crate::presets;
 use crate::scenario::{
     custom_start, Engine, GpuChoice, ModelChoice, PageScenario, CUSTOM_GPU_BW_GBS,
@@ -277,6 +277,21 @@ pub const PARAMS: &[Param] = &[
             Ok(())
         }),
         default: |_| "bfloat16".into(),
+    },
+    Param {
+        key: "no_fp16",
+        read: |s| {
+            custom(s)
+                .map(|c| c.extras.no_float16)
+                .filter(|&t| t != NoFloat16::None)
+                .map(|t| t.model_type().into())
+        },
+        write: Some(|s, v, _| {
+            let t = model::no_float16(v)?;
+            set_custom(s, |c| c.extras.no_float16 = t);
+            Ok(())
+        }),
+        default: |_| crate::t!(D_NONE).into(),
     },
     Param {
         key: "max_pos",

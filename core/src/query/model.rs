@@ -2,9 +2,26 @@
 
 use crate::error::{KvError, Result};
 use crate::fields::*;
-use crate::model::{Attention, ModelDtype, StateFamily, StateKind, StateLayers, MAX_DIM};
+use crate::model::{
+    Attention, ModelDtype, NoFloat16, StateFamily, StateKind, StateLayers, MAX_DIM,
+};
 
 use super::Params;
+
+/// `no_fp16=gemma2|gemma3|gemma3_text|glm4`: a model type vLLM will not run in float16.
+pub(super) fn no_float16(v: &str) -> Result<NoFloat16> {
+    match NoFloat16::of(v.trim()) {
+        NoFloat16::None => Err(KvError::Invalid {
+            field: "no_fp16",
+            message: crate::tf!(
+                ERR_NOT_ONE_OF,
+                crate::error::quoted(v, 20),
+                "gemma2, gemma3, gemma3_text, glm4"
+            ),
+        }),
+        t => Ok(t),
+    }
+}
 
 /// `attn=full|sliding|mla` with the keys it is read with (`window` and `sliding_layers`, `latent`).
 pub(super) fn attention(v: &str, params: &Params, layers: u64) -> Result<Attention> {

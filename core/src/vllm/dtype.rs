@@ -1,15 +1,16 @@
-//! The dtype the model runs in, where the GPU decides whether vLLM starts.
+//! The dtype the model runs in, where the GPU and the model's type decide whether vLLM starts.
 
-use super::version::{Version, BF16_FALLBACK};
-use crate::model::ModelDtype;
+use super::version::{Version, BF16_FALLBACK, FLOAT16_UNSTABLE, V1_BELOW_AMPERE};
+use crate::model::{ModelDtype, ModelSpec, NoFloat16};
 use crate::presets::Arch;
+use crate::units::Bytes;
 
 /// vLLM's refusal of a `dtype` model with `--dtype half` or not (`half`) on a GPU of `arch`: a
 /// bfloat16 model on a T4, the only preset without bfloat16: the worker's
 /// `_check_if_gpu_supports_dtype` (vllm/worker/worker.py and vllm/v1/worker/gpu_worker.py,
-/// 0.6.0–0.9.0) raises before the weights load. From 0.9.1 `--dtype auto` falls back to float16
-/// instead (`_resolve_auto_dtype`, vllm/config.py 0.9.1; vllm-project/vllm#17265); `--dtype half`
-/// runs it in float16 in every release. Before 0.8.0 the message has no space before "`dtype`".
+/// 0.6.0–0.9.0) raises before the weights load. From 0.9.0 `--dtype auto` falls back to float16
+/// before the worker starts ([`BF16_FALLBACK`]); `--dtype half` runs it in float16 in every
+/// release. Before 0.8.0 the message has no space before "`dtype`".
 pub(super) fn bfloat16_refusal(
     arch: Arch,
     dtype: ModelDtype,
@@ -28,5 +29,54 @@ pub(super) fn bfloat16_refusal(
              Tesla T4 GPU has compute capability 7.5. You can use float16 instead by explicitly \
              setting the{space}`dtype` flag in CLI, for example: --dtype=half."
         )
+    })
+}
+
+/// Whether `version` will not run a model of type `t` in float16 (`_FLOAT16_NOT_SUPPORTED_MODELS`:
+/// gemma2, gemma3 and glm4 from 0.9.1, gemma3_text from 0.10.2; read in the 0.9.1, 0.10.0,
+/// 0.10.1.1, 0.10.2, 0.11.0 and 0.33.0 wheels).
+fn refuses_float16(t: NoFloat16, version: Version) -> bool {
+    match t {
+        NoFloat16::None => false,
+        NoFloat16::Gemma3Text => version >= V1_BELOW_AMPERE,
+        _ => version >= FLOAT16_UNSTABLE,
+    }
+}
+
+/// vLLM's refusal of `--dtype half` for a model type it will not run in float16:
+/// `_check_valid_dtype` (vllm/config.py 0.9.1; vllm/config/model.py 0.11.0, 0.33.0) raises as the
+/// model's config is made, before anything loads, on any GPU.
+pub(super) fn float16_refusal(t: NoFloat16, half: bool, version: Version) -> Option<String> {
+    (half && refuses_float16(t, version)).then(|| {
+        format!(
+            "The model type '{}' does not support float16. Reason: Numerical instability. Please \
+             use bfloat16 or float32 instead.",
+            t.model_type()
+        )
+    })
+}
+
+/// The model as vLLM runs it when that is not its checkpoint's 16 bits: with `--dtype auto` on a
+/// GPU without bfloat16 (a T4), a model type vLLM will not run in float16 runs in float32
+/// (`_resolve_auto_dtype`, vllm/config.py 0.9.1: float16 is taken out of the platform's
+/// `[float16, float32]`, and the fallback is the first left: "Your device 'Tesla T4' (with compute
+/// capability 7.5) doesn't support torch.bfloat16. Falling back to torch.float32 for
+/// compatibility."). Every weight is
+/// then 4 B (the loader casts the checkpoint's 16 bits up), and so are the `auto` KV cache and the
+/// activations. `None` where it runs as its checkpoint says. Quantized checkpoints are not told
+/// apart: vLLM refuses float32 activations for AWQ and GPTQ (not modelled).
+pub fn as_run(model: &ModelSpec, arch: Arch, half: bool, version: Version) -> Option<ModelSpec> {
+    let float32 = arch == Arch::T4
+        && !half
+        && model.dtype.bytes() == 2
+        && refuses_float16(model.extras.no_float16, version);
+    float32.then(|| {
+        let twice = |b: Bytes| Bytes(b.0.saturating_mul(2));
+        let mut m = model.clone();
+        m.dtype = ModelDtype::F32;
+        m.weights = twice(m.weights);
+        m.extras.routed = twice(m.extras.routed);
+        m.extras.encoder = twice(m.extras.encoder);
+        m
     })
 }

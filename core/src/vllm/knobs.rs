@@ -37,7 +37,7 @@ pub struct Knobs {
     /// multiplied by it (v1/core/kv_cache_utils.py).
     pub dcp: u64,
     /// `--dtype half`: a bfloat16 model runs in float16 (the same bytes per weight and per KV
-    /// element). vLLM before 0.9.1 refuses bfloat16 on a GPU without it (a T4) unless this is set.
+    /// element). vLLM before 0.9.0 refuses bfloat16 on a GPU without it (a T4) unless this is set.
     pub dtype_half: bool,
 }
 

@@ -46,7 +46,7 @@ pub enum LogError {
     /// `No available memory for the cache blocks.`
     NoMemory,
     /// `Bfloat16 is only supported on GPUs with compute capability of at least 8.0.` (a bfloat16
-    /// model on a T4 before 0.9.1).
+    /// model on a T4 before 0.9.0).
     NoBfloat16,
 }
 

@@ -14,6 +14,7 @@ pub mod report;
 pub mod tp;
 pub mod version;
 
+pub use dtype::as_run;
 pub use knobs::{reusable_prefix_tokens, Knobs, Lora, Speculative};
 pub use layout::{blocks_per_request, longest_context};
 pub use report::{
@@ -23,5 +24,5 @@ pub use report::{
 pub use tp::tp_refusal;
 pub use version::{
     default_max_num_seqs, family, requested_bytes, serve_defaults, Engine, Family, Rounding,
-    Version, BF16_FALLBACK, NEWEST, OLDEST, V1_BELOW_AMPERE,
+    Version, BF16_FALLBACK, FLOAT16_UNSTABLE, NEWEST, OLDEST, V1_BELOW_AMPERE,
 };

@@ -128,7 +128,8 @@ pub fn plan(base: &Scenario, need: Need) -> Result<Plan> {
     s.knobs.kv_cache_memory = None;
     let r: Report = report(&s)?;
     // Refusals no memory changes (the model's limit, the scheduler's or TP's checks, bfloat16 on a
-    // GPU without it): the plan says them instead of searching.
+    // GPU without it, float16 for a model vLLM will not run in it): the plan says them instead of
+    // searching.
     if let (Some(kind), Some(e)) = (r.refusal.map(|x| x.kind), r.error.as_ref()) {
         if matches!(
             kind,
@@ -136,6 +137,7 @@ pub fn plan(base: &Scenario, need: Need) -> Result<Plan> {
                 | RefusalKind::BatchedTokens
                 | RefusalKind::InvalidTp
                 | RefusalKind::NoBfloat16
+                | RefusalKind::NoFloat16
         ) {
             return Err(KvError::Invalid {
                 field: "plan",

@@ -1,7 +1,7 @@
 //! What vLLM prints at startup about its KV cache, per version (VLLM-ACCOUNTING §0–§4): the
 //! block layout of the layers, the memory left for the cache, the blocks, and the lines.
 
-use super::dtype::bfloat16_refusal;
+use super::dtype::{as_run, bfloat16_refusal, float16_refusal};
 use super::knobs::Knobs;
 use super::layout::{resolve, Layout, Resolved};
 pub use super::mamba::{MambaAlign, MambaMode};
@@ -268,9 +268,12 @@ pub enum RefusalKind {
     WeightsDoNotFit,
     /// Nothing left for the KV cache after the weights and the profile run.
     NoKvMemory,
-    /// A bfloat16 model on a GPU without bfloat16 (a T4), before vLLM 0.9.1: the worker refuses
+    /// A bfloat16 model on a GPU without bfloat16 (a T4), before vLLM 0.9.0: the worker refuses
     /// it as it starts, before the weights load.
     NoBfloat16,
+    /// `--dtype half` for a model type vLLM will not run in float16 (Gemma 2 and 3, GLM-4), from
+    /// vLLM 0.9.1: the model's config refuses it before anything loads.
+    NoFloat16,
 }
 
 impl RefusalKind {
@@ -284,6 +287,7 @@ impl RefusalKind {
             RefusalKind::WeightsDoNotFit => "weights-do-not-fit",
             RefusalKind::NoKvMemory => "no-kv-memory",
             RefusalKind::NoBfloat16 => "no-bfloat16",
+            RefusalKind::NoFloat16 => "no-float16",
         }
     }
 }
@@ -413,6 +417,24 @@ fn build(s: &Scenario, quiet: bool) -> Result<Report> {
     } else {
         s
     };
+    // The model in float32 where vLLM runs it so on this GPU, its weights (taken from the
+    // model) at twice the bytes.
+    let in_float32;
+    let s = match as_run(&s.model, s.arch, s.knobs.dtype_half, s.version) {
+        Some(model) => {
+            let mut memory = s.memory;
+            if let KvMemory::Budget { weights, .. } = &mut memory {
+                *weights = Bytes(weights.0.saturating_mul(2));
+            }
+            in_float32 = Scenario {
+                model,
+                memory,
+                ..s.clone()
+            };
+            &in_float32
+        }
+        None => s,
+    };
     let r = resolve(s)?;
     let layout = Layout::of(s, &r)?;
     let (available, budget, estimate) = kv_memory(s, &r)?;
@@ -455,6 +477,12 @@ fn build(s: &Scenario, quiet: bool) -> Result<Report> {
         quiet,
     };
 
+    // The model's config is made with its dtype first, then its length.
+    if let Some(message) = float16_refusal(s.model.extras.no_float16, s.knobs.dtype_half, s.version)
+    {
+        out.refuse(RefusalKind::NoFloat16, "ValueError", || message);
+        return Ok(out);
+    }
     let max_model_len = r.max_model_len;
     if s.model.max_position > 0 && max_model_len > s.model.max_position {
         out.refuse(RefusalKind::ModelLimit, "ValueError", || format!(

@@ -27,14 +27,19 @@ pub const OLDEST_OFFERED: Version = Version::new(0, 6);
 /// (v1/core/kv_cache_utils.py, 0.20.1; 0.20.0 still prints whole blocks).
 pub const TOKENS_FROM_CONCURRENCY: Version = Version::at(0, 20, 1);
 /// The first release that runs a bfloat16 model in float16 on a GPU without bfloat16 instead of
-/// refusing it (`_resolve_auto_dtype`, vllm/config.py 0.9.1; 0.9.0 refuses).
-pub const BF16_FALLBACK: Version = Version::at(0, 9, 1);
+/// refusing it: `_get_and_verify_dtype` falls back to the platform's first dtype ("Deal with
+/// torch dtype fallback for device compatibility", vllm/config.py 0.9.0; not in 0.8.5.post1),
+/// `_resolve_auto_dtype` from 0.9.1.
+pub const BF16_FALLBACK: Version = Version::new(0, 9);
+/// The first release that will not run gemma2, gemma3 or glm4 in float16
+/// (`_FLOAT16_NOT_SUPPORTED_MODELS`, vllm/config.py 0.9.1; gemma3_text from [`V1_BELOW_AMPERE`]).
+pub const FLOAT16_UNSTABLE: Version = Version::at(0, 9, 1);
 /// The first release whose V1 engine runs below compute capability 8.0 (a T4): 0.8.0–0.10.1.1
 /// fall back to V0 there.
 pub const V1_BELOW_AMPERE: Version = Version::at(0, 10, 2);
 /// The patch releases the picker keeps apart from their minor, each where the accounting changed
 /// within it.
-const KEPT_PATCHES: [Version; 3] = [BF16_FALLBACK, V1_BELOW_AMPERE, TOKENS_FROM_CONCURRENCY];
+const KEPT_PATCHES: [Version; 3] = [FLOAT16_UNSTABLE, V1_BELOW_AMPERE, TOKENS_FROM_CONCURRENCY];
 
 impl Version {
     /// Whether this release builds a vision encoder on every pipeline stage
@@ -261,7 +266,7 @@ mod tests {
         // 0.9.1 sits between 0.9 and 0.10, 0.10.2 between 0.10 and 0.11, 0.20.1 between 0.20 and
         // 0.21; each stands for its later patches.
         for (k, m) in [
-            (BF16_FALLBACK, 9),
+            (FLOAT16_UNSTABLE, 9),
             (V1_BELOW_AMPERE, 10),
             (TOKENS_FROM_CONCURRENCY, 20),
         ] {

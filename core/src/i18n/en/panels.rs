@@ -125,7 +125,7 @@ crate::texts! {
     LG_ESTIMATED_MAX: "; estimated maximum model length {0}",
     LG_V0_TOO_LONG: "max_model_len {0} exceeds the {1} tokens the cache holds",
     LG_NO_MEMORY: "no memory left for the cache blocks",
-    LG_NO_BF16: "the GPU has no bfloat16 (before vLLM 0.9.1 a bfloat16 model needs --dtype half there)",
+    LG_NO_BF16: "the GPU has no bfloat16 (before vLLM 0.9.0 a bfloat16 model needs --dtype half there)",
     LG_SG_THIS_LOG: "model not named in the log",
     LG_SG_REFUSED: "SGLang, {0}: refused to start.",
     LG_SG_STARTED: "SGLang, {0}: started, with a pool of {1} tokens.",

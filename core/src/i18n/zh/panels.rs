@@ -125,7 +125,7 @@ crate::texts! {
     LG_ESTIMATED_MAX: "；估计的最大模型长度为 {0}",
     LG_V0_TOO_LONG: "max_model_len {0} 超过了缓存能容纳的 {1} 个 token",
     LG_NO_MEMORY: "没有剩余显存分配缓存块",
-    LG_NO_BF16: "该 GPU 不支持 bfloat16（vLLM 0.9.1 之前，bfloat16 模型在这类 GPU 上需要加 --dtype half）",
+    LG_NO_BF16: "该 GPU 不支持 bfloat16（vLLM 0.9.0 之前，bfloat16 模型在这类 GPU 上需要加 --dtype half）",
     LG_SG_THIS_LOG: "日志未写明模型",
     LG_SG_REFUSED: "SGLang，{0}：无法启动。",
     LG_SG_STARTED: "SGLang，{0}：已启动，缓存池共 {1} 个 token。",
