@@ -11,7 +11,7 @@ use kvbudget_core::presets::{self, Arch};
 use kvbudget_core::seed;
 use kvbudget_core::units::Bytes;
 use kvbudget_core::vllm::logparse::{self, LogError};
-use kvbudget_core::vllm::{self, Engine, KvMemory, Scenario, Version};
+use kvbudget_core::vllm::{self, KvMemory, Scenario, Version};
 use kvbudget_core::vllm::{Margin, Overhead};
 use kvbudget_core::KvError;
 use serde_json::{json, Value};
@@ -535,31 +535,7 @@ pub(crate) fn scenario_of(a: &VllmArgs) -> Result<Scenario, String> {
         Some(m) => m,
         None => model,
     };
-    let engine = match a.engine.as_deref() {
-        None => version.engine_on(arch),
-        Some("v0") | Some("V0") => {
-            if version >= Version::new(0, 10) && version.engine_on(arch) != Engine::V0 {
-                return Err(format!(
-                    "--engine v0 exists only up to vLLM 0.9 (got {version})"
-                ));
-            }
-            Engine::V0
-        }
-        Some("v1") | Some("V1") => {
-            if version < Version::new(0, 8) {
-                return Err(format!("--engine v1 exists from vLLM 0.8 (got {version})"));
-            }
-            // (VLLM_USE_V1=1 on a T4 raises "VLLM_USE_V1=1 is not supported with Compute
-            // Capability < 8.0." up to 0.10.1: `_raise_or_fallback`, vllm/engine/arg_utils.py.)
-            if version.engine_on(arch) == Engine::V0 {
-                return Err(format!(
-                    "--engine v1: vLLM {version} runs V0 on a GPU below compute capability 8.0 (the T4) and refuses V1 there"
-                ));
-            }
-            Engine::V1
-        }
-        Some(e) => return Err(format!("--engine {e:?}: use v0 or v1")),
-    };
+    let engine = knob_args::engine(a.engine.as_deref(), version, arch)?;
     let memory = if let Some(n) = a.num_gpu_blocks {
         KvMemory::Blocks(n)
     } else if let Some(g) = a.available_kv_gib {

@@ -19,6 +19,7 @@ pub mod error;
 pub mod explain;
 pub mod fields;
 pub mod fixes;
+pub mod float16;
 pub mod floatfmt;
 pub mod gpus;
 pub mod handoff;

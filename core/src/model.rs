@@ -1,6 +1,7 @@
 //! Model geometry: what decides the bytes of KV cache one token costs.
 
 use crate::error::{check_range, KvError, Result};
+pub use crate::float16::NoFloat16;
 use crate::units::Bytes;
 use std::borrow::Cow;
 
@@ -386,53 +387,6 @@ pub struct Extras {
     /// A model type vLLM will not run in float16 (`_FLOAT16_NOT_SUPPORTED_MODELS`), which decides
     /// what it runs in on a GPU without bfloat16.
     pub no_float16: NoFloat16,
-}
-
-/// The model types vLLM will not run in float16 ("Numerical instability"): `--dtype half`
-/// refuses them, and `--dtype auto` on a GPU without bfloat16 runs them in float32
-/// (`_FLOAT16_NOT_SUPPORTED_MODELS`, `_resolve_auto_dtype`, vllm/config.py 0.9.1–0.10.1.1 and
-/// vllm/config/model.py 0.10.2–0.33: gemma2, gemma3 and glm4 from 0.9.1, gemma3_text from
-/// 0.10.2; plamo2 was listed too and is not modelled).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum NoFloat16 {
-    /// Runs in float16 where asked or needed.
-    #[default]
-    None,
-    /// `gemma2` (Gemma 2).
-    Gemma2,
-    /// `gemma3` (Gemma 3 with its vision tower).
-    Gemma3,
-    /// `gemma3_text` (Gemma 3's text-only checkpoints, e.g. gemma-3-1b-it).
-    Gemma3Text,
-    /// `glm4` (GLM-4-0414).
-    Glm4,
-}
-
-impl NoFloat16 {
-    /// Every listed type.
-    pub const ALL: [NoFloat16; 4] = [
-        NoFloat16::Gemma2,
-        NoFloat16::Gemma3,
-        NoFloat16::Gemma3Text,
-        NoFloat16::Glm4,
-    ];
-    /// The config's `model_type` (empty for [`NoFloat16::None`]).
-    pub const fn model_type(self) -> &'static str {
-        match self {
-            NoFloat16::None => "",
-            NoFloat16::Gemma2 => "gemma2",
-            NoFloat16::Gemma3 => "gemma3",
-            NoFloat16::Gemma3Text => "gemma3_text",
-            NoFloat16::Glm4 => "glm4",
-        }
-    }
-    /// The type a config's `model_type` names ([`NoFloat16::None`] for any other).
-    pub fn of(model_type: &str) -> NoFloat16 {
-        Self::ALL
-            .into_iter()
-            .find(|t| t.model_type() == model_type)
-            .unwrap_or_default()
-    }
 }
 
 impl Extras {

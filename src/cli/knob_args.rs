@@ -1,8 +1,9 @@
 //! The `vllm serve` knobs as flags of `kvbudget vllm` and `kvbudget plan`.
 
 use clap::Args;
+use kvbudget_core::presets::Arch;
 use kvbudget_core::units::Bytes;
-use kvbudget_core::vllm::{Knobs, Lora, Speculative};
+use kvbudget_core::vllm::{Engine, Knobs, Lora, Speculative, Version};
 
 #[derive(Args, Debug, Clone, Default)]
 pub(crate) struct KnobArgs {
@@ -108,4 +109,33 @@ impl KnobArgs {
             },
         })
     }
+}
+
+/// `--engine v0|v1` (none: the one vLLM runs on that GPU), refused where vLLM has no such engine.
+pub(crate) fn engine(flag: Option<&str>, version: Version, arch: Arch) -> Result<Engine, String> {
+    Ok(match flag {
+        None => version.engine_on(arch),
+        Some("v0") | Some("V0") => {
+            if version >= Version::new(0, 10) && version.engine_on(arch) != Engine::V0 {
+                return Err(format!(
+                    "--engine v0 exists only up to vLLM 0.9 (got {version})"
+                ));
+            }
+            Engine::V0
+        }
+        Some("v1") | Some("V1") => {
+            if version < Version::new(0, 8) {
+                return Err(format!("--engine v1 exists from vLLM 0.8 (got {version})"));
+            }
+            // (VLLM_USE_V1=1 on a T4 raises "VLLM_USE_V1=1 is not supported with Compute
+            // Capability < 8.0." up to 0.10.1: `_raise_or_fallback`, vllm/engine/arg_utils.py.)
+            if version.engine_on(arch) == Engine::V0 {
+                return Err(format!(
+                    "--engine v1: vLLM {version} runs V0 on a GPU below compute capability 8.0 (the T4) and refuses V1 there"
+                ));
+            }
+            Engine::V1
+        }
+        Some(e) => return Err(format!("--engine {e:?}: use v0 or v1")),
+    })
 }

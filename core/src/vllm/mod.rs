@@ -10,6 +10,7 @@ pub mod mamba;
 pub mod overhead;
 pub mod plan;
 pub mod printed;
+pub mod refusal;
 pub mod report;
 pub mod tp;
 pub mod version;
