@@ -527,14 +527,12 @@ pub(crate) fn scenario_of(a: &VllmArgs) -> Result<Scenario, String> {
     let knobs = a.knobs.knobs()?;
     // vLLM's float32 for a model it will not run in float16, on a GPU without bfloat16: the
     // preset's or the config's weights at twice the bytes (--weights-gib is as vLLM counts them).
-    let model = match vllm::as_run(&model, arch, knobs.dtype_half, version) {
-        Some(m) if a.m.weights_gib.is_some() => ModelSpec {
-            weights: model.weights,
-            ..m
-        },
-        Some(m) => m,
-        None => model,
-    };
+    let mut model = model;
+    if vllm::runs_float32(&model, arch, knobs.dtype_half, version) {
+        let given = a.m.weights_gib.map(|_| model.weights);
+        vllm::to_float32(&mut model);
+        model.weights = given.unwrap_or(model.weights);
+    }
     let engine = knob_args::engine(a.engine.as_deref(), version, arch)?;
     let memory = if let Some(n) = a.num_gpu_blocks {
         KvMemory::Blocks(n)

@@ -55,7 +55,7 @@ fn gemma_on_a_t4_runs_in_float32_from_0_9_1() {
         let w = explain(&s, &o).warnings;
         assert!(
             w.iter()
-                .any(|x| x.contains("runs this gemma2 model in float32") && x.contains("8.61 GiB")),
+                .any(|x| x.contains("runs gemma2 in float32") && x.contains("8.61 GiB")),
             "{v}: {w:?}"
         );
     }

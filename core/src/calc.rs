@@ -51,6 +51,9 @@ pub struct Range {
 /// Everything the page shows as a number.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Outcome {
+    /// Whether vLLM runs the model in float32 here (a model it will not run in float16, on a GPU
+    /// without bfloat16): `model` is then that float32 model.
+    pub float32: bool,
     /// The model evaluated.
     pub model: ModelSpec,
     /// The spread of the overhead estimate, when it is used.
@@ -227,21 +230,18 @@ pub fn evaluate(s: &PageScenario) -> Result<Outcome> {
     // A hybrid's state in the dtypes the chosen release gives it, and the model in float32 where
     // vLLM runs it so on this GPU (the 16-bit curve is then its float32 `auto`: vLLM before
     // 0.11 has no bfloat16 KV cache, and a T4 no bfloat16).
-    let model = model.for_release((s.version.major, s.version.minor));
-    let (model, sixteen) = match vllm::as_run(&model, s.gpu.arch(), s.knobs.dtype_half, s.version) {
+    let mut model = model.for_release((s.version.major, s.version.minor));
+    let float32 = vllm::runs_float32(&model, s.gpu.arch(), s.knobs.dtype_half, s.version);
+    if float32 {
         // Weights a log measured are already as the engine counts them.
-        Some(m) if s.weights.is_some() => (
-            ModelSpec {
-                weights: model.weights,
-                ..m
-            },
-            KvDtype::Auto,
-        ),
-        Some(m) => (m, KvDtype::Auto),
-        None => {
-            let k = sixteen_bit(&model);
-            (model, k)
-        }
+        let measured = s.weights.map(|_| model.weights);
+        vllm::to_float32(&mut model);
+        model.weights = measured.unwrap_or(model.weights);
+    }
+    let sixteen = if float32 {
+        KvDtype::Auto
+    } else {
+        sixteen_bit(&model)
     };
     let context = checked_context(s)?;
     let pair = [
@@ -298,6 +298,7 @@ pub fn evaluate(s: &PageScenario) -> Result<Outcome> {
         _ => None,
     };
     Ok(Outcome {
+        float32,
         model,
         range,
         chosen,

@@ -30,13 +30,7 @@ impl NoFloat16 {
     ];
     /// The config's `model_type` (empty for [`NoFloat16::None`]).
     pub const fn model_type(self) -> &'static str {
-        match self {
-            NoFloat16::None => "",
-            NoFloat16::Gemma2 => "gemma2",
-            NoFloat16::Gemma3 => "gemma3",
-            NoFloat16::Gemma3Text => "gemma3_text",
-            NoFloat16::Glm4 => "glm4",
-        }
+        ["", "gemma2", "gemma3", "gemma3_text", "glm4"][self as usize]
     }
     /// The type a config's `model_type` names ([`NoFloat16::None`] for any other).
     pub fn of(model_type: &str) -> NoFloat16 {

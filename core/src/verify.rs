@@ -136,8 +136,8 @@ pub fn mismatches(s: &PageScenario, log: &ParsedLog) -> Vec<Mismatch> {
 fn ran_in(s: &PageScenario) -> ModelDtype {
     let (arch, half) = (s.gpu.arch(), s.knobs.dtype_half);
     let model = s.model_spec();
-    if let Some(m) = vllm::as_run(&model, arch, half, s.version) {
-        return m.dtype;
+    if vllm::runs_float32(&model, arch, half, s.version) {
+        return ModelDtype::F32;
     }
     let fallback = arch == Arch::T4 && s.version >= BF16_FALLBACK;
     match model.dtype {

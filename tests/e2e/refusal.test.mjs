@@ -57,7 +57,7 @@ test('Gemma with --dtype half is refused from vLLM 0.9.1, and on a T4 it runs in
   const { context, page, problems } = await openReady(env, '?model=google/gemma-3-12b-it&gpu=a10g&tp=4&ctx=4096&vllm=0.19&half=1');
   assert.equal(await value(page, 'refusal'), 'no-float16');
   assert.match(await value(page, 'vllm-lines'), /ValueError: The model type 'gemma3' does not support float16\. Reason: Numerical instability\./);
-  assert.match(await text(page, 'chart-concurrency'), /will not run this model in float16/);
+  assert.match(await text(page, 'chart-concurrency'), /no float16 for this model/);
   await applyFix(page, 'auto');
   assert.equal(await urlParam(page, 'half', null), null);
   assert.equal(await page.isChecked('#half'), false);
@@ -65,7 +65,7 @@ test('Gemma with --dtype half is refused from vLLM 0.9.1, and on a T4 it runs in
   // gemma-2-9b-it on four T4s (no bfloat16): float32, 2 × 42 layers × 2 KV heads × 256 × 4 B per GPU.
   await page.goto(page.url().replace(/\?.*$/, '?model=google/gemma-2-9b-it&gpu=t4&tp=4&ctx=4096&vllm=0.19'));
   await waitValue(page, 'bytes-per-token', '172032');
-  assert.match(await page.textContent('.results .warnings'), /runs this gemma2 model in float32/);
+  assert.match(await page.textContent('.results .warnings'), /runs gemma2 in float32/);
   assert.deepEqual(problems, []);
   await context.close();
 });

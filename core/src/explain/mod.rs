@@ -399,9 +399,8 @@ fn warnings(s: &PageScenario, o: &Outcome) -> Vec<String> {
         w.push(tf!(EX_W_OVER_GPU, kv, weights, total));
     }
     // vLLM's float32 for a model it will not run in float16, on a GPU without bfloat16.
-    let model = s.model_spec();
-    if crate::vllm::as_run(&model, s.gpu.arch(), s.knobs.dtype_half, s.version).is_some() {
-        let t = model.extras.no_float16.model_type();
+    if o.float32 {
+        let t = o.model.extras.no_float16.model_type();
         w.push(tf!(EX_W_FLOAT32, s.version, t, o.weights_per_gpu));
     }
     if let (Some(_), Some(e)) = (o.range, chosen.report.overhead) {

@@ -54,6 +54,7 @@ mod flags;
 mod model;
 mod numbers;
 mod settle;
+mod urlcode;
 mod view;
 pub use flags::FLAG_PARAMS;
 use model::attention;
@@ -671,11 +672,8 @@ pub fn decode(query: &str) -> (PageScenario, Vec<Notice>) {
 
 /// The query string (without `?`) for a scenario; decoding it gives the scenario back.
 pub fn encode(s: &PageScenario) -> String {
-    let mut q = form_urlencoded::Serializer::new(String::new());
-    for p in all_params() {
-        if let Some(v) = (p.read)(s) {
-            q.append_pair(p.key, &v);
-        }
-    }
-    q.finish()
+    let values: Vec<(&str, String)> = all_params()
+        .filter_map(|p| Some((p.key, (p.read)(s)?)))
+        .collect();
+    urlcode::serialize(values.iter().map(|(k, v)| (*k, v.as_str())))
 }

@@ -93,12 +93,12 @@ pub(super) fn read_keys(q: &str) -> (Params, Vec<Notice>) {
     // Unknown keys past the first few are counted in one notice, not listed (a URL of thousands).
     const LISTED: usize = 10;
     let mut unknown = 0usize;
-    for (k, v) in form_urlencoded::parse(q.as_bytes()) {
+    for (k, v) in super::urlcode::parse(q) {
         if k.is_empty() {
             continue;
         }
         if !is_known(&k) {
-            if noted.insert(k.to_string(), String::new()).is_none() {
+            if noted.insert(k.clone(), String::new()).is_none() {
                 unknown += 1;
                 if unknown <= LISTED {
                     notes.push(notice(truncate(&k, 40), crate::t!(Q_UNKNOWN).into()));
@@ -107,8 +107,8 @@ pub(super) fn read_keys(q: &str) -> (Params, Vec<Notice>) {
             continue;
         }
         // A key given twice: the last value counts, as a form would send it, and the notice says so.
-        let repeated = params.insert(k.to_string(), v.into_owned()).is_some();
-        if repeated && noted.insert(k.to_string(), String::new()).is_none() {
+        let repeated = params.insert(k.clone(), v).is_some();
+        if repeated && noted.insert(k.clone(), String::new()).is_none() {
             notes.push(notice(truncate(&k, 40), crate::t!(Q_REPEATED).into()));
         }
     }

@@ -46,6 +46,7 @@ fn refuses_float16(t: NoFloat16, version: Version) -> bool {
 /// vLLM's refusal of `--dtype half` for a model type it will not run in float16:
 /// `_check_valid_dtype` (vllm/config.py 0.9.1; vllm/config/model.py 0.11.0, 0.33.0) raises as the
 /// model's config is made, before anything loads, on any GPU.
+#[inline(never)]
 pub(super) fn float16_refusal(t: NoFloat16, half: bool, version: Version) -> Option<String> {
     (half && refuses_float16(t, version)).then(|| {
         format!(
@@ -56,27 +57,28 @@ pub(super) fn float16_refusal(t: NoFloat16, half: bool, version: Version) -> Opt
     })
 }
 
-/// The model as vLLM runs it when that is not its checkpoint's 16 bits: with `--dtype auto` on a
-/// GPU without bfloat16 (a T4), a model type vLLM will not run in float16 runs in float32
+/// Whether vLLM runs `model` in float32 rather than its checkpoint's 16 bits: with `--dtype auto`
+/// on a GPU without bfloat16 (a T4), a model type vLLM will not run in float16 runs in float32
 /// (`_resolve_auto_dtype`, vllm/config.py 0.9.1: float16 is taken out of the platform's
 /// `[float16, float32]`, and the fallback is the first left: "Your device 'Tesla T4' (with compute
 /// capability 7.5) doesn't support torch.bfloat16. Falling back to torch.float32 for
 /// compatibility."). Every weight is
 /// then 4 B (the loader casts the checkpoint's 16 bits up), and so are the `auto` KV cache and the
-/// activations. `None` where it runs as its checkpoint says. Quantized checkpoints are not told
-/// apart: vLLM refuses float32 activations for AWQ and GPTQ (not modelled).
-pub fn as_run(model: &ModelSpec, arch: Arch, half: bool, version: Version) -> Option<ModelSpec> {
-    let float32 = arch == Arch::T4
+/// activations ([`to_float32`]). Quantized checkpoints are not told apart: vLLM refuses float32
+/// activations for AWQ and GPTQ (not modelled).
+pub fn runs_float32(model: &ModelSpec, arch: Arch, half: bool, version: Version) -> bool {
+    arch == Arch::T4
         && !half
         && model.dtype.bytes() == 2
-        && refuses_float16(model.extras.no_float16, version);
-    float32.then(|| {
-        let twice = |b: Bytes| Bytes(b.0.saturating_mul(2));
-        let mut m = model.clone();
-        m.dtype = ModelDtype::F32;
-        m.weights = twice(m.weights);
-        m.extras.routed = twice(m.extras.routed);
-        m.extras.encoder = twice(m.extras.encoder);
-        m
-    })
+        && refuses_float16(model.extras.no_float16, version)
+}
+
+/// `model` in float32: its dtype, and its weights (with the parts counted apart) at twice the bytes.
+#[inline(never)]
+pub fn to_float32(model: &mut ModelSpec) {
+    let twice = |b: &mut Bytes| b.0 = b.0.saturating_mul(2);
+    model.dtype = ModelDtype::F32;
+    twice(&mut model.weights);
+    twice(&mut model.extras.routed);
+    twice(&mut model.extras.encoder);
 }

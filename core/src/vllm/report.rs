@@ -1,7 +1,7 @@
 //! What vLLM prints at startup about its KV cache, per version (VLLM-ACCOUNTING §0–§4): the
 //! block layout of the layers, the memory left for the cache, the blocks, and the lines.
 
-use super::dtype::{as_run, bfloat16_refusal, float16_refusal};
+use super::dtype::{bfloat16_refusal, float16_refusal, runs_float32, to_float32};
 use super::knobs::Knobs;
 use super::layout::{resolve, Layout, Resolved};
 pub use super::mamba::{MambaAlign, MambaMode};
@@ -347,45 +347,29 @@ pub fn whole_sequences(s: &Scenario) -> u64 {
 }
 
 fn build(s: &Scenario, quiet: bool) -> Result<Report> {
-    // A draft's attention layers (EAGLE/MTP heads, a draft model) share the KV cache.
-    let with_draft;
-    let s = match s.knobs.speculative.filter(|x| x.draft_layers > 0) {
-        Some(x) => {
-            let mut t = s.clone();
-            t.model.layers = t.model.layers.saturating_add(x.draft_layers);
-            with_draft = t;
-            &with_draft
+    // The model as vLLM builds it: a draft's attention layers (EAGLE/MTP heads, a draft model)
+    // share the KV cache; a hybrid's state in the dtypes this release gives it; float32 where
+    // vLLM runs it so on this GPU, its weights (taken from the model) at twice the bytes.
+    let draft = s.knobs.speculative.map_or(0, |x| x.draft_layers);
+    let float32 = runs_float32(&s.model, s.arch, s.knobs.dtype_half, s.version);
+    let built;
+    let s = if draft > 0 || s.model.state.is_some() || float32 {
+        let mut t = s.clone();
+        t.model.layers = t.model.layers.saturating_add(draft);
+        t.model.state = t
+            .model
+            .state
+            .map(|st| st.resolved((s.version.major, s.version.minor)));
+        if float32 {
+            to_float32(&mut t.model);
+            if let KvMemory::Budget { weights, .. } = &mut t.memory {
+                weights.0 = weights.0.saturating_mul(2);
+            }
         }
-        None => s,
-    };
-    // A hybrid's state in the dtypes this release gives it.
-    let with_state;
-    let s = if s.model.state.is_some() {
-        with_state = Scenario {
-            model: s.model.for_release((s.version.major, s.version.minor)),
-            ..s.clone()
-        };
-        &with_state
+        built = t;
+        &built
     } else {
         s
-    };
-    // The model in float32 where vLLM runs it so on this GPU, its weights (taken from the
-    // model) at twice the bytes.
-    let in_float32;
-    let s = match as_run(&s.model, s.arch, s.knobs.dtype_half, s.version) {
-        Some(model) => {
-            let mut memory = s.memory;
-            if let KvMemory::Budget { weights, .. } = &mut memory {
-                *weights = Bytes(weights.0.saturating_mul(2));
-            }
-            in_float32 = Scenario {
-                model,
-                memory,
-                ..s.clone()
-            };
-            &in_float32
-        }
-        None => s,
     };
     let r = resolve(s)?;
     let layout = Layout::of(s, &r)?;

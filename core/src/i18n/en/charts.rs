@@ -23,7 +23,7 @@ crate::texts! {
     CH_REFUSE_MODEL_LIMIT: "vLLM would not start: max_model_len is over the model's limit",
     CH_REFUSE_TP: "vLLM would not start: TP does not split the model evenly",
     CH_REFUSE_BF16: "vLLM would not start: this GPU has no bfloat16 (--dtype half)",
-    CH_REFUSE_FP16: "vLLM would not start: it will not run this model in float16 (--dtype auto)",
+    CH_REFUSE_FP16: "vLLM would not start: no float16 for this model (--dtype auto)",
     CH_LEG_WEIGHTS: "weights",
     CH_LEG_OVERHEAD: "overhead (activations, CUDA, graphs)",
     CH_LEG_SEQUENCES: "one band per sequence",

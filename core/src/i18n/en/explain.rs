@@ -54,7 +54,7 @@ crate::texts! {
     EX_W_CAP: "max_num_seqs ({0}) caps concurrency below the {1} sequences that fit.",
     EX_W_EDGE: "Near the edge: at the high end of the overhead estimate ({0} sequences at the low end of the range) vLLM would refuse to start, so a boot may fail; leave more room (a shorter max_model_len, FP8 KV or a higher utilization).",
     EX_W_GRAPHS: "vLLM {0} keeps CUDA graphs (about {1}) outside gpu_memory_utilization: the GPU needs that much more than util × total.",
-    EX_W_FLOAT32: "vLLM {0} runs this {1} model in float32 here: the GPU has no bfloat16, and vLLM will not run {1} in float16. Every weight takes 4 bytes ({2} per GPU, twice the checkpoint), and so does each element of the auto KV cache.",
+    EX_W_FLOAT32: "vLLM {0} runs {1} in float32 on this GPU (no bfloat16, and no float16 for {1}): 4 B per weight ({2} per GPU) and per auto KV element.",
     EX_W_OVER_GPU: "The given KV memory ({0}) and the weights ({1}) add up to more than this GPU's {2}: vLLM would run out of memory, so these numbers cannot happen on it. Choose the GPU the log came from.",
     EX_LAYERS_PP: "{0} layers (of {1}, the largest of {2} pipeline stages)",
     EX_LAYERS: "{0} layers",

@@ -52,7 +52,7 @@ crate::texts! {
     IN_VLLM_VERSION: "vLLM version",
     IN_MORE_FLAGS: "More vLLM flags",
     IN_EAGER: "--enforce-eager (no CUDA graphs)",
-    IN_HALF: "--dtype half (a bfloat16 model in float16: same bytes; a T4 needs it before vLLM 0.9.0; Gemma 2 and 3 refuse it from 0.9.1)",
+    IN_HALF: "--dtype half (a bfloat16 model in float16: same bytes; a T4 needs it before vLLM 0.9)",
     IN_PREFIX: "--enable-prefix-caching (reuses whole blocks; hybrids keep more state)",
     IN_NO_PREFIX: "--no-enable-prefix-caching (hybrids have it on by default from vLLM 0.28)",
     IN_USE_SEED_OVERHEAD: "Use the course lab's 1 GiB",

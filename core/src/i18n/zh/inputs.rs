@@ -52,7 +52,7 @@ crate::texts! {
     IN_VLLM_VERSION: "vLLM 版本",
     IN_MORE_FLAGS: "更多 vLLM 参数",
     IN_EAGER: "--enforce-eager（不使用 CUDA Graph）",
-    IN_HALF: "--dtype half（bfloat16 模型以 float16 运行，字节数不变；vLLM 0.9.0 之前在 T4 上必须加；Gemma 2、3 自 0.9.1 起拒绝）",
+    IN_HALF: "--dtype half（bfloat16 模型以 float16 运行，字节数不变；vLLM 0.9 之前在 T4 上必须加）",
     IN_PREFIX: "--enable-prefix-caching（复用整块；混合架构模型要多保留状态）",
     IN_NO_PREFIX: "--no-enable-prefix-caching（vLLM 0.28 起混合架构模型默认开启前缀缓存）",
     IN_USE_SEED_OVERHEAD: "采用课程实验的 1 GiB",

@@ -51,7 +51,7 @@ crate::texts! {
     RS_REFUSE_MODEL_LIMIT: "max_model_len 超过了模型配置允许的最大长度（最大位置编码数）：vLLM 在读取模型配置时就会拒绝，此时还什么都没有加载。",
     RS_REFUSE_TOO_LONG: "一个长度为 max_model_len 的请求放不下：vLLM 启动前会检查至少能容纳一个满长度的请求。",
     RS_REFUSE_BF16: "这块 GPU 不支持 bfloat16（T4 的计算能力是 7.5，bfloat16 需要 8.0），而 0.9.0 之前的 vLLM 不会自动把 bfloat16 模型转成 float16：worker 进程在加载权重前就报错退出。加上 --dtype half 即以 float16 运行模型，每个权重和每个 KV 元素的字节数不变；从 0.9.0 起 vLLM 会自动回退到 float16。",
-    RS_REFUSE_FP16: "vLLM 不以 float16 运行这类模型（数值不稳定；Gemma 2、Gemma 3 和 GLM-4 自 vLLM 0.9.1 起如此）：读取模型配置时就拒绝 --dtype half，什么都还没加载。去掉这个参数，vLLM 会以 bfloat16 运行模型；在不支持 bfloat16 的 GPU（如 T4）上则以 float32 运行，每个权重和每个 KV 元素都占 4 字节。",
+    RS_REFUSE_FP16: "vLLM（自 0.9.1 起）因数值不稳定不以 float16 运行这类模型：还没加载任何东西就拒绝 --dtype half。",
     RS_REFUSE_TP: "vLLM 无法把这个模型的注意力头、词表或 MLP 平均切分到这么多块 GPU 上。",
     RS_PLAN_NOTE: "利用率和最长长度都带有开销估计的范围；--kv-cache-memory（vLLM 0.11 及以上）可跳过估计，精确得到这些块。",
     RS_PRIMER_1: "Transformer 会为每个请求的每个 token，在每一层为每个 KV 头保存一个 key 向量和一个 value 向量，这就是 KV 缓存。一个 token 占用 2（K 和 V）× 层数 × KV 头数 × head_dim × 每个元素的字节数。",
