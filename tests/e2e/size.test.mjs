@@ -104,7 +104,11 @@ import { DIST } from './harness.mjs';
 // 199,489 B with `--dtype half` (its checkbox, URL key and texts) and a T4's bfloat16 refusal;
 // 199,569 B with V0 as a T4's engine up to vLLM 0.10.1; 199,771 B with 0.9.1 and 0.10.2 in the
 // version picker (where a T4's dtype and engine change) and a review's fixes; 199,786 B with a
-// link's dcp=1 read as none; 199,835 B with that rule in `fields::parse_dcp` itself.
+// link's dcp=1 read as none; 199,835 B with that rule in `fields::parse_dcp` itself; 201,130 B
+// with Gemma 2/3 and GLM-4's dtype rules (float32 on a T4, `--dtype half` refused, the URL key
+// `no_fp16`, their texts); 200,361 B with the float32 model built in the same step as a draft's
+// layers and a hybrid's state, and shorter texts; 199,704 B with the URL query written and read by
+// `query::urlcode` instead of the form_urlencoded crate.
 // The issue's budget.
 const BUDGET_GZIP = 200_000;
 // The worker (kvbudget-worker*: its loader, glue and wasm), fetched on the first import or
@@ -157,7 +161,8 @@ const BUDGET_GZIP = 200_000;
 // 0.9.1 and 0.10.2 kept apart and a review's fixes (a float32 config read as float16); 216,860 B
 // with a log stopped by the bfloat16 error read as refused, when it went to 217,400 B to keep a
 // margin for builds in another directory; 217,003 B with the log check naming a differing dtype; 216,844 B with the log's dtype
-// read by `ModelDtype::parse`.
+// read by `ModelDtype::parse`; 218,655 B with Gemma 2/3 and GLM-4's dtype rules; 216,505 B with the
+// float32 model built with the draft and state steps and `query::urlcode`.
 const WORKER = /^kvbudget-worker/;
 const WORKER_BUDGET_GZIP = 217_400;
 
