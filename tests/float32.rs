@@ -2,7 +2,7 @@
 //! from vLLM 0.9.1 on any GPU, and float32 on a GPU without bfloat16 (a T4).
 //!
 //! google/gemma-2-9b-it: 42 layers, 8 KV heads of 256, weights 18,483,411,968 B (its checkpoint at
-//! 2 B per weight). Four T4s at TP 2 hold 2 KV heads each:
+//! 2 B per weight). Four T4s at TP 4 hold 2 KV heads each:
 //! - in 16 bits (vLLM 0.9.0 falls back to float16): 2 × 42 × 2 × 256 × 2 B = 86,016 B per token,
 //!   and 18,483,411,968 / 4 = 4,620,852,992 B of weights per GPU;
 //! - in float32 (0.9.1 on): 2 × 42 × 2 × 256 × 4 B = 172,032 B per token, and
@@ -231,4 +231,54 @@ fn the_command_line_runs_it_in_float32_too() {
     let (code, json) = run(&["--vllm-version", "0.19", "--dtype", "half"]);
     assert_eq!(code, Some(3));
     assert!(json.contains(&message("gemma2")), "{json}");
+}
+
+#[test]
+fn a_float32_logs_weights_are_not_doubled_again() {
+    use kvbudget::core::verify::adopt;
+    use kvbudget::core::vllm::logparse::parse;
+    // A log of vLLM 0.19 on four T4s: rank 0 loaded 8.61 GiB of float32 weights. Its numbers
+    // adopted, the page shows that figure per GPU again (kept in 16 bits as the whole model's
+    // 17.22 GiB, doubled back), not twice it.
+    let log = parse(
+        "Initializing a V1 LLM engine (v0.19.0) with config: model='google/gemma-2-9b-it', \
+         dtype=torch.float32, max_seq_len=4096, kv_cache_dtype=auto, tensor_parallel_size=4\n\
+         Model loading took 8.61 GiB and 12.3 seconds\n",
+    );
+    let (page, _) = decode(&format!("{FOUR_T4}&vllm=0.19"));
+    let (s, _) = adopt(&page, &log);
+    let per_gpu = evaluate(&s).unwrap().weights_per_gpu.as_gib();
+    assert!((per_gpu - 8.61).abs() < 0.005, "{per_gpu}");
+    // The same figure from an A10G run (bfloat16, no doubling) stays as it is.
+    let (page, _) = decode("?model=google/gemma-2-9b-it&gpu=a10g&tp=4&ctx=4096&vllm=0.19");
+    let (s, _) = adopt(&page, &log);
+    let per_gpu = evaluate(&s).unwrap().weights_per_gpu.as_gib();
+    assert!((per_gpu - 8.61).abs() < 0.005, "{per_gpu}");
+}
+
+#[test]
+fn a_float16_gemma_runs_in_bfloat16_where_the_gpu_has_it() {
+    use kvbudget::core::verify::mismatches;
+    use kvbudget::core::vllm::logparse::parse;
+    // A float16 checkpoint of gemma2: vLLM 0.9.1+ takes float16 out of its choices for the type and
+    // runs bfloat16 on an A10G (`_resolve_auto_dtype`), so a log saying bfloat16 differs in
+    // nothing. GLM-4's float32 config reads as bfloat16 too, as Gemma's does.
+    let config = r#"{"model_type": "gemma2", "hidden_size": 2304, "num_attention_heads": 8,
+        "num_key_value_heads": 4, "head_dim": 256, "num_hidden_layers": 26,
+        "intermediate_size": 9216, "max_position_embeddings": 8192, "torch_dtype": "float16",
+        "vocab_size": 256000}"#;
+    let m = import(config, "gemma-2-2b-fp16").unwrap().spec;
+    assert_eq!(m.dtype, ModelDtype::F16);
+    let (mut s, _) = decode("?gpu=a10g&ctx=4096&vllm=0.19");
+    s.set_model(ModelChoice::Custom(m));
+    let log = parse(
+        "Initializing a V1 LLM engine (v0.19.0) with config: model='gemma-2-2b-fp16', \
+         dtype=torch.bfloat16, max_seq_len=4096, kv_cache_dtype=auto\n",
+    );
+    let m = mismatches(&s, &log);
+    assert!(!m.iter().any(|x| x.what == "--dtype"), "{m:?}");
+    let glm = config
+        .replace("gemma2", "glm4")
+        .replace("\"float16\"", "\"float32\"");
+    assert_eq!(import(&glm, "g").unwrap().spec.dtype, ModelDtype::Bf16);
 }

@@ -233,10 +233,8 @@ pub fn evaluate(s: &PageScenario) -> Result<Outcome> {
     let mut model = model.for_release((s.version.major, s.version.minor));
     let float32 = vllm::runs_float32(&model, s.gpu.arch(), s.knobs.dtype_half, s.version);
     if float32 {
-        // Weights a log measured are already as the engine counts them.
-        let measured = s.weights.map(|_| model.weights);
+        // (Weights a log measured are kept in 16 bits too: `verify::adopt` halves a float32 run's.)
         vllm::to_float32(&mut model);
-        model.weights = measured.unwrap_or(model.weights);
     }
     let sixteen = if float32 {
         KvDtype::Auto

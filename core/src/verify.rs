@@ -139,6 +139,10 @@ fn ran_in(s: &PageScenario) -> ModelDtype {
     if vllm::runs_float32(&model, arch, half, s.version) {
         return ModelDtype::F32;
     }
+    // A float16 checkpoint of a type vLLM will not run in float16 runs in bfloat16.
+    if model.dtype == ModelDtype::F16 && vllm::refuses_float16(model.extras.no_float16, s.version) {
+        return ModelDtype::Bf16;
+    }
     let fallback = arch == Arch::T4 && s.version >= BF16_FALLBACK;
     match model.dtype {
         ModelDtype::Bf16 if s.knobs.dtype_half || fallback => ModelDtype::F16,
@@ -188,8 +192,8 @@ fn settings_of(s: &mut PageScenario, log: &ParsedLog) -> Option<String> {
     // back to it on a GPU without bfloat16: the same bytes either way).
     match log.dtype {
         Some(ModelDtype::F16) => s.knobs.dtype_half = s.model_spec().dtype == ModelDtype::Bf16,
-        Some(ModelDtype::Bf16) => s.knobs.dtype_half = false,
-        _ => {}
+        Some(ModelDtype::Bf16 | ModelDtype::F32) => s.knobs.dtype_half = false,
+        None => {}
     }
     if let Some(pp) = log
         .pipeline_parallel_size
@@ -409,7 +413,12 @@ pub fn adopt(current: &PageScenario, log: &ParsedLog) -> (PageScenario, Vec<Stri
         // vLLM logs one GPU's share (rank 0's: the first pipeline stage, which also holds the
         // embedding); the scenario holds the whole model.
         let m = s.model.spec();
-        let whole = crate::capacity::whole_weights(&m, w, s.tp, s.pp);
+        let mut whole = crate::capacity::whole_weights(&m, w, s.tp, s.pp);
+        // A float32 run's weights (a model vLLM will not run in float16, on a T4) are kept at the
+        // 16 bits the page doubles again.
+        if vllm::runs_float32(&s.model_spec(), s.gpu.arch(), s.knobs.dtype_half, s.version) {
+            whole.0 /= 2;
+        }
         match s.model.custom_mut() {
             Some(c) => c.weights = whole,
             None => s.weights = Some(whole),

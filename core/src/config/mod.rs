@@ -496,7 +496,7 @@ fn siglip(top: &Map<String, Value>, hidden: u64, dtype: ModelDtype) -> Bytes {
 /// (`_get_and_verify_dtype`, vllm/config.py 0.8.5: "we use float16 for float32 models"), and
 /// from 0.9.1 the platform's first dtype (`_resolve_auto_dtype`: bfloat16 where the GPU has it,
 /// float16 on a T4). Taken as float16 here: the same 2 B per element as bfloat16, and a T4 before
-/// 0.9.1 starts it as vLLM does. Gemma 2 and 3, which vLLM 0.9.1+ never runs in float16
+/// 0.9.1 starts it as vLLM does. Gemma 2 and 3 and GLM-4, which vLLM 0.9.1+ never runs in float16
 /// (`_FLOAT16_NOT_SUPPORTED_MODELS`), are taken as bfloat16, as their presets are. Float32 KV
 /// needs `--dtype float32` or `--kv-cache-dtype float32`. A config that names no dtype is taken as
 /// bfloat16: vLLM reads its weights' dtype then (`_find_dtype`, vllm/config.py 0.9.2: the
@@ -507,7 +507,7 @@ fn dtype(
     model_type: &str,
     notes: &mut Vec<String>,
 ) -> ModelDtype {
-    let sixteen = if ["gemma2", "gemma3", "gemma3_text"].contains(&model_type) {
+    let sixteen = if NoFloat16::of(model_type) != NoFloat16::None {
         ModelDtype::Bf16
     } else {
         ModelDtype::F16

@@ -1,6 +1,6 @@
 //! The dtype the model runs in, where the GPU and the model's type decide whether vLLM starts.
 
-use super::version::{Version, BF16_FALLBACK, FLOAT16_UNSTABLE, V1_BELOW_AMPERE};
+use super::version::{Version, BF16_FALLBACK, FLOAT16_UNSTABLE, FLOAT16_UNSTABLE_TEXT};
 use crate::model::{ModelDtype, ModelSpec, NoFloat16};
 use crate::presets::Arch;
 use crate::units::Bytes;
@@ -35,16 +35,17 @@ pub(super) fn bfloat16_refusal(
 /// Whether `version` will not run a model of type `t` in float16 (`_FLOAT16_NOT_SUPPORTED_MODELS`:
 /// gemma2, gemma3 and glm4 from 0.9.1, gemma3_text from 0.10.2; read in the 0.9.1, 0.10.0,
 /// 0.10.1.1, 0.10.2, 0.11.0 and 0.33.0 wheels).
-fn refuses_float16(t: NoFloat16, version: Version) -> bool {
+pub fn refuses_float16(t: NoFloat16, version: Version) -> bool {
     match t {
         NoFloat16::None => false,
-        NoFloat16::Gemma3Text => version >= V1_BELOW_AMPERE,
+        NoFloat16::Gemma3Text => version >= FLOAT16_UNSTABLE_TEXT,
         _ => version >= FLOAT16_UNSTABLE,
     }
 }
 
 /// vLLM's refusal of `--dtype half` for a model type it will not run in float16:
-/// `_check_valid_dtype` (vllm/config.py 0.9.1; vllm/config/model.py 0.11.0, 0.33.0) raises as the
+/// `_check_valid_dtype` (vllm/config.py 0.9.1; vllm/config/__init__.py 0.10.2; vllm/config/model.py
+/// 0.11.0, 0.33.0) raises as the
 /// model's config is made, before anything loads, on any GPU.
 #[inline(never)]
 pub(super) fn float16_refusal(t: NoFloat16, half: bool, version: Version) -> Option<String> {

@@ -32,8 +32,11 @@ pub const TOKENS_FROM_CONCURRENCY: Version = Version::at(0, 20, 1);
 /// `_resolve_auto_dtype` from 0.9.1.
 pub const BF16_FALLBACK: Version = Version::new(0, 9);
 /// The first release that will not run gemma2, gemma3 or glm4 in float16
-/// (`_FLOAT16_NOT_SUPPORTED_MODELS`, vllm/config.py 0.9.1; gemma3_text from [`V1_BELOW_AMPERE`]).
+/// (`_FLOAT16_NOT_SUPPORTED_MODELS`, vllm/config.py 0.9.1).
 pub const FLOAT16_UNSTABLE: Version = Version::at(0, 9, 1);
+/// The first release that will not run gemma3_text in float16 either (vllm/config/__init__.py
+/// 0.10.2; not in 0.10.1.1). Kept apart in the picker as [`V1_BELOW_AMPERE`] is, the same release.
+pub const FLOAT16_UNSTABLE_TEXT: Version = Version::at(0, 10, 2);
 /// The first release whose V1 engine runs below compute capability 8.0 (a T4): 0.8.0–0.10.1.1
 /// fall back to V0 there.
 pub const V1_BELOW_AMPERE: Version = Version::at(0, 10, 2);

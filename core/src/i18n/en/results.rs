@@ -51,7 +51,7 @@ crate::texts! {
     RS_REFUSE_MODEL_LIMIT: "max_model_len is longer than the model allows (its max_position_embeddings): vLLM refuses it while reading the model's config, before anything loads.",
     RS_REFUSE_TOO_LONG: "One request of max_model_len tokens does not fit: vLLM checks that at least one full-length request fits before it starts.",
     RS_REFUSE_BF16: "This GPU has no bfloat16 (a T4 has compute capability 7.5; bfloat16 needs 8.0), and vLLM before 0.9.0 does not cast a bfloat16 model to float16 by itself: its worker refuses to start, before the weights load. --dtype half runs the model in float16, with the same bytes per weight and per KV element; from 0.9.0 vLLM does that on its own.",
-    RS_REFUSE_FP16: "vLLM (from 0.9.1) will not run this model type in float16, for numerical instability: --dtype half is refused before anything loads.",
+    RS_REFUSE_FP16: "vLLM (from 0.9.1; 0.10.2 for gemma3_text) will not run this model type in float16, for numerical instability: --dtype half is refused before anything loads.",
     RS_REFUSE_TP: "vLLM cannot split this model's heads, vocabulary or MLP evenly over this many GPUs.",
     RS_PLAN_NOTE: "The utilization and the longest length carry the overhead estimate's range; --kv-cache-memory (vLLM 0.11+) skips the estimate and gives exactly these blocks.",
     RS_PRIMER_1: "A transformer keeps, for every token of every request, a key and a value vector per KV head in every layer: the KV cache. One token costs 2 (K and V) × layers × KV heads × head_dim × bytes per element.",

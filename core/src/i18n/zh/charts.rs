@@ -23,7 +23,7 @@ crate::texts! {
     CH_REFUSE_MODEL_LIMIT: "vLLM 无法启动：max_model_len 超过了模型的上限",
     CH_REFUSE_TP: "vLLM 无法启动：TP 无法均分模型",
     CH_REFUSE_BF16: "vLLM 无法启动：此 GPU 不支持 bfloat16（需加 --dtype half）",
-    CH_REFUSE_FP16: "vLLM 无法启动：此模型不能用 float16（改用 --dtype auto）",
+    CH_REFUSE_FP16: "vLLM 无法启动：此模型不支持 float16（改用 --dtype auto）",
     CH_LEG_WEIGHTS: "权重",
     CH_LEG_OVERHEAD: "开销（激活值、CUDA、CUDA Graph）",
     CH_LEG_SEQUENCES: "每条序列一段",

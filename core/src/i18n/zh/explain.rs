@@ -54,7 +54,7 @@ crate::texts! {
     EX_W_CAP: "max_num_seqs（{0}）把并发限制在可容纳的 {1} 条序列以下。",
     EX_W_EDGE: "已接近边界：若开销取估计的上限（此时范围下限为 {0} 条序列），vLLM 会拒绝启动，因此启动可能失败；请留出更多余量（缩短 max_model_len、改用 FP8 KV 或提高利用率）。",
     EX_W_GRAPHS: "vLLM {0} 把 CUDA Graph（约 {1}）放在 gpu_memory_utilization 之外：GPU 实际需要的显存比“利用率 × 总显存”还多出这么多。",
-    EX_W_FLOAT32: "vLLM {0} 在这块 GPU 上以 float32 运行 {1}（不支持 bfloat16，{1} 又不能用 float16）：每个权重（每块 GPU {2}）和每个 auto KV 元素都占 4 字节。",
+    EX_W_FLOAT32: "vLLM {0} 在这块 GPU 上以 float32 运行 {1}（此 GPU 不支持 bfloat16，而 {1} 不支持 float16）：每个权重和每个 auto KV 元素都占 4 字节，每块 GPU 的权重共 {2}。",
     EX_W_OVER_GPU: "给定的 KV 缓存显存（{0}）加上权重（{1}）超过了这块 GPU 的 {2}：vLLM 会显存不足，这些数字在这块卡上不可能出现。请选择日志所用的 GPU。",
     EX_LAYERS_PP: "{0} 层（共 {1} 层，取 {2} 个流水线阶段中最大的一段）",
     EX_LAYERS: "{0} 层",
