@@ -232,11 +232,9 @@ pub fn evaluate(s: &PageScenario) -> Result<Outcome> {
     // 0.11 has no bfloat16 KV cache, and a T4 no bfloat16).
     let mut model = model.for_release((s.version.major, s.version.minor));
     let float32 = vllm::runs_float32(&model, s.gpu.arch(), s.knobs.dtype_half, s.version);
-    if float32 {
+    let sixteen = if float32 {
         // (Weights a log measured are kept in 16 bits too: `verify::adopt` halves a float32 run's.)
         vllm::to_float32(&mut model);
-    }
-    let sixteen = if float32 {
         KvDtype::Auto
     } else {
         sixteen_bit(&model)

@@ -154,17 +154,25 @@ pub fn parse_tp(s: &str) -> Result<u64> {
         "a whole number from 1 to 64",
     )
 }
-/// Decode-context-parallel size: 1 … 64, where 1 is none and read as 0, the knob's default (one
-/// value for it, so a link reads back the same).
+/// Decode-context-parallel size: 1 … 64, as the knob keeps it ([`dcp_knob`]).
 pub fn parse_dcp(s: &str) -> Result<u64> {
-    let d = whole(
+    whole(
         "decode-context-parallel size",
         s,
         1,
         MAX_TP,
         "a whole number from 1 to 64",
-    )?;
-    Ok(if d > 1 { d } else { 0 })
+    )
+    .map(dcp_knob)
+}
+/// A decode-context-parallel size as the knob keeps it: 1 (none) as 0, the knob's default, so one
+/// value means none and a link reads back the same.
+pub fn dcp_knob(d: u64) -> u64 {
+    if d > 1 {
+        d
+    } else {
+        0
+    }
 }
 /// Pipeline-parallel size: 1 … 64.
 pub fn parse_pp(s: &str) -> Result<u64> {

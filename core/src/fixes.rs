@@ -58,7 +58,7 @@ impl Change {
             Change::Util(u) => s.util = Some(u),
             Change::Mnbt(n) => s.mnbt = Some(n),
             Change::Seqs(n) => s.seqs = Some(n),
-            Change::Dcp(n) => s.knobs.dcp = if n > 1 { n } else { 0 },
+            Change::Dcp(n) => s.knobs.dcp = crate::fields::dcp_knob(n),
             Change::Half => s.knobs.dtype_half = true,
             Change::Auto => s.knobs.dtype_half = false,
         }

@@ -3,8 +3,8 @@
 /// The model types vLLM will not run in float16 ("Numerical instability"): `--dtype half`
 /// refuses them, and `--dtype auto` on a GPU without bfloat16 runs them in float32
 /// (`_FLOAT16_NOT_SUPPORTED_MODELS`, `_resolve_auto_dtype`, vllm/config.py 0.9.1–0.10.1.1,
-/// vllm/config/__init__.py 0.10.2 and vllm/config/model.py 0.11–0.33: gemma2, gemma3 and glm4 from 0.9.1, gemma3_text from
-/// 0.10.2; plamo2 was listed too and is not modelled).
+/// vllm/config/__init__.py 0.10.2 and vllm/config/model.py 0.11–0.33: gemma2, gemma3 and glm4
+/// from 0.9.1, gemma3_text from 0.10.2; plamo2 was listed too and is not modelled).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum NoFloat16 {
     /// Runs in float16 where asked or needed.

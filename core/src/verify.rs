@@ -7,12 +7,11 @@ use crate::fields::{MAX_CTX, MAX_PP, MAX_TP, MIN_CTX};
 use crate::i18n::{en, tr};
 use crate::model::{KvDtype, ModelDtype};
 use crate::presets;
-use crate::presets::Arch;
 use crate::scenario::{GpuChoice, PageScenario};
 use crate::t;
 use crate::units::{fixed2, thousands, Bytes, GIB};
 use crate::vllm::logparse::{KvFigure, LogError, ParsedLog};
-use crate::vllm::{self, family, KvMemory, Version, BF16_FALLBACK};
+use crate::vllm::{self, family, KvMemory, Version};
 
 /// One line of the comparison.
 #[derive(Clone, Debug, PartialEq)]
@@ -118,7 +117,8 @@ pub fn mismatches(s: &PageScenario, log: &ParsedLog) -> Vec<Mismatch> {
         push("tensor-parallel size", s.tp.to_string(), t.to_string());
     }
     if let Some(d) = log.dtype {
-        push("--dtype", ran_in(s).name().into(), d.name().into());
+        let ran = vllm::runs_in(&s.model_spec(), s.gpu.arch(), s.knobs.dtype_half, s.version);
+        push("--dtype", ran.name().into(), d.name().into());
     }
     if let Some(m) = log.model.as_deref() {
         let same = s.model.name().eq_ignore_ascii_case(m)
@@ -128,26 +128,6 @@ pub fn mismatches(s: &PageScenario, log: &ParsedLog) -> Vec<Mismatch> {
         }
     }
     out
-}
-
-/// The dtype the scenario's model runs in, as vLLM's engine line names it: `--dtype half`, or
-/// vLLM's own fallback on a T4 from 0.9.0 (float32 for a model it will not run in float16), else
-/// the checkpoint's.
-fn ran_in(s: &PageScenario) -> ModelDtype {
-    let (arch, half) = (s.gpu.arch(), s.knobs.dtype_half);
-    let model = s.model_spec();
-    if vllm::runs_float32(&model, arch, half, s.version) {
-        return ModelDtype::F32;
-    }
-    // A float16 checkpoint of a type vLLM will not run in float16 runs in bfloat16.
-    if model.dtype == ModelDtype::F16 && vllm::refuses_float16(model.extras.no_float16, s.version) {
-        return ModelDtype::Bf16;
-    }
-    let fallback = arch == Arch::T4 && s.version >= BF16_FALLBACK;
-    match model.dtype {
-        ModelDtype::Bf16 if s.knobs.dtype_half || fallback => ModelDtype::F16,
-        d => d,
-    }
 }
 
 /// The scenario with the log's settings (version, utilization, `max_model_len`, KV dtype,

@@ -672,8 +672,11 @@ pub fn decode(query: &str) -> (PageScenario, Vec<Notice>) {
 
 /// The query string (without `?`) for a scenario; decoding it gives the scenario back.
 pub fn encode(s: &PageScenario) -> String {
-    let values: Vec<(&str, String)> = all_params()
-        .filter_map(|p| Some((p.key, (p.read)(s)?)))
-        .collect();
-    urlcode::serialize(values.iter().map(|(k, v)| (*k, v.as_str())))
+    let mut q = String::new();
+    for p in all_params() {
+        if let Some(v) = (p.read)(s) {
+            urlcode::append_pair(&mut q, p.key, &v);
+        }
+    }
+    q
 }

@@ -35,7 +35,7 @@ pub(super) fn bfloat16_refusal(
 /// Whether `version` will not run a model of type `t` in float16 (`_FLOAT16_NOT_SUPPORTED_MODELS`:
 /// gemma2, gemma3 and glm4 from 0.9.1, gemma3_text from 0.10.2; read in the 0.9.1, 0.10.0,
 /// 0.10.1.1, 0.10.2, 0.11.0 and 0.33.0 wheels).
-pub fn refuses_float16(t: NoFloat16, version: Version) -> bool {
+fn refuses_float16(t: NoFloat16, version: Version) -> bool {
     match t {
         NoFloat16::None => false,
         NoFloat16::Gemma3Text => version >= FLOAT16_UNSTABLE_TEXT,
@@ -44,9 +44,9 @@ pub fn refuses_float16(t: NoFloat16, version: Version) -> bool {
 }
 
 /// vLLM's refusal of `--dtype half` for a model type it will not run in float16:
-/// `_check_valid_dtype` (vllm/config.py 0.9.1; vllm/config/__init__.py 0.10.2; vllm/config/model.py
-/// 0.11.0, 0.33.0) raises as the
-/// model's config is made, before anything loads, on any GPU.
+/// `_check_valid_dtype` (vllm/config.py 0.9.1; vllm/config/__init__.py 0.10.2;
+/// vllm/config/model.py 0.11.0, 0.33.0) raises as the model's config is made, before anything
+/// loads, on any GPU.
 #[inline(never)]
 pub(super) fn float16_refusal(t: NoFloat16, half: bool, version: Version) -> Option<String> {
     (half && refuses_float16(t, version)).then(|| {
@@ -56,6 +56,22 @@ pub(super) fn float16_refusal(t: NoFloat16, half: bool, version: Version) -> Opt
             t.model_type()
         )
     })
+}
+
+/// The dtype vLLM runs `model` in, as its engine line names it: float32 where [`runs_float32`];
+/// a float16 checkpoint of a type it will not run in float16 in bfloat16 (`_resolve_auto_dtype`
+/// falls back to the platform's preferred dtype); a bfloat16 one in float16 with `--dtype half`
+/// or, on a T4, from 0.9.0 ([`BF16_FALLBACK`]); else the checkpoint's.
+pub fn runs_in(model: &ModelSpec, arch: Arch, half: bool, version: Version) -> ModelDtype {
+    if runs_float32(model, arch, half, version) {
+        return ModelDtype::F32;
+    }
+    let fallback = arch == Arch::T4 && version >= BF16_FALLBACK;
+    match model.dtype {
+        ModelDtype::F16 if refuses_float16(model.extras.no_float16, version) => ModelDtype::Bf16,
+        ModelDtype::Bf16 if half || fallback => ModelDtype::F16,
+        d => d,
+    }
 }
 
 /// Whether vLLM runs `model` in float32 rather than its checkpoint's 16 bits: with `--dtype auto`

@@ -15,7 +15,7 @@ pub mod report;
 pub mod tp;
 pub mod version;
 
-pub use dtype::{refuses_float16, runs_float32, to_float32};
+pub use dtype::{runs_float32, runs_in, to_float32};
 pub use knobs::{reusable_prefix_tokens, Knobs, Lora, Speculative};
 pub use layout::{blocks_per_request, longest_context};
 pub use report::{
