@@ -546,7 +546,17 @@ fn the_rehearsal_draws_what_an_edit_draws() {
         let words = kvbudget::core::explain::explain(&s, &o);
         let results = page::results_bottom(&o, &words, &words.serve_command).len();
         assert!(svgs > 1_000 && results > 100, "{q}: {svgs} {results}");
-        assert!(page::rehearse(&s, width) >= svgs + results, "{q}");
+        let texts = page::rehearse(&s, width);
+        // The answer, the results' two parts and the three SVGs.
+        assert_eq!(texts.len(), 6, "{q}");
+        assert!(
+            texts.iter().map(String::len).sum::<usize>() >= svgs + results,
+            "{q}"
+        );
+        // Its neighbour (the other KV dtype) writes other numbers and other charts.
+        let other = page::rehearse(&page::neighbour(&s), width);
+        assert_eq!(other.len(), 6, "{q}");
+        assert_ne!(other, texts, "{q}");
     }
     // A prompt + trace of 0 tokens does not evaluate (it must be at least 1 token).
     let none = PageScenario {
@@ -555,7 +565,7 @@ fn the_rehearsal_draws_what_an_edit_draws() {
         ..PageScenario::default()
     };
     assert!(evaluate(&none).is_err());
-    assert_eq!(page::rehearse(&none, width), 0);
+    assert!(page::rehearse(&none, width).is_empty());
 }
 
 #[test]

@@ -3,7 +3,7 @@
 //! parser of its own (below), not by the one under test.
 
 use kvbudget::html_escape;
-use kvbudget::page::patch::{patch, Dom};
+use kvbudget::page::patch::{patch, Dom, Mirror};
 use proptest::prelude::*;
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -128,6 +128,8 @@ fn write(n: &Node, out: &mut String) {
 /// The model, and what the patch did to it.
 struct Model {
     log: RefCell<Vec<String>>,
+    /// How many times an element's children were read.
+    reads_of_kids: std::cell::Cell<usize>,
     /// Whether markup written whole is read into the model (not when it is markup the model's
     /// reader does not read either).
     reads: bool,
@@ -143,6 +145,7 @@ fn kids_of(n: &Node) -> std::cell::RefMut<'_, Vec<Node>> {
 impl Dom for Model {
     type Node = Node;
     fn kids(&self, n: &Node) -> Vec<Node> {
+        self.reads_of_kids.set(self.reads_of_kids.get() + 1);
         kids_of(n).clone()
     }
     fn is(&self, n: &Node, tag: &str) -> bool {
@@ -232,14 +235,45 @@ fn run_with(dom: &str, old: &str, new: &str, reads: bool) -> (String, Vec<String
     PARENT.with(|p| *p.borrow_mut() = Some(root.clone()));
     let model = Model {
         log: RefCell::new(Vec::new()),
+        reads_of_kids: Default::default(),
         reads,
     };
-    patch(&model, &root, old, new);
+    patch(&model, &root, &mut Mirror::default(), old, new);
     let mut out = String::new();
     for k in kids_of(&root).iter() {
         write(k, &mut out);
     }
     (out, model.log.into_inner())
+}
+
+/// Patches a box holding `steps[0]` into each of the following markups in turn, keeping what one
+/// patch read of the nodes for the next (as the page does); returns the box's markup after each
+/// step and how many times each step read an element's children.
+fn run_steps(steps: &[&str]) -> Vec<(String, usize)> {
+    let root = Rc::new(RefCell::new(M::El {
+        tag: "div".into(),
+        attrs: Vec::new(),
+        closed: false,
+        kids: read(steps[0]),
+    }));
+    PARENT.with(|p| *p.borrow_mut() = Some(root.clone()));
+    let model = Model {
+        log: RefCell::new(Vec::new()),
+        reads_of_kids: Default::default(),
+        reads: true,
+    };
+    let mut mirror = Mirror::default();
+    let mut out = Vec::new();
+    for w in steps.windows(2) {
+        model.reads_of_kids.set(0);
+        patch(&model, &root, &mut mirror, w[0], w[1]);
+        let mut after = String::new();
+        for k in kids_of(&root).iter() {
+            write(k, &mut after);
+        }
+        out.push((after, model.reads_of_kids.get()));
+    }
+    out
 }
 
 fn check(old: &str, new: &str, expected: &[&str]) {
@@ -375,6 +409,47 @@ fn a_dom_other_than_the_old_markup_is_written_whole_where_it_differs() {
     assert_eq!(log.len(), 2);
 }
 
+#[test]
+fn the_nodes_one_edit_read_are_not_read_again_by_the_next() {
+    // A label moved and moved back: the first patch reads the children of the box, the
+    // `<figure>` and the `<svg>` (3 reads); the second finds them kept and reads nothing.
+    let moved = SVG.replace(r#"x="7""#, r#"x="9""#);
+    let steps = run_steps(&[SVG, &moved, SVG]);
+    assert_eq!(steps[0], (moved.clone(), 3));
+    assert_eq!(steps[1], (SVG.to_string(), 0));
+}
+
+#[test]
+fn after_children_are_added_only_their_parent_is_read_again() {
+    // A point added to the `<svg>`: the first patch reads 3 lists of children and, having added
+    // one, the `<svg>`'s again (4); the next edit, a label moved, reads nothing; removing the
+    // point reads the `<svg>`'s children once more (1), and the edit after that nothing.
+    let dot = SVG.replace("</svg>", r#"<circle r="5"/></svg>"#);
+    let dot_moved = dot.replace(r#"x="7""#, r#"x="9""#);
+    let moved = SVG.replace(r#"x="7""#, r#"x="9""#);
+    let steps = run_steps(&[SVG, &dot, &dot_moved, &moved, SVG]);
+    let reads: Vec<usize> = steps.iter().map(|s| s.1).collect();
+    assert_eq!(reads, [4, 0, 1, 0]);
+    assert_eq!(steps[3].0, SVG);
+}
+
+#[test]
+fn an_element_written_whole_has_its_new_children_read() {
+    // The paragraph's text becomes a `<b>` (nothing pairs up: the paragraph is written whole),
+    // then its text changes twice: each change must land in the nodes the whole write made, not
+    // in those it replaced (which the first edit had read and checked).
+    let steps = [
+        "<p><b>x</b></p>",
+        "<p><b>y</b></p>",
+        "<p>z</p>",
+        "<p>q</p>",
+        "<p><b>w</b></p>",
+        "<p><b>v</b></p>",
+    ];
+    let after: Vec<String> = run_steps(&steps).into_iter().map(|s| s.0).collect();
+    assert_eq!(after, &steps[1..]);
+}
+
 /// Pieces of markup side by side; adjacent texts would be one text node in the DOM, so of two
 /// texts in a row the second is left out.
 fn join(pieces: Vec<String>) -> String {
@@ -422,6 +497,18 @@ proptest! {
     ) {
         let (after, _) = run(&old, &old, &new);
         prop_assert_eq!(after, new);
+    }
+
+    /// Markups patched in turn, each patch starting from what the last one kept of the nodes,
+    /// read back as each markup.
+    #[test]
+    fn patches_in_turn_read_back_as_each_markup(
+        steps in prop::collection::vec(prop::collection::vec(markup(), 1..4).prop_map(join), 2..6),
+    ) {
+        let refs: Vec<&str> = steps.iter().map(String::as_str).collect();
+        for (k, (after, _)) in run_steps(&refs).into_iter().enumerate() {
+            prop_assert_eq!(&after, &steps[k + 1]);
+        }
     }
 }
 

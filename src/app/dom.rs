@@ -39,33 +39,80 @@ pub fn set_control_value(id: &str, value: &str) {
     }
 }
 
+/// What [`patch_html`] wrote last into a box, and the box's nodes as that write left them.
+struct Written {
+    /// The box (a part's nodes are kept only while it is the element with the box's id).
+    root: Element,
+    html: String,
+    nodes: patch::Mirror<Node>,
+}
+
 thread_local! {
     /// What [`patch_html`] wrote last into each box, by the box's id. It outlives the drawing
     /// whose part wrote it: a new drawing in another language patches the boxes the page's markup
-    /// kept (an open primer stays open). Forgotten when the page is written whole.
-    static LAST: std::cell::RefCell<std::collections::HashMap<String, String>> = Default::default();
+    /// kept (an open primer stays open). Forgotten when the page is written whole; the nodes are
+    /// forgotten whenever the page's markup is patched (that may write a box's content whole).
+    static LAST: std::cell::RefCell<std::collections::HashMap<String, Written>> = Default::default();
 }
 
 /// Changes the markup inside the element with this id to `new`, touching only what differs from
 /// what was written there last (`page::patch`; written whole the first time).
 pub fn patch_html(id: &str, new: &str) {
     let Some(root) = by_id(id) else { return };
-    let old = LAST.with(|l| l.borrow_mut().insert(id.to_string(), new.to_string()));
-    match old {
-        Some(old) => patch::patch(&Page, &root, &old, new),
-        None => root.set_inner_html(new),
-    }
+    // (Out of the table while the DOM is changed: an event that change sends may write a box.)
+    let written = match LAST.with(|l| l.borrow_mut().remove(id)) {
+        Some(mut w) => {
+            if w.root != root {
+                w.nodes = patch::Mirror::default();
+                w.root = root;
+            }
+            patch::patch(&Page, &w.root, &mut w.nodes, &w.html, new);
+            new.clone_into(&mut w.html);
+            w
+        }
+        None => {
+            root.set_inner_html(new);
+            let (nodes, html) = (patch::Mirror::default(), new.to_string());
+            Written { root, html, nodes }
+        }
+    };
+    LAST.with(|l| l.borrow_mut().insert(id.to_string(), written));
 }
 
 /// Changes the markup inside `root` from `old` to `new` (written whole when `old` is `None`, and
 /// then what the boxes inside held is forgotten).
 pub fn patch(root: &Element, old: Option<&str>, new: &str) {
     match old {
-        Some(old) => patch::patch(&Page, root, old, new),
+        Some(old) => {
+            LAST.with(|l| {
+                for w in l.borrow_mut().values_mut() {
+                    w.nodes = patch::Mirror::default();
+                }
+            });
+            patch::patch(&Page, root, &mut patch::Mirror::default(), old, new)
+        }
         None => {
             LAST.with(|l| l.borrow_mut().clear());
             root.set_inner_html(new);
         }
+    }
+}
+
+/// Writes each of `texts` into an element outside the page, then patches it into the text of
+/// `other` at the same place and back, keeping the nodes read as a part does: the code an edit
+/// runs to change the page, run where nobody sees it (`app::warm`).
+pub fn rehearse_patch(texts: &[String], other: &[String]) {
+    let Some(el) = window()
+        .document()
+        .and_then(|d| d.create_element("div").ok())
+    else {
+        return;
+    };
+    for (a, b) in texts.iter().zip(other) {
+        el.set_inner_html(a);
+        let mut nodes = patch::Mirror::default();
+        patch::patch(&Page, &el, &mut nodes, a, b);
+        patch::patch(&Page, &el, &mut nodes, b, a);
     }
 }
 
@@ -84,10 +131,9 @@ impl patch::Dom for Page {
         out
     }
     fn is(&self, n: &Node, tag: &str) -> bool {
-        let name = n.node_name();
         match tag {
-            "" => name == "#text",
-            _ => name.eq_ignore_ascii_case(tag),
+            "" => n.node_type() == Node::TEXT_NODE,
+            _ => n.node_name().eq_ignore_ascii_case(tag),
         }
     }
     fn set_attr(&self, n: &Node, name: &str, value: &str) {

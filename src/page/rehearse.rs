@@ -7,24 +7,39 @@ use super::{answer, chart_svg, log_lines, results_bottom, results_top, CHARTS};
 use kvbudget_core::calc::evaluate;
 use kvbudget_core::chart_data;
 use kvbudget_core::explain::explain;
+use kvbudget_core::model::KvDtype;
 use kvbudget_core::scenario::PageScenario;
 
 /// Computes everything an edit to `s` computes for the full page (the evaluation, the
-/// derivations, the results' text, the charts' series and their SVGs at `width`) and throws it
-/// away. Returns the number of bytes of text it wrote (0 when `s` does not evaluate).
-pub fn rehearse(s: &PageScenario, width: u32) -> usize {
+/// derivations, the results' text, the charts' series and their SVGs at `width`) and returns the
+/// texts it would write: the answer, the results' two parts and the three SVGs (none when `s` does
+/// not evaluate).
+pub fn rehearse(s: &PageScenario, width: u32) -> Vec<String> {
     let Ok(o) = evaluate(s) else {
-        return 0;
+        return Vec::new();
     };
     let words = explain(s, &o);
     let lines = log_lines(&o.chosen.report);
-    let mut n = answer(s, &o).len()
-        + results_top(s, &o, &words, "", None, &lines, false).len()
-        + results_bottom(&o, &words, &words.serve_command).len();
+    let mut texts = vec![
+        answer(s, &o),
+        results_top(s, &o, &words, "", None, &lines, false),
+        results_bottom(&o, &words, &words.serve_command),
+    ];
     if let Ok(d) = chart_data::build(s, &o) {
         for c in &CHARTS {
-            n += chart_svg(c, &d, width).len() + (c.value)(&o).len() + (c.summary)(&o, &d).len();
+            texts.push(chart_svg(c, &d, width));
+            std::hint::black_box(((c.value)(&o), (c.summary)(&o, &d)));
         }
     }
-    n
+    texts
+}
+
+/// A scenario next to `s` whose texts differ from `s`'s the way an edit's do (other numbers, other
+/// curves and bands): `s` with the other of the two KV dtypes the page compares.
+pub fn neighbour(s: &PageScenario) -> PageScenario {
+    let kv = match s.kv {
+        KvDtype::Fp8 => KvDtype::Auto,
+        _ => KvDtype::Fp8,
+    };
+    PageScenario { kv, ..s.clone() }
 }
