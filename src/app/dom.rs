@@ -40,43 +40,36 @@ pub fn set_control_value(id: &str, value: &str) {
 }
 
 /// What [`patch_html`] wrote last into a box, and the box's nodes as that write left them.
+#[derive(Default)]
 struct Written {
-    /// The box (a part's nodes are kept only while it is the element with the box's id).
-    root: Element,
     html: String,
     nodes: patch::Mirror<Node>,
 }
 
 thread_local! {
-    /// What [`patch_html`] wrote last into each box, by the box's id. It outlives the drawing
-    /// whose part wrote it: a new drawing in another language patches the boxes the page's markup
-    /// kept (an open primer stays open). Forgotten when the page is written whole; the nodes are
-    /// forgotten whenever the page's markup is patched (that may write a box's content whole).
-    static LAST: std::cell::RefCell<std::collections::HashMap<String, Written>> = Default::default();
+    /// What [`patch_html`] wrote last into each box, by the box's id (a few dozen boxes: a list
+    /// is smaller code than a map). It outlives the drawing whose part wrote it: a new drawing in
+    /// another language patches the boxes the page's markup kept (an open primer stays open).
+    /// Forgotten when the page is written whole; the nodes are forgotten whenever the page's
+    /// markup is patched (that may write a box's content whole, or the box itself).
+    static LAST: std::cell::RefCell<Vec<(String, Written)>> = Default::default();
 }
 
 /// Changes the markup inside the element with this id to `new`, touching only what differs from
 /// what was written there last (`page::patch`; written whole the first time).
 pub fn patch_html(id: &str, new: &str) {
     let Some(root) = by_id(id) else { return };
-    // (Out of the table while the DOM is changed: an event that change sends may write a box.)
-    let written = match LAST.with(|l| l.borrow_mut().remove(id)) {
-        Some(mut w) => {
-            if w.root != root {
-                w.nodes = patch::Mirror::default();
-                w.root = root;
-            }
-            patch::patch(&Page, &w.root, &mut w.nodes, &w.html, new);
-            new.clone_into(&mut w.html);
-            w
-        }
-        None => {
-            root.set_inner_html(new);
-            let (nodes, html) = (patch::Mirror::default(), new.to_string());
-            Written { root, html, nodes }
-        }
-    };
-    LAST.with(|l| l.borrow_mut().insert(id.to_string(), written));
+    // (Out of the list while the DOM is changed: an event that change sends may write a box.)
+    let mut w = LAST
+        .with(|l| {
+            let mut l = l.borrow_mut();
+            let i = l.iter().position(|(k, _)| k == id)?;
+            Some(l.swap_remove(i).1)
+        })
+        .unwrap_or_default();
+    patch::patch(&Page, &root, &mut w.nodes, &w.html, new);
+    new.clone_into(&mut w.html);
+    LAST.with(|l| l.borrow_mut().push((id.to_string(), w)));
 }
 
 /// Changes the markup inside `root` from `old` to `new` (written whole when `old` is `None`, and
@@ -85,7 +78,7 @@ pub fn patch(root: &Element, old: Option<&str>, new: &str) {
     match old {
         Some(old) => {
             LAST.with(|l| {
-                for w in l.borrow_mut().values_mut() {
+                for (_, w) in l.borrow_mut().iter_mut() {
                     w.nodes = patch::Mirror::default();
                 }
             });
@@ -98,21 +91,22 @@ pub fn patch(root: &Element, old: Option<&str>, new: &str) {
     }
 }
 
-/// Writes each of `texts` into an element outside the page, then patches it into the text of
-/// `other` at the same place and back, keeping the nodes read as a part does: the code an edit
-/// runs to change the page, run where nobody sees it (`app::warm`).
-pub fn rehearse_patch(texts: &[String], other: &[String]) {
+/// Patches an element outside the page from each of `texts` into the next (the charts' SVGs into
+/// one another: other numbers, other shapes, some elements added and removed), keeping the nodes
+/// read as a part does: the code an edit runs to change the page, run where nobody sees it
+/// (`app::warm`).
+pub fn rehearse_patch(texts: &[String]) {
     let Some(el) = window()
         .document()
         .and_then(|d| d.create_element("div").ok())
     else {
         return;
     };
-    for (a, b) in texts.iter().zip(other) {
-        el.set_inner_html(a);
-        let mut nodes = patch::Mirror::default();
-        patch::patch(&Page, &el, &mut nodes, a, b);
-        patch::patch(&Page, &el, &mut nodes, b, a);
+    let mut nodes = patch::Mirror::default();
+    let mut old = "";
+    for new in texts.iter().chain(texts.first()) {
+        patch::patch(&Page, &el, &mut nodes, old, new);
+        old = new;
     }
 }
 

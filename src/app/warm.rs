@@ -1,7 +1,7 @@
 //! Runs an edit's computation after the page is first shown (`page::rehearse`), a few times, one
 //! run per timer task with a pause between, so that V8 has compiled and optimized that code
-//! before the reader's first edit; each run also writes its texts into an element outside the
-//! page (`dom::rehearse_patch`), so that the code that changes the page is compiled too (without
+//! before the reader's first edit; each run also patches its texts into one another in an element
+//! outside the page (`dom::rehearse_patch`), so that the code that changes the page is compiled too (without
 //! it the first edit took 15–20 ms, the next ones 4–6). Once per page load; nothing it computes
 //! is kept or shown.
 
@@ -50,9 +50,7 @@ fn rounds(state: State, ui: Ui, left: u32) {
             Some(w) if w > 0 => w,
             _ => DEFAULT_WIDTH,
         };
-        let texts = crate::page::rehearse(&s, width);
-        let other = crate::page::rehearse(&crate::page::neighbour(&s), width);
-        super::dom::rehearse_patch(&texts, &other);
+        super::dom::rehearse_patch(&crate::page::rehearse(&s, width));
         rounds(state, ui, left - 1);
     };
     set_timeout(round, std::time::Duration::from_millis(PAUSE_MS));

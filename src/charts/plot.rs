@@ -13,26 +13,35 @@ use plotters::style::text_anchor::{HPos, Pos, VPos};
 #[derive(Clone, Copy)]
 pub(super) struct Axis {
     lo: f64,
-    hi: f64,
     log: bool,
+    /// The ends on the axis' scale (their logarithms on a log axis), worked out once: every
+    /// point drawn maps through them.
+    ends: (f64, f64),
 }
 
 impl Axis {
     pub(super) fn linear(lo: f64, hi: f64) -> Axis {
-        Axis { lo, hi, log: false }
+        let ends = (lo, hi);
+        Axis {
+            lo,
+            log: false,
+            ends,
+        }
     }
 
     pub(super) fn log(lo: f64, hi: f64) -> Axis {
-        Axis { lo, hi, log: true }
+        let ends = (lo.ln(), hi.ln());
+        Axis {
+            lo,
+            log: true,
+            ends,
+        }
     }
 
     /// Where `v` falls between the ends, 0 … 1.
     fn share(&self, v: f64) -> f64 {
-        let (v, lo, hi) = if self.log {
-            (v.ln(), self.lo.ln(), self.hi.ln())
-        } else {
-            (v, self.lo, self.hi)
-        };
+        let (lo, hi) = self.ends;
+        let v = if self.log { v.ln() } else { v };
         if hi > lo {
             (v - lo) / (hi - lo)
         } else {

@@ -317,22 +317,8 @@ fn children<D: Dom>(
             return false;
         }
     }
-    // The children are now `new`'s: those kept keep what is known of them, the ones added are
-    // read (with their neighbours, in one pass over the parent's children).
-    let kept_tail = nodes.split_off(o - tail);
-    nodes.truncate(head);
-    let read = dom.kids(parent);
-    if read.len() != n {
-        mirror.kids = None;
-        return true;
-    }
-    let added = read
-        .into_iter()
-        .skip(head)
-        .take(n - head - tail)
-        .map(Kid::new);
-    nodes.extend(added);
-    nodes.extend(kept_tail);
+    // The children are now `new`'s: read them again when next needed.
+    mirror.kids = None;
     true
 }
 

@@ -7,7 +7,6 @@ use super::{answer, chart_svg, log_lines, results_bottom, results_top, CHARTS};
 use kvbudget_core::calc::evaluate;
 use kvbudget_core::chart_data;
 use kvbudget_core::explain::explain;
-use kvbudget_core::model::KvDtype;
 use kvbudget_core::scenario::PageScenario;
 
 /// Computes everything an edit to `s` computes for the full page (the evaluation, the
@@ -32,14 +31,4 @@ pub fn rehearse(s: &PageScenario, width: u32) -> Vec<String> {
         }
     }
     texts
-}
-
-/// A scenario next to `s` whose texts differ from `s`'s the way an edit's do (other numbers, other
-/// curves and bands): `s` with the other of the two KV dtypes the page compares.
-pub fn neighbour(s: &PageScenario) -> PageScenario {
-    let kv = match s.kv {
-        KvDtype::Fp8 => KvDtype::Auto,
-        _ => KvDtype::Fp8,
-    };
-    PageScenario { kv, ..s.clone() }
 }
