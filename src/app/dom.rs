@@ -94,10 +94,13 @@ pub fn patch(root: &Element, old: Option<&str>, new: &str) {
 /// Patches an element outside the page from each of `texts` into the next (the charts' SVGs into
 /// one another: other numbers, other shapes, some elements added and removed), keeping the nodes
 /// read as a part does: the code an edit runs to change the page, run where nobody sees it
-/// (`app::warm`).
+/// (`app::warm`). The element belongs to a document of its own with no window, where markup is
+/// inert: nothing in it loads or runs.
 pub fn rehearse_patch(texts: &[String]) {
     let Some(el) = window()
         .document()
+        .and_then(|d| d.implementation().ok())
+        .and_then(|i| i.create_html_document().ok())
         .and_then(|d| d.create_element("div").ok())
     else {
         return;

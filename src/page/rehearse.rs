@@ -11,8 +11,8 @@ use kvbudget_core::scenario::PageScenario;
 
 /// Computes everything an edit to `s` computes for the full page (the evaluation, the
 /// derivations, the results' text, the charts' series and their SVGs at `width`) and returns the
-/// texts it would write: the answer, the results' two parts and the three SVGs (none when `s` does
-/// not evaluate).
+/// markup it would write: the answer, the results' two parts and the three SVGs (none when `s`
+/// does not evaluate).
 pub fn rehearse(s: &PageScenario, width: u32) -> Vec<String> {
     let Ok(o) = evaluate(s) else {
         return Vec::new();
@@ -20,7 +20,8 @@ pub fn rehearse(s: &PageScenario, width: u32) -> Vec<String> {
     let words = explain(s, &o);
     let lines = log_lines(&o.chosen.report);
     let mut texts = vec![
-        answer(s, &o),
+        // (The answer is text; the page writes it escaped, as here.)
+        crate::html_escape(&answer(s, &o)),
         results_top(s, &o, &words, "", None, &lines, false),
         results_bottom(&o, &words, &words.serve_command),
     ];
