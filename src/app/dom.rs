@@ -59,7 +59,7 @@ thread_local! {
 /// what was written there last (`page::patch`; written whole the first time).
 pub fn patch_html(id: &str, new: &str) {
     let Some(root) = by_id(id) else { return };
-    // (Out of the list while the DOM is changed: an event that change sends may write a box.)
+    // (Out of the list while the DOM is changed, in case an event that change sends writes a box.)
     let mut w = LAST
         .with(|l| {
             let mut l = l.borrow_mut();
@@ -69,7 +69,14 @@ pub fn patch_html(id: &str, new: &str) {
         .unwrap_or_default();
     patch::patch(&Page, &root, &mut w.nodes, &w.html, new);
     new.clone_into(&mut w.html);
-    LAST.with(|l| l.borrow_mut().push((id.to_string(), w)));
+    LAST.with(|l| {
+        let mut l = l.borrow_mut();
+        match l.iter().position(|(k, _)| k == id) {
+            // Written meanwhile: what the box holds is not known, so it is written whole next time.
+            Some(i) => l[i].1 = Written::default(),
+            None => l.push((id.to_string(), w)),
+        }
+    });
 }
 
 /// Changes the markup inside `root` from `old` to `new` (written whole when `old` is `None`, and
