@@ -98,12 +98,13 @@ pub fn patch(root: &Element, old: Option<&str>, new: &str) {
     }
 }
 
-/// Patches an element outside the page from each of `texts` into the next (the charts' SVGs into
+/// Patches an element outside the page from each of `svgs` into the next (the charts' SVGs into
 /// one another: other numbers, other shapes, some elements added and removed), keeping the nodes
 /// read as a part does: the code an edit runs to change the page, run where nobody sees it
-/// (`app::warm`). The element belongs to a document of its own with no window, where markup is
-/// inert: nothing in it loads or runs.
-pub fn rehearse_patch(texts: &[String]) {
+/// (`app::warm`). Only the charts: the results' texts, written whole into one another, made each
+/// round several times longer for no code the charts do not run. The element belongs to a document
+/// of its own with no window, where markup is inert: nothing in it loads or runs.
+pub fn rehearse_patch(svgs: &[String]) {
     let Some(el) = window()
         .document()
         .and_then(|d| d.implementation().ok())
@@ -114,7 +115,7 @@ pub fn rehearse_patch(texts: &[String]) {
     };
     let mut nodes = patch::Mirror::default();
     let mut old = "";
-    for new in texts.iter().chain(texts.first()) {
+    for new in svgs {
         patch::patch(&Page, &el, &mut nodes, old, new);
         old = new;
     }
