@@ -254,6 +254,7 @@ fn model_of(r: &Value) -> Option<ModelSpec> {
             encoder: Bytes(0),
             vision_heads: 0,
             no_float16: Default::default(),
+            f32_checkpoint: false,
         },
         state: None,
     })

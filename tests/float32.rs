@@ -282,3 +282,86 @@ fn a_float16_gemma_runs_in_bfloat16_where_the_gpu_has_it() {
         .replace("\"float16\"", "\"float32\"");
     assert_eq!(import(&glm, "g").unwrap().spec.dtype, ModelDtype::Bf16);
 }
+
+#[test]
+fn a_float32_gemma_2_checkpoint_ran_in_float16_from_0_8_0_to_0_9_0() {
+    use kvbudget::core::vllm::runs_in;
+    // google/gemma-2-9b-it's config names float32. `--dtype auto` took bfloat16 for a float32
+    // Gemma 2 up to 0.7.3 ("For Gemma 2, we downcast float32 to bfloat16"), float16 as for any
+    // float32 checkpoint from 0.8.0 to 0.9.0, and from 0.9.1 bfloat16 where the GPU has it
+    // (float32 on a T4: the test above).
+    let ran = |q: &str, v: &str| {
+        let (s, notes) = decode(&format!("{q}&vllm={v}"));
+        assert!(notes.is_empty(), "{notes:?}");
+        runs_in(&s.model_spec(), s.gpu.arch(), false, s.version)
+    };
+    let a100 = "?model=google/gemma-2-9b-it&gpu=a100-80gb&ctx=4096";
+    assert_eq!(ran(a100, "0.7"), ModelDtype::Bf16);
+    assert_eq!(ran(a100, "0.8"), ModelDtype::F16);
+    assert_eq!(ran(a100, "0.9"), ModelDtype::F16);
+    assert_eq!(ran(a100, "0.9.1"), ModelDtype::Bf16);
+    assert_eq!(ran(FOUR_T4, "0.8"), ModelDtype::F16);
+    assert_eq!(ran(FOUR_T4, "0.9.1"), ModelDtype::F32);
+
+    // So four T4s refuse it before 0.8.0 (bfloat16), and start it in 16 bits from 0.8.0:
+    // 86,016 B per token (the file's header), 4,620,852,992 B of weights per GPU.
+    let (s, _) = decode(&format!("{FOUR_T4}&vllm=0.7"));
+    let o = evaluate(&s).unwrap();
+    let refusal = o.chosen.report.refusal.as_ref().map(|r| r.kind);
+    assert_eq!(refusal, Some(RefusalKind::NoBfloat16));
+    for v in ["0.8", "0.8.5"] {
+        let (s, _) = decode(&format!("{FOUR_T4}&vllm={v}"));
+        let o = evaluate(&s).unwrap();
+        assert!(o.chosen.report.refusal.is_none(), "{v}");
+        assert_eq!(o.chosen.report.bytes_per_token.0, 86_016, "{v}");
+        assert_eq!(o.weights_per_gpu.0, 4_620_852_992, "{v}");
+        // …and named as it runs: FP16, not the bfloat16 a T4 does not have.
+        assert_eq!(o.model.dtype, ModelDtype::F16, "{v}");
+        assert_eq!(o.pair[0].kv.label(o.model.dtype), "FP16 (auto)", "{v}");
+    }
+    // So is a bfloat16 model on a T4 from 0.9.0, where vLLM falls back to float16 itself; on an
+    // RTX 4090 it stays BF16.
+    for (q, label) in [
+        ("?model=Qwen/Qwen3-8B&gpu=t4&vllm=0.19", "FP16 (auto)"),
+        ("?model=Qwen/Qwen3-8B&gpu=rtx-4090&vllm=0.19", "BF16 (auto)"),
+    ] {
+        let o = evaluate(&decode(q).0).unwrap();
+        assert_eq!(o.pair[0].kv.label(o.model.dtype), label, "{q}");
+    }
+
+    // A float16 or bfloat16 Gemma 2 checkpoint is not one: on a T4 before 0.9.0 a bfloat16 one is
+    // refused whatever the release.
+    let config = r#"{"model_type": "gemma2", "hidden_size": 2304, "num_attention_heads": 8,
+        "num_key_value_heads": 4, "head_dim": 256, "num_hidden_layers": 26,
+        "intermediate_size": 9216, "max_position_embeddings": 8192, "torch_dtype": "bfloat16",
+        "vocab_size": 256000}"#;
+    let bf16 = import(config, "g").unwrap().spec;
+    assert!(!bf16.extras.f32_checkpoint);
+    let (mut s, _) = decode("?gpu=t4&ctx=4096&vllm=0.8.5");
+    s.set_model(ModelChoice::Custom(bf16));
+    let kind = evaluate(&s).unwrap().chosen.report.refusal.map(|r| r.kind);
+    assert_eq!(kind, Some(RefusalKind::NoBfloat16));
+
+    // Imported float32, it is one, and a link carries that as `f32_ckpt=1`; a Llama's float32
+    // config is plain float16 (vLLM's rule for any float32 checkpoint before 0.9.1) and is not.
+    let f32 = import(&config.replace("\"bfloat16\"", "\"float32\""), "g")
+        .unwrap()
+        .spec;
+    assert!(f32.extras.f32_checkpoint);
+    assert_eq!(f32.dtype, ModelDtype::Bf16);
+    s.set_model(ModelChoice::Custom(f32));
+    assert!(evaluate(&s).unwrap().chosen.report.refusal.is_none());
+    let link = encode(&s);
+    assert!(link.contains("f32_ckpt=1"), "{link}");
+    let (back, notes) = decode(&link);
+    assert!(notes.is_empty(), "{notes:?}");
+    assert!(back.model_spec().extras.f32_checkpoint);
+    let (_, notes) = decode(&link.replace("f32_ckpt=1", "f32_ckpt=yes"));
+    assert_eq!(notes[0].param, "f32_ckpt");
+    let llama = config
+        .replace("gemma2", "llama")
+        .replace("\"bfloat16\"", "\"float32\"");
+    let llama = import(&llama, "l").unwrap().spec;
+    assert_eq!(llama.dtype, ModelDtype::F16);
+    assert!(!llama.extras.f32_checkpoint);
+}

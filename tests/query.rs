@@ -37,6 +37,7 @@ fn round_trip() {
                 encoder: Bytes(987_654_321),
                 vision_heads: 16,
                 no_float16: NoFloat16::Glm4,
+                f32_checkpoint: true,
             },
             state: None,
             ..custom_start()

@@ -6,7 +6,7 @@
 
 use crate::capacity::{self, DecodeCeiling};
 use crate::error::{KvError, Result};
-use crate::model::{KvDtype, ModelSpec};
+use crate::model::{KvDtype, ModelDtype, ModelSpec};
 use crate::scenario::PageScenario;
 use crate::units::{thousands, Bytes};
 use crate::vllm::{self, requested_bytes, KvMemory, Margin, Overhead, Report, Scenario};
@@ -237,6 +237,11 @@ pub fn evaluate(s: &PageScenario) -> Result<Outcome> {
         vllm::to_float32(&mut model);
         KvDtype::Auto
     } else {
+        // Named as vLLM runs it: float16 with `--dtype half`, on a T4 from 0.9.0, and for a float32
+        // checkpoint before 0.9.1 (the same 2 B as the checkpoint's bfloat16).
+        if vllm::runs_in(&model, s.gpu.arch(), s.knobs.dtype_half, s.version) == ModelDtype::F16 {
+            model.dtype = ModelDtype::F16;
+        }
         sixteen_bit(&model)
     };
     let context = checked_context(s)?;

@@ -387,6 +387,9 @@ pub struct Extras {
     /// A model type vLLM will not run in float16 (`_FLOAT16_NOT_SUPPORTED_MODELS`), which decides
     /// what it runs in on a GPU without bfloat16.
     pub no_float16: NoFloat16,
+    /// Whether the checkpoint's config names float32 for such a type (`dtype` then holds the 16
+    /// bits vLLM 0.9.1+ runs it in; earlier releases chose otherwise: `vllm::auto_dtype`).
+    pub f32_checkpoint: bool,
 }
 
 impl Extras {
@@ -404,6 +407,7 @@ impl Extras {
         vision_heads: 0,
         encoder: Bytes(0),
         no_float16: NoFloat16::None,
+        f32_checkpoint: false,
     };
 }
 

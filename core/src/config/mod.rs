@@ -337,7 +337,7 @@ pub fn import(text: &str, name: &str) -> Result<Imported> {
         .or_else(|| class_default(&model_type, "vocab_size"))
         .unwrap_or(0);
 
-    let dtype = dtype(m, top, &model_type, &mut notes);
+    let (dtype, f32_checkpoint) = dtype(m, top, &model_type, &mut notes);
     let kinds = layers::read(m, &model_type, layers, hidden, dtype, &mut notes)?;
     check_groups(kv_heads, heads, &kinds.attention)?;
     let quant = top
@@ -445,6 +445,7 @@ pub fn import(text: &str, name: &str) -> Result<Imported> {
             // vLLM reads the top config's type (`hf_config.model_type`): `gemma3` for
             // gemma-3-12b-it, whose text_config says `gemma3_text`.
             no_float16: NoFloat16::of(s(top, "model_type").unwrap_or(&model_type)),
+            f32_checkpoint,
         },
         state: kinds.state,
     };
@@ -500,13 +501,15 @@ fn siglip(top: &Map<String, Value>, hidden: u64, dtype: ModelDtype) -> Bytes {
 /// (`_FLOAT16_NOT_SUPPORTED_MODELS`), are taken as bfloat16, as their presets are. Float32 KV
 /// needs `--dtype float32` or `--kv-cache-dtype float32`. A config that names no dtype is taken as
 /// bfloat16: vLLM reads its weights' dtype then (`_find_dtype`, vllm/config.py 0.9.2: the
-/// safetensors metadata), and the checkpoints that leave it out (gpt-oss) store bfloat16.
+/// safetensors metadata), and the checkpoints that leave it out (gpt-oss) store bfloat16. Also
+/// whether a type of those three came as float32 (`Extras::f32_checkpoint`: before 0.9.1 vLLM
+/// chose otherwise).
 fn dtype(
     m: &Map<String, Value>,
     top: &Map<String, Value>,
     model_type: &str,
     notes: &mut Vec<String>,
-) -> ModelDtype {
+) -> (ModelDtype, bool) {
     let sixteen = if NoFloat16::of(model_type) != NoFloat16::None {
         ModelDtype::Bf16
     } else {
@@ -519,10 +522,10 @@ fn dtype(
     match dtype_name.map(ModelDtype::parse) {
         Some(Ok(ModelDtype::F32)) => {
             notes.push(crate::t!(CF_FLOAT32).into());
-            sixteen
+            (sixteen, sixteen == ModelDtype::Bf16)
         }
-        Some(Ok(d)) => d,
-        None | Some(Err(_)) => ModelDtype::Bf16,
+        Some(Ok(d)) => (d, false),
+        None | Some(Err(_)) => (ModelDtype::Bf16, false),
     }
 }
 

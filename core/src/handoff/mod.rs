@@ -68,7 +68,7 @@ pub fn log_question(job: &str, query: &str) -> String {
 
 /// The version of this text protocol: the worker says `ready <PROTOCOL>` when it starts, and the
 /// page refuses a worker of another version (a stale copy from a cache, after a new release).
-pub const PROTOCOL: &str = "kvbudget-7";
+pub const PROTOCOL: &str = "kvbudget-8";
 
 /// The request for the Chinese texts (the page's first load carries English only).
 pub const TEXTS_REQUEST: &str = "texts";

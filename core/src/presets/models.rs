@@ -230,6 +230,7 @@ pub const MODELS: [ModelPreset; 22] = [
                 moe_intermediate: 0,
                 embeddings: Embeddings::EveryStage,
                 no_float16: NoFloat16::Gemma2,
+                f32_checkpoint: true, // (its config names float32)
                 ..Extras::DENSE
             },
             state: None,

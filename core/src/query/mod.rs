@@ -295,6 +295,20 @@ pub const PARAMS: &[Param] = &[
         default: |_| crate::t!(D_NONE).into(),
     },
     Param {
+        key: "f32_ckpt",
+        read: |s| {
+            custom(s)
+                .filter(|c| c.extras.f32_checkpoint)
+                .map(|_| "1".into())
+        },
+        write: Some(|s, v, _| {
+            let f = parse_flag("f32_ckpt", v)?;
+            set_custom(s, |c| c.extras.f32_checkpoint = f);
+            Ok(())
+        }),
+        default: |_| "0".into(),
+    },
+    Param {
         key: "max_pos",
         read: |s| custom(s).and_then(|c| nonzero(c.max_position)),
         write: Some(|s, v, _| {

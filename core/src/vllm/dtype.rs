@@ -1,6 +1,8 @@
 //! The dtype the model runs in, where the GPU and the model's type decide whether vLLM starts.
 
-use super::version::{Version, BF16_FALLBACK, FLOAT16_UNSTABLE, FLOAT16_UNSTABLE_TEXT};
+use super::version::{
+    Version, BF16_FALLBACK, FLOAT16_UNSTABLE, FLOAT16_UNSTABLE_TEXT, GEMMA2_FLOAT16,
+};
 use crate::model::{ModelDtype, ModelSpec, NoFloat16};
 use crate::presets::Arch;
 use crate::units::Bytes;
@@ -58,7 +60,23 @@ pub(super) fn float16_refusal(t: NoFloat16, half: bool, version: Version) -> Opt
     })
 }
 
+/// The 16 bits `--dtype auto` takes from the checkpoint before any GPU rule: `model.dtype`, but a
+/// float32 checkpoint ([`Extras::f32_checkpoint`](crate::model::Extras)) before 0.9.1 runs in
+/// float16 ("Following common practice, we use float16 for float32 models",
+/// `_get_and_verify_dtype`, vllm/config.py 0.8.0–0.9.0), a Gemma 2 one in bfloat16 before 0.8.0
+/// ([`GEMMA2_FLOAT16`]). So a T4 starts google/gemma-2-9b-it (float32) in float16 from 0.8.0 to
+/// 0.9.0, and refuses it before (bfloat16) and from 0.9.1 runs it in float32 ([`runs_float32`]).
+pub(super) fn auto_dtype(model: &ModelSpec, version: Version) -> ModelDtype {
+    let gemma2_bf16 = model.extras.no_float16 == NoFloat16::Gemma2 && version < GEMMA2_FLOAT16;
+    if model.extras.f32_checkpoint && version < FLOAT16_UNSTABLE && !gemma2_bf16 {
+        ModelDtype::F16
+    } else {
+        model.dtype
+    }
+}
+
 /// The dtype vLLM runs `model` in, as its engine line names it: float32 where [`runs_float32`];
+/// else from [`auto_dtype`]:
 /// a float16 checkpoint of a type it will not run in float16 in bfloat16 (`_resolve_auto_dtype`
 /// falls back to the platform's preferred dtype); a bfloat16 one in float16 with `--dtype half`
 /// or, on a T4, from 0.9.0 ([`BF16_FALLBACK`]); else the checkpoint's.
@@ -67,7 +85,7 @@ pub fn runs_in(model: &ModelSpec, arch: Arch, half: bool, version: Version) -> M
         return ModelDtype::F32;
     }
     let fallback = arch == Arch::T4 && version >= BF16_FALLBACK;
-    match model.dtype {
+    match auto_dtype(model, version) {
         ModelDtype::F16 if refuses_float16(model.extras.no_float16, version) => ModelDtype::Bf16,
         ModelDtype::Bf16 if half || fallback => ModelDtype::F16,
         d => d,

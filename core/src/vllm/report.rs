@@ -1,7 +1,7 @@
 //! What vLLM prints at startup about its KV cache, per version (VLLM-ACCOUNTING §0–§4): the
 //! block layout of the layers, the memory left for the cache, the blocks, and the lines.
 
-use super::dtype::{bfloat16_refusal, float16_refusal, runs_float32, to_float32};
+use super::dtype::{auto_dtype, bfloat16_refusal, float16_refusal, runs_float32, to_float32};
 use super::knobs::Knobs;
 use super::layout::{resolve, Layout, Resolved};
 pub use super::mamba::{MambaAlign, MambaMode};
@@ -463,7 +463,12 @@ fn build(s: &Scenario, quiet: bool) -> Result<Report> {
         out.refuse(RefusalKind::InvalidTp, exception, || message);
         return Ok(out);
     }
-    if let Some(message) = bfloat16_refusal(s.arch, s.model.dtype, s.knobs.dtype_half, s.version) {
+    if let Some(message) = bfloat16_refusal(
+        s.arch,
+        auto_dtype(&s.model, s.version),
+        s.knobs.dtype_half,
+        s.version,
+    ) {
         out.refuse(RefusalKind::NoBfloat16, "ValueError", || message);
         return Ok(out);
     }

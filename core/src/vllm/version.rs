@@ -31,6 +31,10 @@ pub const TOKENS_FROM_CONCURRENCY: Version = Version::at(0, 20, 1);
 /// torch dtype fallback for device compatibility", vllm/config.py 0.9.0; not in 0.8.5.post1),
 /// `_resolve_auto_dtype` from 0.9.1.
 pub const BF16_FALLBACK: Version = Version::new(0, 9);
+/// From 0.8.0 `--dtype auto` runs a float32 Gemma 2 checkpoint in float16, as any float32 one; up
+/// to 0.7.3 it took bfloat16 ("For Gemma 2, we downcast float32 to bfloat16 instead of float16 by
+/// default", `_get_and_verify_dtype` in vllm/config.py of the 0.7.3 wheel; gone in 0.8.0's).
+pub const GEMMA2_FLOAT16: Version = Version::new(0, 8);
 /// The first release that will not run gemma2, gemma3 or glm4 in float16
 /// (`_FLOAT16_NOT_SUPPORTED_MODELS`, vllm/config.py 0.9.1).
 pub const FLOAT16_UNSTABLE: Version = Version::at(0, 9, 1);
