@@ -6,7 +6,7 @@ use kvbudget_core::pyjson;
 use kvbudget_core::report_json::{kv_report, prediction_json};
 
 use clap::{Args, Parser, Subcommand};
-use kvbudget_core::model::{Attention, KvDtype, ModelDtype, ModelSpec};
+use kvbudget_core::model::{Attention, Extras, KvDtype, ModelDtype, ModelSpec};
 use kvbudget_core::presets::{self, Arch};
 use kvbudget_core::seed;
 use kvbudget_core::units::Bytes;
@@ -486,7 +486,14 @@ pub(crate) fn model_from(a: &ModelArgs) -> Result<ModelSpec, String> {
         max_position: base.as_ref().map(|m| m.max_position).unwrap_or(0),
         weights,
         vocab: base.as_ref().map(|m| m.vocab).unwrap_or(0),
-        extras: base.as_ref().map(|m| m.extras).unwrap_or_default(),
+        // (A dtype given is the checkpoint's: not a float32 one read as 16 bits.)
+        extras: base
+            .as_ref()
+            .map(|m| Extras {
+                f32_checkpoint: m.extras.f32_checkpoint && a.model_dtype.is_none(),
+                ..m.extras
+            })
+            .unwrap_or_default(),
         state: base.as_ref().and_then(|m| m.state),
     })
 }

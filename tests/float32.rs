@@ -231,6 +231,14 @@ fn the_command_line_runs_it_in_float32_too() {
     let (code, json) = run(&["--vllm-version", "0.19", "--dtype", "half"]);
     assert_eq!(code, Some(3));
     assert!(json.contains(&message("gemma2")), "{json}");
+    // 0.8.5 starts the float32 checkpoint in float16; a checkpoint said to be bfloat16
+    // (`--model-dtype`) is not that one, and is refused as any bfloat16 model on a T4.
+    let (code, json) = run(&["--vllm-version", "0.8.5"]);
+    assert_eq!(code, Some(0), "{json}");
+    assert!(json.contains("\"kv_bytes_per_token\": 86016"), "{json}");
+    let (code, json) = run(&["--vllm-version", "0.8.5", "--model-dtype", "bfloat16"]);
+    assert_eq!(code, Some(3), "{json}");
+    assert!(json.contains("\"refusal\": \"no-bfloat16\""), "{json}");
 }
 
 #[test]
@@ -364,4 +372,31 @@ fn a_float32_gemma_2_checkpoint_ran_in_float16_from_0_8_0_to_0_9_0() {
     let llama = import(&llama, "l").unwrap().spec;
     assert_eq!(llama.dtype, ModelDtype::F16);
     assert!(!llama.extras.f32_checkpoint);
+}
+
+#[test]
+fn a_float16_log_of_the_float32_gemma_2_ran_with_dtype_auto() {
+    use kvbudget::core::verify::{align, mismatches};
+    use kvbudget::core::vllm::logparse::parse;
+    // vLLM 0.8.5 on four T4s runs google/gemma-2-9b-it in float16 by itself (`--dtype auto`): its
+    // log's float16 is no `--dtype half`, which from 0.9.1 would be refused for Gemma 2.
+    let log = parse(
+        "Initializing a V0 LLM engine (v0.8.5) with config: model='google/gemma-2-9b-it', \
+         dtype=torch.float16, max_seq_len=4096, tensor_parallel_size=4, kv_cache_dtype=auto\n",
+    );
+    let (page, _) = decode(&format!("{FOUR_T4}&vllm=0.8.5"));
+    assert!(
+        mismatches(&page, &log).is_empty(),
+        "{:?}",
+        mismatches(&page, &log)
+    );
+    let aligned = align(&page, &log);
+    assert!(!aligned.knobs.dtype_half);
+    // Qwen3-8B (bfloat16) logged in float16 on an A10G, which has bfloat16, did ask for it.
+    let qwen = parse(
+        "Initializing a V1 LLM engine (v0.19.0) with config: model='Qwen/Qwen3-8B', \
+         dtype=torch.float16, max_seq_len=4096, kv_cache_dtype=auto\n",
+    );
+    let (a10g, _) = decode("?model=Qwen/Qwen3-8B&gpu=a10g&ctx=4096&vllm=0.19");
+    assert!(align(&a10g, &qwen).knobs.dtype_half);
 }

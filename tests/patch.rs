@@ -148,6 +148,9 @@ impl Dom for Model {
         self.reads_of_kids.set(self.reads_of_kids.get() + 1);
         kids_of(n).clone()
     }
+    fn holds(&self, parent: &Node, n: &Node) -> bool {
+        kids_of(parent).iter().any(|k| Rc::ptr_eq(k, n))
+    }
     fn is(&self, n: &Node, tag: &str) -> bool {
         match &*n.borrow() {
             M::Text(_) => tag.is_empty(),
@@ -449,6 +452,36 @@ fn an_element_written_whole_has_its_new_children_read() {
     ];
     let after: Vec<String> = run_steps(&steps).into_iter().map(|s| s.0).collect();
     assert_eq!(after, &steps[1..]);
+}
+
+#[test]
+fn a_kept_node_replaced_by_something_else_has_its_parent_written_whole() {
+    // A translation in the browser swaps the paragraph's text node for its own (the same count of
+    // children): the next edit must not write into the node it kept, now out of the page, but
+    // write the paragraph whole.
+    let root = Rc::new(RefCell::new(M::El {
+        tag: "div".into(),
+        attrs: Vec::new(),
+        closed: false,
+        kids: read(SVG),
+    }));
+    PARENT.with(|p| *p.borrow_mut() = Some(root.clone()));
+    let model = Model {
+        log: RefCell::new(Vec::new()),
+        reads_of_kids: Default::default(),
+        reads: true,
+    };
+    let mut mirror = Mirror::default();
+    let eight = SVG.replace("16 sequences", "8 sequences");
+    patch(&model, &root, &mut mirror, SVG, &eight);
+    let figure = kids_of(&root)[0].clone();
+    let p = kids_of(&figure)[1].clone();
+    kids_of(&p)[0] = Rc::new(RefCell::new(M::Text("8 séquences".into())));
+    let four = SVG.replace("16 sequences", "4 sequences");
+    patch(&model, &root, &mut mirror, &eight, &four);
+    let mut after = String::new();
+    write(&root, &mut after);
+    assert_eq!(after, format!("<div>{four}</div>"));
 }
 
 /// Pieces of markup side by side; adjacent texts would be one text node in the DOM, so of two

@@ -168,13 +168,6 @@ fn settings_of(s: &mut PageScenario, log: &ParsedLog) -> Option<String> {
     {
         s.tp = tp;
     }
-    // A bfloat16 model the log ran in float16 ran with `--dtype half` (or, from 0.9.0, fell
-    // back to it on a GPU without bfloat16: the same bytes either way).
-    match log.dtype {
-        Some(ModelDtype::F16) => s.knobs.dtype_half = s.model_spec().dtype == ModelDtype::Bf16,
-        Some(ModelDtype::Bf16 | ModelDtype::F32) => s.knobs.dtype_half = false,
-        None => {}
-    }
     if let Some(pp) = log
         .pipeline_parallel_size
         .filter(|p| (1..=MAX_PP).contains(p))
@@ -198,6 +191,17 @@ fn settings_of(s: &mut PageScenario, log: &ParsedLog) -> Option<String> {
     if s.prompt.is_some() || s.trace.is_some() {
         s.prompt = None;
         s.trace = None;
+    }
+    // A model the log ran in float16 where `--dtype auto` would not have (a bfloat16 one on a GPU
+    // that has bfloat16, or on a T4 before 0.9.0) ran with `--dtype half`. (Read once the log's
+    // release is set: auto's choice depends on it.)
+    match log.dtype {
+        Some(ModelDtype::F16) => {
+            let auto = vllm::runs_in(&s.model_spec(), s.gpu.arch(), false, s.version);
+            s.knobs.dtype_half = auto != ModelDtype::F16 && auto != ModelDtype::F32;
+        }
+        Some(ModelDtype::Bf16 | ModelDtype::F32) => s.knobs.dtype_half = false,
+        None => {}
     }
     note
 }

@@ -135,6 +135,11 @@ impl patch::Dom for Page {
         }
         out
     }
+    fn holds(&self, parent: &Node, n: &Node) -> bool {
+        // (Inside it, rather than its child: one call, and a node something wrapped in place
+        // still shows what is written into it.)
+        parent.contains(Some(n))
+    }
     fn is(&self, n: &Node, tag: &str) -> bool {
         match tag {
             "" => n.node_type() == Node::TEXT_NODE,

@@ -68,7 +68,8 @@ pub(super) fn float16_refusal(t: NoFloat16, half: bool, version: Version) -> Opt
 /// 0.9.0, and refuses it before (bfloat16) and from 0.9.1 runs it in float32 ([`runs_float32`]).
 pub(super) fn auto_dtype(model: &ModelSpec, version: Version) -> ModelDtype {
     let gemma2_bf16 = model.extras.no_float16 == NoFloat16::Gemma2 && version < GEMMA2_FLOAT16;
-    if model.extras.f32_checkpoint && version < FLOAT16_UNSTABLE && !gemma2_bf16 {
+    let flagged = model.extras.f32_checkpoint && model.dtype == ModelDtype::Bf16;
+    if flagged && version < FLOAT16_UNSTABLE && !gemma2_bf16 {
         ModelDtype::F16
     } else {
         model.dtype
