@@ -222,13 +222,9 @@ fn find_parent(root: &Node, child: &Node) -> Option<Node> {
     kids.iter().find_map(|k| find_parent(k, child))
 }
 
-/// Patches a box holding `dom` (its markup) from `old` to `new`; returns the box's markup after
-/// and the changes made.
-fn run(dom: &str, old: &str, new: &str) -> (String, Vec<String>) {
-    run_with(dom, old, new, true)
-}
-
-fn run_with(dom: &str, old: &str, new: &str, reads: bool) -> (String, Vec<String>) {
+/// A box holding `dom` (its markup), as the root of the tree the model finds parents in, and the
+/// model (which reads markup written whole into the tree when `reads`).
+fn boxed(dom: &str, reads: bool) -> (Node, Model) {
     let root = Rc::new(RefCell::new(M::El {
         tag: "div".into(),
         attrs: Vec::new(),
@@ -241,40 +237,41 @@ fn run_with(dom: &str, old: &str, new: &str, reads: bool) -> (String, Vec<String
         reads_of_kids: Default::default(),
         reads,
     };
-    patch(&model, &root, &mut Mirror::default(), old, new);
+    (root, model)
+}
+
+/// The markup inside a box.
+fn inner(root: &Node) -> String {
     let mut out = String::new();
-    for k in kids_of(&root).iter() {
+    for k in kids_of(root).iter() {
         write(k, &mut out);
     }
-    (out, model.log.into_inner())
+    out
+}
+
+/// Patches a box holding `dom` (its markup) from `old` to `new`; returns the box's markup after
+/// and the changes made.
+fn run(dom: &str, old: &str, new: &str) -> (String, Vec<String>) {
+    run_with(dom, old, new, true)
+}
+
+fn run_with(dom: &str, old: &str, new: &str, reads: bool) -> (String, Vec<String>) {
+    let (root, model) = boxed(dom, reads);
+    patch(&model, &root, &mut Mirror::default(), old, new);
+    (inner(&root), model.log.into_inner())
 }
 
 /// Patches a box holding `steps[0]` into each of the following markups in turn, keeping what one
 /// patch read of the nodes for the next (as the page does); returns the box's markup after each
 /// step and how many times each step read an element's children.
 fn run_steps(steps: &[&str]) -> Vec<(String, usize)> {
-    let root = Rc::new(RefCell::new(M::El {
-        tag: "div".into(),
-        attrs: Vec::new(),
-        closed: false,
-        kids: read(steps[0]),
-    }));
-    PARENT.with(|p| *p.borrow_mut() = Some(root.clone()));
-    let model = Model {
-        log: RefCell::new(Vec::new()),
-        reads_of_kids: Default::default(),
-        reads: true,
-    };
+    let (root, model) = boxed(steps[0], true);
     let mut mirror = Mirror::default();
     let mut out = Vec::new();
     for w in steps.windows(2) {
         model.reads_of_kids.set(0);
         patch(&model, &root, &mut mirror, w[0], w[1]);
-        let mut after = String::new();
-        for k in kids_of(&root).iter() {
-            write(k, &mut after);
-        }
-        out.push((after, model.reads_of_kids.get()));
+        out.push((inner(&root), model.reads_of_kids.get()));
     }
     out
 }
@@ -459,18 +456,7 @@ fn a_kept_node_replaced_by_something_else_has_its_parent_written_whole() {
     // A translation in the browser swaps the paragraph's text node for its own (the same count of
     // children): the next edit must not write into the node it kept, now out of the page, but
     // write the paragraph whole.
-    let root = Rc::new(RefCell::new(M::El {
-        tag: "div".into(),
-        attrs: Vec::new(),
-        closed: false,
-        kids: read(SVG),
-    }));
-    PARENT.with(|p| *p.borrow_mut() = Some(root.clone()));
-    let model = Model {
-        log: RefCell::new(Vec::new()),
-        reads_of_kids: Default::default(),
-        reads: true,
-    };
+    let (root, model) = boxed(SVG, true);
     let mut mirror = Mirror::default();
     let eight = SVG.replace("16 sequences", "8 sequences");
     patch(&model, &root, &mut mirror, SVG, &eight);
@@ -479,9 +465,7 @@ fn a_kept_node_replaced_by_something_else_has_its_parent_written_whole() {
     kids_of(&p)[0] = Rc::new(RefCell::new(M::Text("8 séquences".into())));
     let four = SVG.replace("16 sequences", "4 sequences");
     patch(&model, &root, &mut mirror, &eight, &four);
-    let mut after = String::new();
-    write(&root, &mut after);
-    assert_eq!(after, format!("<div>{four}</div>"));
+    assert_eq!(inner(&root), four);
 }
 
 /// Pieces of markup side by side; adjacent texts would be one text node in the DOM, so of two
