@@ -546,25 +546,25 @@ fn the_rehearsal_draws_what_an_edit_draws() {
         let words = kvbudget::core::explain::explain(&s, &o);
         let results = page::results_bottom(&o, &words, &words.serve_command).len();
         assert!(svgs > 1_000 && results > 100, "{q}: {svgs} {results}");
-        let texts = page::rehearse(&s, width);
-        // The answer, the results' two parts and the three SVGs.
-        assert_eq!(texts.len(), 6, "{q}");
+        let (texts, drawn) = page::rehearse(&s, width);
+        // The answer and the results' two parts; the three SVGs.
+        assert_eq!((texts.len(), drawn.len()), (3, 3), "{q}");
         assert!(
-            texts.iter().map(String::len).sum::<usize>() >= svgs + results,
+            texts.iter().chain(&drawn).map(String::len).sum::<usize>() >= svgs + results,
             "{q}"
         );
     }
     // It is markup, as the page writes it: a model named with markup reads as text in all of it
     // (the rehearsal writes it into an element, outside the page but parsed all the same).
     let q = "?model=custom&name=%3Cimg%20src%3Dx%20onerror%3Dalert(1)%3E&layers=32&heads=32&kv_heads=8&head_dim=128&weights_gib=14";
-    let texts = page::rehearse(&decode(q).0, width);
-    assert_eq!(texts.len(), 6);
+    let (texts, drawn) = page::rehearse(&decode(q).0, width);
+    assert_eq!((texts.len(), drawn.len()), (3, 3));
     assert!(
         texts[0].contains("&lt;img src=x onerror=alert(1)&gt;"),
         "{}",
         texts[0]
     );
-    assert!(texts.iter().all(|t| !t.contains("<img")));
+    assert!(texts.iter().chain(&drawn).all(|t| !t.contains("<img")));
     // A prompt + trace of 0 tokens does not evaluate (it must be at least 1 token).
     let none = PageScenario {
         prompt: Some(0),
@@ -572,7 +572,7 @@ fn the_rehearsal_draws_what_an_edit_draws() {
         ..PageScenario::default()
     };
     assert!(evaluate(&none).is_err());
-    assert!(page::rehearse(&none, width).is_empty());
+    assert_eq!(page::rehearse(&none, width), (Vec::new(), Vec::new()));
 }
 
 #[test]

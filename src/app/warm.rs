@@ -1,9 +1,9 @@
 //! Runs an edit's computation after the page is first shown (`page::rehearse`), a few times, one
 //! run per timer task with a pause between, so that V8 has compiled and optimized that code
-//! before the reader's first edit; each run also patches the charts' SVGs into one another in an
-//! element outside the page (`dom::rehearse_patch`), so that the code that changes the page is compiled too (without
-//! it the first edit took 15–20 ms, the next ones 4–6). Once per page load; nothing it computes
-//! is kept or shown.
+//! before the reader's first edit; its first runs also patch the charts' SVGs into one another in
+//! an element outside the page (`dom::rehearse_patch`), so that the code that changes the page is
+//! compiled too (without it the first edit took 15–20 ms, the next ones 4–6). Once per page load;
+//! nothing it computes is kept or shown.
 
 use super::parts::Ui;
 use super::State;
@@ -53,10 +53,9 @@ fn rounds(state: State, ui: Ui, left: u32) {
             Some(w) if w > 0 => w,
             _ => DEFAULT_WIDTH,
         };
-        let texts = std::hint::black_box(crate::page::rehearse(&s, width));
+        let (_, svgs) = std::hint::black_box(crate::page::rehearse(&s, width));
         if left > ROUNDS - PATCH_ROUNDS {
-            // (After the answer and the results' two parts: the charts' SVGs, if drawn.)
-            super::dom::rehearse_patch(texts.get(3..).unwrap_or_default());
+            super::dom::rehearse_patch(&svgs);
         }
         rounds(state, ui, left - 1);
     };

@@ -14,8 +14,8 @@
 //!
 //! The nodes an edit reads are kept for the next ([`Mirror`]): an element's child nodes are read
 //! from the DOM once, checked against the markup as they are first changed, and read again only
-//! where an edit added or removed children, or where a text it writes is no longer in the page
-//! (a translation in the browser replaces texts). Reading them back on every edit cost more than the
+//! where an edit added or removed children, or where a text it writes is no longer in the page (a
+//! translation in the browser replaces texts). Reading them back on every edit cost more than the
 //! writes (per model change: about 400 calls into the DOM for about 110 changes).
 
 /// An element, or a run of text (`tag` empty), as slices of the markup it was read from.
@@ -35,7 +35,7 @@ pub trait Dom {
     type Node;
     /// The child nodes of an element.
     fn kids(&self, n: &Self::Node) -> Vec<Self::Node>;
-    /// Whether `n` is still a child of `parent` (a translation in the browser, or an extension, may
+    /// Whether `n` is still inside `parent` (a translation in the browser, or an extension, may
     /// have replaced it).
     fn holds(&self, parent: &Self::Node, n: &Self::Node) -> bool;
     /// Whether the node is an element with this tag (any case), or a text node when `tag` is empty.
@@ -53,9 +53,10 @@ pub trait Dom {
 }
 
 /// A part's child nodes as the patch last left them, each with its own children: read from the
-/// DOM when first needed and kept while the patch changes them in place. Valid only while nothing
-/// but the patch changes which nodes the part holds; a part written whole by other means starts
-/// from a new `Mirror`.
+/// DOM when first needed and kept while the patch changes them in place. Valid while nothing but
+/// the patch changes which nodes the part holds, except that a kept text found replaced as it is
+/// written has its parent written whole; a part written whole by other means starts from a new
+/// `Mirror`.
 pub struct Mirror<N> {
     /// `None` until read (and again after a change this mirror cannot follow).
     kids: Option<Vec<Kid<N>>>,

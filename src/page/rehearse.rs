@@ -11,25 +11,26 @@ use kvbudget_core::scenario::PageScenario;
 
 /// Computes everything an edit to `s` computes for the full page (the evaluation, the
 /// derivations, the results' text, the charts' series and their SVGs at `width`) and returns the
-/// markup it would write: the answer, the results' two parts and the three SVGs (none when `s`
-/// does not evaluate).
-pub fn rehearse(s: &PageScenario, width: u32) -> Vec<String> {
+/// markup it would write: the results' (the answer and the results' two parts) and the charts' (the
+/// three SVGs; none when they cannot be drawn). Nothing when `s` does not evaluate.
+pub fn rehearse(s: &PageScenario, width: u32) -> (Vec<String>, Vec<String>) {
     let Ok(o) = evaluate(s) else {
-        return Vec::new();
+        return Default::default();
     };
     let words = explain(s, &o);
     let lines = log_lines(&o.chosen.report);
-    let mut texts = vec![
+    let results = vec![
         // (The answer is text; the page writes it escaped, as here.)
         crate::html_escape(&answer(s, &o)),
         results_top(s, &o, &words, "", None, &lines, false),
         results_bottom(&o, &words, &words.serve_command),
     ];
+    let mut svgs = Vec::new();
     if let Ok(d) = chart_data::build(s, &o) {
         for c in &CHARTS {
-            texts.push(chart_svg(c, &d, width));
+            svgs.push(chart_svg(c, &d, width));
             std::hint::black_box(((c.value)(&o), (c.summary)(&o, &d)));
         }
     }
-    texts
+    (results, svgs)
 }
