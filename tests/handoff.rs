@@ -1,12 +1,67 @@
-//! The page and its worker talk in text (`core::handoff`): what the worker answers must read back
-//! to exactly what the core computes directly.
+//! The page and its worker talk in typed requests and answers sent as JSON (`core::handoff`):
+//! what the worker answers must read back to exactly what the core computes directly.
 
 use kvbudget::core::config::import;
-use kvbudget::core::handoff::{
-    answer, import_request, log_question, log_request, read_import, read_text, Session,
-};
+use kvbudget::core::handoff::{Answer, ImportView, LogStatus, LogView, Request, Session};
 use kvbudget::core::query;
-use kvbudget::core::scenario::PageScenario;
+use kvbudget::core::scenario::{ModelChoice, PageScenario};
+
+/// `request` as the page sends it (JSON), answered by the worker's session, and the answer read
+/// back as the page reads it (JSON).
+fn ask(w: &mut Session, request: Request) -> Answer {
+    let sent = serde_json::from_str(&serde_json::to_string(&request).unwrap()).unwrap();
+    let answer = w.answer(sent);
+    serde_json::from_str(&serde_json::to_string(&answer).unwrap()).unwrap()
+}
+
+/// A request of a fresh session.
+fn answer(request: Request) -> Answer {
+    ask(&mut Session::default(), request)
+}
+
+fn import_of(name: &str, text: &str) -> Result<ImportView, String> {
+    match answer(Request::Import {
+        name: name.into(),
+        text: text.into(),
+    }) {
+        Answer::Imported(v) => Ok(v),
+        Answer::Failed(e) => Err(e),
+        other => panic!("{other:?}"),
+    }
+}
+
+/// Has the session read `text`: what it said.
+fn read_log(w: &mut Session, text: &str) -> LogStatus {
+    match ask(w, Request::ReadLog { text: text.into() }) {
+        Answer::LogRead(st) => st,
+        other => panic!("{other:?}"),
+    }
+}
+
+/// The kept log's status and comparison beside the scenario `q`, or why there is none.
+fn panel(w: &mut Session, q: &str) -> Result<(LogStatus, Option<LogView>), String> {
+    match ask(
+        w,
+        Request::LogPanel {
+            query: q.into(),
+            reads: 1,
+        },
+    ) {
+        Answer::LogPanel { status, view } => Ok((status, view)),
+        Answer::Failed(e) => Err(e),
+        other => panic!("{other:?}"),
+    }
+}
+
+fn view(w: &mut Session, q: &str) -> LogView {
+    panel(w, q).unwrap().1.unwrap()
+}
+
+fn adopt_log(w: &mut Session, q: &str) -> (PageScenario, Vec<String>) {
+    read_scenario(ask(w, Request::LogAdopt { query: q.into() })).unwrap()
+}
+
+use kvbudget::core::handoff::read_scenario;
 
 fn fixture(dir: &str, name: &str) -> String {
     std::fs::read_to_string(format!(
@@ -26,8 +81,12 @@ fn an_import_reads_back_to_the_same_model() {
     ] {
         let text = fixture("configs", &format!("{name}.json"));
         let direct = import(&text, name).unwrap();
-        let back = read_import(&answer(&import_request(name, &text))).unwrap();
-        assert_eq!(back.spec, direct.spec, "{name}");
+        let back = import_of(name, &text).unwrap();
+        assert_eq!(
+            back.model(),
+            ModelChoice::Custom(direct.spec.clone()),
+            "{name}"
+        );
         assert_eq!(back.default_max_model_len, direct.default_max_model_len);
         assert_eq!(back.summary, direct.summary());
         assert_eq!(back.notes, direct.notes);
@@ -36,13 +95,10 @@ fn an_import_reads_back_to_the_same_model() {
 
 #[test]
 fn an_import_error_reads_back_as_the_message() {
-    let e = read_import(&answer(&import_request(
-        "x",
-        &fixture("configs", "broken.json"),
-    )));
+    let e = import_of("x", &fixture("configs", "broken.json"));
     assert!(e.unwrap_err().starts_with("config.json: is not valid JSON"));
-    assert!(read_import("garbage").is_err());
-    assert!(read_import(&answer("unknown\nrequest")).is_err());
+    // A message that is no request of this protocol does not read as one.
+    assert!(serde_json::from_str::<Request>(r#"{"unknown":{}}"#).is_err());
 }
 
 #[test]
@@ -51,8 +107,15 @@ fn the_kv_report_comes_back_as_the_lab_json() {
     let s = PageScenario::default();
     let log = fixture("logs", "v1_0.11_two_line.log");
     let mut w = Session::default();
-    read_text(&w.answer(&log_request(&log))).unwrap();
-    let json = read_text(&w.answer(&log_question("log_report", &query::encode(&s)))).unwrap();
+    read_log(&mut w, &log);
+    let Answer::Report(json) = ask(
+        &mut w,
+        Request::LogReport {
+            query: query::encode(&s),
+        },
+    ) else {
+        panic!("no report")
+    };
     let v: serde_json::Value = serde_json::from_str(&json).unwrap();
     // The log printed 42,656 tokens; at the default scenario's context that is 42,656 // ctx
     // whole sequences.
@@ -64,15 +127,13 @@ fn the_kv_report_comes_back_as_the_lab_json() {
 
 #[test]
 fn the_worker_keeps_a_vllm_log_and_compares_each_scenario_with_it() {
-    use kvbudget::core::handoff::log::{read_status, read_view};
-    use kvbudget::core::handoff::{log_question, log_request, read_scenario, Session};
     use kvbudget::core::verify::adopt;
     use kvbudget::core::vllm::logparse::parse;
     let text = fixture("logs", "v1_0.11_two_line.log");
     let mut w = Session::default();
     // Before any log, the questions are refused.
-    assert!(read_text(&w.answer(&log_question("log_view", "?"))).is_err());
-    let status = read_status(&read_text(&w.answer(&log_request(&text))).unwrap());
+    assert_eq!(panel(&mut w, "?").unwrap_err(), "no log has been read");
+    let status = read_log(&mut w, &text);
     assert_eq!(
         (status.kind.as_str(), status.verdict.as_str()),
         ("vllm", "started")
@@ -85,7 +146,7 @@ fn the_worker_keeps_a_vllm_log_and_compares_each_scenario_with_it() {
     );
     let (s, _) = query::decode("?model=Qwen/Qwen3-8B&gpu=rtx-4090");
     let q = query::encode(&s);
-    let v = read_view(&read_text(&w.answer(&log_question("log_view", &q))).unwrap());
+    let v = view(&mut w, &q);
     // The model differs (8B here, 14B in the log), so it is among the mismatches.
     assert!(
         v.mismatches.iter().any(|m| m.starts_with("model: ")),
@@ -101,23 +162,19 @@ fn the_worker_keeps_a_vllm_log_and_compares_each_scenario_with_it() {
     );
     // Adopting through the worker gives what adopting directly gives.
     let (direct, notes) = adopt(&s, &parse(&text));
-    let (back, lines) = read_scenario(&w.answer(&log_question("log_adopt", &q))).unwrap();
+    let (back, lines) = adopt_log(&mut w, &q);
     assert_eq!(back, direct);
     assert_eq!(lines[0], "Adopted the log's numbers:");
     assert_eq!(&lines[1..], &notes[..]);
-    let (aligned, _) = read_scenario(&w.answer(&log_question("log_align", &q))).unwrap();
+    let (aligned, _) = read_scenario(ask(&mut w, Request::LogAlign { query: q })).unwrap();
     assert_eq!(aligned.model.name(), "Qwen/Qwen3-14B");
     assert_eq!(aligned.ctx, 32_768);
 }
 
 #[test]
 fn the_worker_reads_an_sglang_log_and_a_log_without_figures() {
-    use kvbudget::core::handoff::log::{read_status, read_view};
-    use kvbudget::core::handoff::{log_question, log_request, read_scenario, Session};
     let mut w = Session::default();
-    let status = read_status(
-        &read_text(&w.answer(&log_request(&fixture("logs", "sglang_0.5.8_capped.log")))).unwrap(),
-    );
+    let status = read_log(&mut w, &fixture("logs", "sglang_0.5.8_capped.log"));
     assert_eq!(
         (status.kind.as_str(), status.verdict.as_str()),
         ("sglang", "started")
@@ -129,16 +186,14 @@ fn the_worker_reads_an_sglang_log_and_a_log_without_figures() {
         status.message
     );
     let q = query::encode(&PageScenario::default());
-    let v = read_view(&read_text(&w.answer(&log_question("log_view", &q))).unwrap());
+    let v = view(&mut w, &q);
     assert_eq!(v.rows[0].what, "pool (max_total_num_tokens)");
     assert_eq!(v.rows[0].printed, "20,480");
-    let (s, notes) = read_scenario(&w.answer(&log_question("log_adopt", &q))).unwrap();
+    let (s, notes) = adopt_log(&mut w, &q);
     assert_eq!(s.sglang.mem_fraction_static, Some(0.847));
     assert_eq!(notes[0], "Adopted the SGLang log's numbers:");
     // A log without KV figures is read, says what was looked for, and is not kept.
-    let status = read_status(
-        &read_text(&w.answer(&log_request(&fixture("logs", "no_kv_line.log")))).unwrap(),
-    );
+    let status = read_log(&mut w, &fixture("logs", "no_kv_line.log"));
     assert_eq!(
         (status.kind.as_str(), status.verdict.as_str()),
         ("none", "no-kv-line")
@@ -146,7 +201,7 @@ fn the_worker_reads_an_sglang_log_and_a_log_without_figures() {
     assert!(status
         .message
         .starts_with("No KV cache figures in this log"));
-    assert!(read_text(&w.answer(&log_question("log_view", &q))).is_err());
+    assert!(panel(&mut w, &q).is_err());
     // A log cut short after "Available KV cache memory: 6.51 GiB" (as a refusal's log often is):
     // read, kept, compared on that line, and adopting takes that memory, ⌊6.51 × 2³⁰⌋ =
     // 6,990,059,274 B.
@@ -155,7 +210,7 @@ fn the_worker_reads_an_sglang_log_and_a_log_without_figures() {
         .take_while(|l| !l.contains("GPU KV cache size"))
         .map(|l| format!("{l}\n"))
         .collect();
-    let status = read_status(&read_text(&w.answer(&log_request(&cut))).unwrap());
+    let status = read_log(&mut w, &cut);
     assert_eq!(
         (status.kind.as_str(), status.verdict.as_str()),
         ("vllm", "no-kv-line")
@@ -164,18 +219,19 @@ fn the_worker_reads_an_sglang_log_and_a_log_without_figures() {
         status.message,
         "vLLM 0.11.0, Qwen/Qwen3-14B: the log ends after “Available KV cache memory: 6.51 GiB”, before vLLM printed its cache size or an error (cut short, or it stopped there); the comparison below uses what it has."
     );
-    let v = read_view(&read_text(&w.answer(&log_question("log_view", &q))).unwrap());
+    let v = view(&mut w, &q);
     let available = v.rows.iter().find(|r| r.key == "available").unwrap();
     assert_eq!(available.printed, "6.51 GiB");
-    let (s, _) = read_scenario(&w.answer(&log_question("log_adopt", &q))).unwrap();
+    let (s, _) = adopt_log(&mut w, &q);
     assert_eq!(s.kv_memory.map(|b| b.0), Some(6_990_059_274));
 }
 
 #[test]
 fn the_worker_sends_the_chinese_texts_by_their_english_twins() {
-    use kvbudget::core::handoff::{read_texts, TEXTS_REQUEST};
     use kvbudget::core::i18n::{self, Lang};
-    let pairs = read_texts(&answer(TEXTS_REQUEST)).unwrap();
+    let Answer::Texts(pairs) = answer(Request::Texts) else {
+        panic!("no texts")
+    };
     assert_eq!(pairs.len(), i18n::zh_pairs().len());
     assert!(pairs.contains(&("Language".to_string(), "语言".to_string())));
     // Loaded from the answer, the page's texts are Chinese.
@@ -191,13 +247,12 @@ fn the_worker_sends_the_chinese_texts_by_their_english_twins() {
 
 #[test]
 fn the_kept_log_says_its_status_again_in_another_language_without_being_read_again() {
-    use kvbudget::core::handoff::log::read_status;
     use kvbudget::core::i18n::{self, Lang};
     let mut w = Session::default();
-    read_text(&w.answer(&log_request(&fixture("logs", "v1_0.11_two_line.log")))).unwrap();
+    read_log(&mut w, &fixture("logs", "v1_0.11_two_line.log"));
     i18n::load_builtin_zh();
     i18n::set_lang(Lang::ZhCn);
-    let zh = read_status(&read_text(&w.answer(&log_question("log_status", ""))).unwrap());
+    let (zh, _) = panel(&mut w, "").unwrap();
     i18n::set_lang(Lang::En);
     // The 0.11 log of Qwen3-14B: started with 42,656 tokens of KV cache.
     assert_eq!(
@@ -206,9 +261,12 @@ fn the_kept_log_says_its_status_again_in_another_language_without_being_read_aga
     );
     assert_eq!((zh.kind.as_str(), zh.verdict.as_str()), ("vllm", "started"));
     // An SGLang log has no lab report here.
-    read_text(&w.answer(&log_request(&fixture("logs", "sglang_0.5.8_capped.log")))).unwrap();
+    read_log(&mut w, &fixture("logs", "sglang_0.5.8_capped.log"));
     let q = query::encode(&PageScenario::default());
-    assert!(read_text(&w.answer(&log_question("log_report", &q))).is_err());
+    assert!(matches!(
+        ask(&mut w, Request::LogReport { query: q }),
+        Answer::Failed(_)
+    ));
 }
 
 #[test]
@@ -257,11 +315,10 @@ fn an_sglang_pool_line_whose_figure_is_not_a_count_is_named() {
 /// memory, with which the page refuses to start as vLLM did (0 B is no figure a page takes).
 #[test]
 fn what_the_page_cannot_take_is_refused_with_its_cause() {
-    use kvbudget::core::handoff::read_scenario;
     let text = fixture("configs", "Qwen3-14B-AWQ.json");
     let mut json: serde_json::Value = serde_json::from_str(&text).unwrap();
     json["max_position_embeddings"] = serde_json::json!(1u64 << 41);
-    let e = read_import(&answer(&import_request("x", &json.to_string()))).unwrap_err();
+    let e = import_of("x", &json.to_string()).unwrap_err();
     assert!(
         e.starts_with("kvbudget cannot take this model: max_pos"),
         "{e}"
@@ -276,9 +333,9 @@ fn what_the_page_cannot_take_is_refused_with_its_cause() {
         .map(|l| format!("{}\n", l.replace("6.51 GiB", "0.00 GiB")))
         .collect();
     assert!(cut.contains("Available KV cache memory: 0.00 GiB"));
-    read_text(&w.answer(&log_request(&cut))).unwrap();
+    read_log(&mut w, &cut);
     let q = query::encode(&PageScenario::default());
-    let (s, _) = read_scenario(&w.answer(&log_question("log_adopt", &q))).unwrap();
+    let (s, _) = adopt_log(&mut w, &q);
     assert_eq!(s.kv_memory.map(|b| b.0), Some(1));
     let o = kvbudget::core::calc::evaluate(&s).unwrap();
     assert!(o.chosen.report.refusal.is_some());

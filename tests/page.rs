@@ -1,17 +1,26 @@
 //! The page's decisions, natively: committing typed text, the pickers, what a repertoire row
 //! loads, the charts' table and the embed snippet.
 
-use kvbudget::core::handoff::sglang::{read_view, sglang_request, SglangView};
-use kvbudget::core::handoff::{answer, read_text};
+use kvbudget::core::handoff::panels::{apply_plan, plan_view, PlanButton};
+use kvbudget::core::handoff::{Answer, PlanView, Request, Session, SglangView};
 use kvbudget::core::query::{decode, encode};
 use kvbudget::core::repertoire::rows;
 use kvbudget::core::scenario::{Embed, Engine, ModelChoice, PageScenario, Theme};
 use kvbudget::core::units::Bytes;
 use kvbudget::page::{self, Units, CHARTS};
 
-/// SGLang's figures as the page gets them: asked of the worker's code, read back from its text.
+/// SGLang's figures as the page gets them: asked of the worker's code, read back from its JSON.
 fn sglang_view(s: &PageScenario) -> SglangView {
-    read_view(&read_text(&answer(&sglang_request(&encode(s)))).unwrap())
+    let answer = Session::default().answer(Request::Sglang { query: encode(s) });
+    match serde_json::from_str(&serde_json::to_string(&answer).unwrap()).unwrap() {
+        Answer::Sglang(v) => v,
+        other => panic!("{other:?}"),
+    }
+}
+
+/// The plan of a scenario as the worker answers it.
+fn plan_of(s: &PageScenario) -> Option<PlanView> {
+    plan_view(s, &kvbudget::core::calc::evaluate(s).unwrap())
 }
 
 fn input(id: &str) -> &'static page::Input {
@@ -318,7 +327,7 @@ fn sglang_stats_and_lines() {
     // and text from the worker escaped.
     let mut hostile = v.clone();
     hostile.notes.push("<script>x</script>".into());
-    let html = page::sglang_panel_html(&s, &hostile);
+    let html = page::sglang_panel_html(&hostile);
     assert!(html.contains(r#"data-testid="sglang-tokens" data-value="7422""#));
     assert!(html.contains(r#"data-testid="compare-sglang-tokens" data-value="7422""#));
     // The page shows an older panel dimmed while the worker computes the current one.
@@ -339,7 +348,13 @@ fn the_results_html_escapes_what_users_type_and_carries_the_test_ids() {
     let o = evaluate(&s).unwrap();
     let words = explain(&s, &o);
     // 30 GiB of weights do not load on a 24 GB card: a refusal with its fixes.
-    let f = fixes(&s, &o);
+    let f: Vec<_> = fixes(&s, &o)
+        .into_iter()
+        .map(|f| kvbudget::core::handoff::FixView {
+            key: f.change.key().into(),
+            label: f.label,
+        })
+        .collect();
     let top = page::results_top(
         &s,
         &o,
@@ -413,25 +428,19 @@ fn the_plan_panel_states_the_plan_and_applies_it() {
     // 2,418,278,400 B of --kv-cache-memory (tests/calc.rs derives it).
     let (s, _) = decode("?model=Qwen/Qwen3-8B&gpu=rtx-4090&ctx=8192&plan=2");
     let o = evaluate(&s).unwrap();
-    let html = page::plan_html(&s, &o).unwrap();
+    let html = page::plan_html(&plan_of(&s).unwrap());
     assert!(html.contains(r#"data-testid="plan-kv-bytes" data-value="2418278400">2,418,278,400<"#));
     assert!(html.contains(r#"data-plan-apply="kv""#));
     let mut t = s.clone();
-    page::apply_plan(&mut t, &s, &o, "kv");
+    apply_plan(&mut t, &s, &o, PlanButton::Kv);
     assert_eq!(t.kv_memory, Some(Bytes(2_418_278_400)));
     // The utilization button sets the safe end of the range it states.
     let mut u = s.clone();
-    page::apply_plan(&mut u, &s, &o, "util");
+    apply_plan(&mut u, &s, &o, PlanButton::Util);
     let safe = u.util.expect("a utilization");
     assert!(html.contains(&format!("{safe}")), "{html}");
     // No plan asked, no panel.
-    assert_eq!(
-        page::plan_html(
-            &PageScenario::default(),
-            &evaluate(&PageScenario::default()).unwrap()
-        ),
-        None
-    );
+    assert_eq!(plan_of(&PageScenario::default()), None);
 }
 
 #[test]
@@ -443,7 +452,7 @@ fn a_plan_button_applies_the_plan_shown_even_after_a_refused_edit() {
     // panel states for the scenario shown: 2,418,278,400 B (tests/calc.rs).
     let mut edited = s.clone();
     edited.ctx = 65_536;
-    page::apply_plan(&mut edited, &s, &o, "kv");
+    apply_plan(&mut edited, &s, &o, PlanButton::Kv);
     assert_eq!(edited.kv_memory, Some(Bytes(2_418_278_400)));
     assert_eq!(edited.ctx, 65_536);
 }
@@ -584,18 +593,17 @@ fn a_plan_past_max_num_seqs_says_so_and_raises_it() {
     let (s, _) = decode("?model=Qwen/Qwen3-8B&gpu=a100-80gb&ctx=2048&tp=2&plan=400");
     let o = evaluate(&s).unwrap();
     assert_eq!(s.seqs(), 256);
-    let html = page::plan_html(&s, &o).unwrap();
+    let html = page::plan_html(&plan_of(&s).unwrap());
     assert!(
         html.contains("max_num_seqs 256 runs at most 256 sequences at once; for 400 at once, also set <strong>--max-num-seqs 400</strong>"),
         "{html}"
     );
     let mut t = s.clone();
-    page::apply_plan(&mut t, &s, &o, "seqs");
+    apply_plan(&mut t, &s, &o, PlanButton::Seqs);
     assert_eq!(t.seqs, Some(400));
     // 200 sequences are within the cap: nothing to raise.
     let (s, _) = decode("?model=Qwen/Qwen3-8B&gpu=a100-80gb&ctx=2048&tp=2&plan=200");
-    let o = evaluate(&s).unwrap();
-    assert!(!page::plan_html(&s, &o).unwrap().contains("plan-seqs"));
+    assert!(!page::plan_html(&plan_of(&s).unwrap()).contains("plan-seqs"));
 }
 
 #[test]

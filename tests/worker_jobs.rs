@@ -1,10 +1,15 @@
-//! The panels the first load does without are written by the page's worker
-//! (`page::worker_answer`): what it answers must be what the page showed when it computed them
-//! itself, and its buttons must change the scenario the same way.
+//! The panels the first load does without are answered by the page's worker as data
+//! (`core::handoff`, JSON) and drawn by the page (`page::plan_html`, `page::fixes_html`,
+//! `page::gpu_table_html`, `page::log_compare_html`, `page::sglang_panel_html`): what it answers
+//! must be what the core computes, and its buttons must change the scenario the same way.
 
-use kvbudget::core::handoff::{read_scenario, read_text, Session};
-use kvbudget::core::query::decode;
-use kvbudget::page::{self, worker_answer};
+use kvbudget::core::handoff::panels::PlanButton;
+use kvbudget::core::handoff::{
+    hub_answer, hub_config_url, read_scenario, Answer, Request, Session,
+};
+use kvbudget::core::query::{decode, encode};
+use kvbudget::core::scenario::PageScenario;
+use kvbudget::page;
 
 fn fixture(dir: &str, name: &str) -> String {
     std::fs::read_to_string(format!(
@@ -14,14 +19,44 @@ fn fixture(dir: &str, name: &str) -> String {
     .unwrap()
 }
 
-fn ask(request: &str) -> String {
-    worker_answer(&mut Session::default(), request)
+/// `request` sent as JSON to `w`, the answer read back from JSON.
+fn ask_of(w: &mut Session, request: Request) -> Answer {
+    let sent = serde_json::from_str(&serde_json::to_string(&request).unwrap()).unwrap();
+    let answer = w.answer(sent);
+    serde_json::from_str(&serde_json::to_string(&answer).unwrap()).unwrap()
+}
+
+fn ask(request: Request) -> Answer {
+    ask_of(&mut Session::default(), request)
+}
+
+fn q(s: &PageScenario) -> String {
+    encode(s)
+}
+
+/// The plan panel the page draws for `s` (empty when the scenario asks for none).
+fn plan_panel(s: &PageScenario) -> String {
+    match ask(Request::Plan { query: q(s) }) {
+        Answer::Plan(Some(p)) => page::plan_html(&p),
+        Answer::Plan(None) => String::new(),
+        other => panic!("{other:?}"),
+    }
+}
+
+fn plan_apply(which: PlanButton, shown: &PageScenario, target: &PageScenario) -> PageScenario {
+    read_scenario(ask(Request::PlanApply {
+        which,
+        shown: q(shown),
+        target: q(target),
+    }))
+    .unwrap()
+    .0
 }
 
 #[test]
 fn the_plan_panel_and_its_buttons() {
     let (shown, _) = decode("?model=Qwen/Qwen3-8B&gpu=rtx-4090&plan=4");
-    let html = read_text(&ask(&page::panel_request("plan", &shown))).unwrap();
+    let html = plan_panel(&shown);
     // Qwen3-8B's block is 16 tokens × 147,456 B = 2,359,296 B; 4 sequences of 8,192 tokens take
     // 4 × 512 blocks, and vLLM keeps one more: 2,049 × 2,359,296 = 4,834,197,504 B.
     assert!(
@@ -32,43 +67,46 @@ fn the_plan_panel_and_its_buttons() {
     // The button applies the shown scenario's plan to the scenario as edited (here its context
     // changed meanwhile, and stays changed).
     let (target, _) = decode("?model=Qwen/Qwen3-8B&gpu=rtx-4090&plan=4&ctx=4096");
-    let request = page::apply_request("plan_apply", "kv", &shown, &target);
-    let (applied, _) = read_scenario(&ask(&request)).unwrap();
+    let applied = plan_apply(PlanButton::Kv, &shown, &target);
     assert_eq!(applied.kv_memory.map(|b| b.0), Some(4_834_197_504));
     assert_eq!(applied.ctx, 4096);
     // 10 sequences: 5,121 blocks × 2,359,296 B = 12,081,954,816 B beside 16,396,037,652 B of
     // weights is more than the card's 25,286,619,955 B: no button, only why; the button's
     // request changes nothing.
     let (ten, _) = decode("?model=Qwen/Qwen3-8B&gpu=rtx-4090&plan=10");
-    let html = read_text(&ask(&page::panel_request("plan", &ten))).unwrap();
+    let html = plan_panel(&ten);
     assert!(html.contains(r#"data-value="12081954816""#), "{html}");
     assert!(!html.contains(r#"data-plan-apply="kv""#), "{html}");
     assert!(html.contains(r#"data-testid="plan-kv-over""#), "{html}");
     assert!(html.contains("does not fit this GPU"), "{html}");
-    let request = page::apply_request("plan_apply", "kv", &ten, &ten);
-    let (applied, _) = read_scenario(&ask(&request)).unwrap();
-    assert_eq!(applied.kv_memory, None);
+    assert_eq!(plan_apply(PlanButton::Kv, &ten, &ten).kv_memory, None);
     // No plan asked: no panel.
     let (none, _) = decode("?model=Qwen/Qwen3-8B&gpu=rtx-4090");
-    assert_eq!(
-        read_text(&ask(&page::panel_request("plan", &none))).unwrap(),
-        ""
-    );
+    assert_eq!(plan_panel(&none), "");
 }
 
 #[test]
 fn a_refusals_fixes_each_make_it_start() {
     use kvbudget::core::calc::evaluate;
+    let fixes = |s: &PageScenario| match ask(Request::Fixes { query: q(s) }) {
+        Answer::Fixes(f) => f,
+        other => panic!("{other:?}"),
+    };
     // Qwen3-14B's 27.5 GiB of weights do not load on a 24 GB card.
     let (s, _) = decode("?model=Qwen/Qwen3-14B&gpu=rtx-4090");
     assert!(evaluate(&s).unwrap().chosen.report.refusal.is_some());
-    let html = read_text(&ask(&page::panel_request("fixes", &s))).unwrap();
-    let n = html.matches("data-fix-index=").count();
-    assert!(n > 0, "{html}");
-    for i in 0..n {
+    let f = fixes(&s);
+    let html = page::fixes_html(&f);
+    assert!(!f.is_empty(), "{html}");
+    assert_eq!(html.matches("data-fix-index=").count(), f.len());
+    for i in 0..f.len() {
         assert!(html.contains(&format!(r#"data-fix-index="{i}""#)), "{i}");
-        let request = page::apply_request("fix_apply", &i.to_string(), &s, &s);
-        let (fixed, _) = read_scenario(&ask(&request)).unwrap();
+        let request = Request::FixApply {
+            index: i,
+            shown: q(&s),
+            target: q(&s),
+        };
+        let (fixed, _) = read_scenario(ask(request)).unwrap();
         assert!(
             evaluate(&fixed).unwrap().chosen.report.refusal.is_none(),
             "fix {i} leaves it refused"
@@ -76,15 +114,19 @@ fn a_refusals_fixes_each_make_it_start() {
     }
     // A scenario that evaluates without a refusal has none to fix.
     let (fine, _) = decode("?model=Qwen/Qwen3-8B&gpu=rtx-4090");
-    let none = read_text(&ask(&page::panel_request("fixes", &fine))).unwrap();
-    assert!(!none.contains("data-fix-index"));
+    assert!(fixes(&fine).is_empty());
 }
 
 #[test]
 fn the_gpu_table_names_each_gpu_by_its_slug() {
     let (s, _) = decode("?model=Qwen/Qwen3-8B&gpu=rtx-4090");
-    let html = read_text(&ask(&page::panel_request("gpus", &s))).unwrap();
+    let Answer::Gpus(rows) = ask(Request::Gpus { query: q(&s) }) else {
+        panic!("no rows")
+    };
+    let html = page::gpu_table_html("Qwen/Qwen3-8B", 40_960, &rows);
     assert!(html.contains(r#"data-testid="gpu-table""#));
+    // The RTX 4090's row: 25,286,619,955 B as vLLM sees it is 23.55 GiB.
+    assert!(html.contains("23.55 GiB"), "{html}");
     // Every row's button carries a slug the page can load.
     let slugs: Vec<&str> = html
         .split(r#"data-gpu=""#)
@@ -101,27 +143,37 @@ fn the_gpu_table_names_each_gpu_by_its_slug() {
 #[test]
 fn the_log_panel_follows_the_kept_log() {
     let mut w = Session::default();
+    let panel = |w: &mut Session, query: &str, reads| {
+        ask_of(
+            w,
+            Request::LogPanel {
+                query: query.into(),
+                reads,
+            },
+        )
+    };
     // Before any log there is no panel to write.
-    let before = worker_answer(&mut w, "log_panel\n?model=Qwen/Qwen3-8B\n1");
-    assert!(read_text(&before).is_err());
+    assert!(matches!(
+        panel(&mut w, "?model=Qwen/Qwen3-8B", 1),
+        Answer::Failed(_)
+    ));
     // The 0.11 log of Qwen3-14B started with 42,656 tokens.
     let text = fixture("logs", "v1_0.11_two_line.log");
-    let read = read_text(&worker_answer(&mut w, &page::log_read_request(&text))).unwrap();
-    let mut lines = read.lines();
+    let Answer::LogRead(read) = ask_of(&mut w, Request::ReadLog { text }) else {
+        panic!("not read")
+    };
     assert_eq!(
-        (lines.next(), lines.next()),
-        (Some("vllm"), Some("started"))
+        (read.kind.as_str(), read.verdict.as_str()),
+        ("vllm", "started")
     );
-    assert!(lines.next().unwrap().contains("42,656"));
-    let panel = read_text(&worker_answer(
-        &mut w,
-        "log_panel\n?model=Qwen/Qwen3-14B&gpu=h100-sxm\n1",
-    ))
-    .unwrap();
-    let mut lines = panel.splitn(3, '\n');
-    assert_eq!(lines.next(), Some("started"));
-    assert!(lines.next().unwrap().contains("42,656"));
-    let compare = lines.next().unwrap();
+    assert!(read.message.contains("42,656"));
+    let Answer::LogPanel { status, view } = panel(&mut w, "?model=Qwen/Qwen3-14B&gpu=h100-sxm", 1)
+    else {
+        panic!("no panel")
+    };
+    assert_eq!(status.verdict, "started");
+    assert!(status.message.contains("42,656"));
+    let compare = page::log_compare_html(&status.kind, view.as_ref());
     assert!(
         compare.contains(r#"data-testid="log-compare""#),
         "{compare}"
@@ -129,19 +181,26 @@ fn the_log_panel_follows_the_kept_log() {
     assert!(compare.contains("42,656"));
     // A log without KV figures is not kept: no panel after it.
     let none = fixture("logs", "no_kv_line.log");
-    let read = read_text(&worker_answer(&mut w, &page::log_read_request(&none))).unwrap();
-    assert!(read.starts_with("none\n"), "{read}");
-    assert!(read.contains("No KV cache figures in this log"));
-    assert!(read_text(&worker_answer(&mut w, "log_panel\n?\n2")).is_err());
+    let Answer::LogRead(read) = ask_of(&mut w, Request::ReadLog { text: none }) else {
+        panic!("not read")
+    };
+    assert_eq!(read.kind, "none");
+    assert!(read.message.contains("No KV cache figures in this log"));
+    assert!(matches!(panel(&mut w, "?", 2), Answer::Failed(_)));
 }
 
 #[test]
 fn an_import_for_the_page_adopts_the_model_and_lowers_the_context() {
     use kvbudget::core::scenario::ModelChoice;
     let text = fixture("configs", "gemma-3-4b-it.json");
-    let answer = ask(&page::import_page_request("gemma-3-4b-it", &text));
+    let Answer::Imported(m) = ask(Request::Import {
+        name: "gemma-3-4b-it".into(),
+        text: text.clone(),
+    }) else {
+        panic!("not imported")
+    };
     let (mut s, _) = decode("?model=Qwen/Qwen3-8B&ctx=1000000");
-    let said = page::adopt_import_answer(&mut s, &answer).unwrap();
+    let said = page::adopt_import_view(&mut s, &m);
     let ModelChoice::Custom(spec) = &s.model else {
         panic!("{:?}", s.model)
     };
@@ -149,51 +208,53 @@ fn an_import_for_the_page_adopts_the_model_and_lowers_the_context() {
     assert_eq!(spec, &direct.spec);
     // max_model_len was above the model's own: lowered to it.
     assert_eq!(s.ctx, direct.default_max_model_len);
-    assert!(said.contains("import-ok") && !said.contains('\n'));
-    // A broken file is answered with why, and changes nothing.
-    let broken = ask(&page::import_page_request(
-        "broken",
-        &fixture("configs", "broken.json"),
-    ));
-    let (mut t, _) = decode("?model=Qwen/Qwen3-8B");
-    let before = t.clone();
-    assert!(page::adopt_import_answer(&mut t, &broken).is_err());
-    assert_eq!(t, before);
+    assert!(said.contains("import-ok"));
+    // A broken file is answered with why.
+    let broken = ask(Request::Import {
+        name: "broken".into(),
+        text: fixture("configs", "broken.json"),
+    });
+    assert!(matches!(broken, Answer::Failed(_)), "{broken:?}");
 }
 
 #[test]
 fn a_hub_fetch_says_what_went_wrong() {
-    let import = |_: &str| -> String { unreachable!("nothing to import") };
-    let say = |fetched| read_text(&page::hub_answer("Org/Model", fetched, import)).unwrap_err();
+    let say = |fetched| match hub_answer("Org/Model", fetched) {
+        Answer::Failed(e) => e,
+        other => panic!("{other:?}"),
+    };
     assert!(say(Ok((404, None))).contains("Org/Model"));
     assert!(say(Ok((403, None))).contains("403"));
     assert!(say(Ok((500, None))).contains("500"));
     assert!(say(Err(true)).contains("offline"));
     assert!(say(Err(false)).contains("CORS"));
-    // A 200 with text is imported.
-    let answer = page::hub_answer("Org/Model", Ok((200, Some("{}".into()))), |t| {
-        format!("ok\n{t}")
-    });
-    assert_eq!(read_text(&answer).unwrap(), "{}");
+    // A 200 with text is imported (here a config without the geometry: why it is refused).
+    assert!(matches!(
+        hub_answer("Org/Model", Ok((200, Some("{}".into())))),
+        Answer::Failed(_)
+    ));
+    let gemma = fixture("configs", "gemma-3-4b-it.json");
+    assert!(matches!(
+        hub_answer("google/gemma-3-4b-it", Ok((200, Some(gemma)))),
+        Answer::Imported(_)
+    ));
     assert_eq!(
-        page::hub_config_url("Qwen/Qwen3-8B"),
+        hub_config_url("Qwen/Qwen3-8B"),
         "https://huggingface.co/Qwen/Qwen3-8B/resolve/main/config.json"
     );
 }
 
 #[test]
-fn sglangs_figures_come_with_their_panel() {
-    use kvbudget::core::handoff::sglang::{read_view, sglang_request};
+fn sglangs_figures_are_drawn_into_their_panel() {
     let (s, _) = decode("?model=Qwen/Qwen3-8B&gpu=h100-sxm&engine=sglang");
-    let q = kvbudget::core::query::encode(&s);
-    let v = read_view(&read_text(&ask(&sglang_request(&q))).unwrap());
+    let Answer::Sglang(v) = ask(Request::Sglang { query: q(&s) }) else {
+        panic!("no figures")
+    };
     assert!(!v.stats.is_empty());
-    assert!(
-        v.panel.contains(r#"data-testid="sglang-stats""#),
-        "{}",
-        v.panel
-    );
-    assert_eq!(v.panel, page::sglang_panel_html(&s, &v));
+    let html = page::sglang_panel_html(&v);
+    assert!(html.contains(r#"data-testid="sglang-stats""#), "{html}");
+    // The comparison's caption names the scenario it is for.
+    assert!(v.caption.contains("Qwen/Qwen3-8B"), "{}", v.caption);
 }
 
 #[test]

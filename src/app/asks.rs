@@ -6,19 +6,19 @@
 
 use super::parts::Ui;
 use super::{browser, State};
-use kvbudget_core::handoff::{read_scenario, read_text};
+use kvbudget_core::handoff::{read_scenario, Answer as Reply, Request};
 use kvbudget_core::i18n::Lang;
 use kvbudget_core::scenario::PageScenario;
 use leptos::prelude::*;
 
-/// The latest answer: the request it answers (with the language) and the text, or why the worker
-/// could not answer.
-pub type Answer = Option<(String, Result<String, String>)>;
+/// The latest answer: the request it answers (with the language) and the answer, or why the
+/// worker could not answer.
+pub type Answer = Option<(String, Result<Reply, String>)>;
 
 /// A question that follows the page.
 #[derive(Clone, Copy)]
 pub struct Asked {
-    /// The request now (with the language on its first line), if there is one.
+    /// The request now (JSON, with the language), if there is one.
     key: Memo<Option<String>>,
     /// The latest answer.
     got: RwSignal<Answer>,
@@ -27,10 +27,10 @@ pub struct Asked {
 impl Asked {
     /// Asks the worker `request()` (`None`: nothing to ask) in the page's language whenever it
     /// changes.
-    pub fn new(lang: Memo<Lang>, request: Box<dyn Fn() -> Option<String> + Send + Sync>) -> Self {
+    pub fn new(lang: Memo<Lang>, request: Box<dyn Fn() -> Option<Request> + Send + Sync>) -> Self {
         let key = Memo::new(move |_| {
             let l = lang.get().key();
-            request().map(|r| format!("{l}\n{r}"))
+            request().and_then(|r| serde_json::to_string(&(l, r)).ok())
         });
         let got = RwSignal::new(None);
         Effect::new_sync(move |_| {
@@ -38,11 +38,11 @@ impl Asked {
             if got.with_untracked(|g: &Answer| g.as_ref().is_some_and(|g| g.0 == k)) {
                 return;
             }
-            let request = k.split_once('\n').map_or("", |x| x.1).to_string();
+            let Ok((_, request)) = serde_json::from_str::<(String, Request)>(&k) else {
+                return;
+            };
             leptos::task::spawn_local(async move {
-                let answer = browser::ask_worker(request)
-                    .await
-                    .and_then(|a| read_text(&a));
+                let answer = browser::ask_worker(request).await;
                 if key.try_get_untracked().flatten().as_deref() == Some(k.as_str()) {
                     got.set(Some((k, answer)));
                 }
@@ -53,7 +53,7 @@ impl Asked {
 
     /// The latest answer (`None` before the first, or when nothing is asked) and whether it
     /// answers the request now.
-    pub fn latest(&self) -> Option<(Result<String, String>, bool)> {
+    pub fn latest(&self) -> Option<(Result<Reply, String>, bool)> {
         let k = self.key.get()?;
         self.got
             .with(|g| g.as_ref().map(|(gk, a)| (a.clone(), *gk == k)))
@@ -74,55 +74,53 @@ impl Asked {
         self.got.set(None);
     }
 
-    /// A panel the worker writes as HTML text: the current one, an older one dimmed while the
-    /// worker computes the current one, or why it could not.
-    pub fn html(&self) -> String {
+    /// A panel drawn from the worker's answer (`draw`) as HTML text: the current one, an older
+    /// one dimmed while the worker computes the current one, or why it could not.
+    pub fn html(&self, draw: impl Fn(&Reply) -> String) -> String {
         match self.latest() {
-            Some((Ok(html), true)) => html,
-            Some((Ok(html), false)) => crate::page::dimmed(&html),
+            Some((Ok(a), true)) => draw(&a),
+            Some((Ok(a), false)) => crate::page::dimmed(&draw(&a)),
             Some((Err(e), _)) => format!("<p>{}</p>", crate::page::html_escape(&e)),
             None => String::new(),
         }
     }
 
     /// The answer to the request now (`None` while the worker computes it).
-    pub fn now(&self) -> Option<Result<String, String>> {
+    pub fn now(&self) -> Option<Result<Reply, String>> {
         self.latest()
             .filter(|(_, current)| *current)
             .map(|(a, _)| a)
     }
 }
 
-/// A button of a panel the worker wrote (`job`: `plan_apply`, `fix_apply`; `which`: the button):
-/// the change for the scenario shown, which the panel states, applied by the worker to the
-/// scenario as edited (they differ while an edit is refused). Why the worker could not goes to
-/// the results' status line.
-pub fn apply_button(state: State, ui: Ui, job: &str, which: &str) {
+/// A button of a panel the worker answered (`apply`: the request for the scenario shown and the
+/// scenario as edited, as queries): the change for the scenario shown, which the panel states,
+/// applied by the worker to the scenario as edited (they differ while an edit is refused). Why
+/// the worker could not goes to the results' status line.
+pub fn apply_button(state: State, ui: Ui, apply_to: impl FnOnce(String, String) -> Request) {
+    use kvbudget_core::query::encode;
     let scenario = state.scenario;
     let request = state.shown.with_untracked(|x| {
         let x = x.as_ref()?;
-        Some(scenario.with_untracked(|t| crate::page::apply_request(job, which, &x.s, t)))
+        Some(apply_to(encode(&x.s), scenario.with_untracked(encode)))
     });
     if let Some(request) = request {
         apply(scenario, request, |_| {}, move |e| ui.copied.set(e));
     }
 }
 
-/// Asks the worker once for a scenario (`request`: a panel's `apply_request`, a log's
-/// `log_adopt`) and sets it, unless the scenario changed meanwhile; `applied` gets the notes
-/// that came with it, `failed` why the worker could not.
+/// Asks the worker once for a scenario (`request`: a panel's button, a log's adopt or align)
+/// and sets it, unless the scenario changed meanwhile; `applied` gets the notes that came with
+/// it, `failed` why the worker could not.
 pub fn apply(
     scenario: RwSignal<PageScenario>,
-    request: String,
+    request: Request,
     applied: impl FnOnce(Vec<String>) + 'static,
     failed: impl FnOnce(String) + 'static,
 ) {
     let before = scenario.with_untracked(kvbudget_core::query::encode);
     leptos::task::spawn_local(async move {
-        match browser::ask_worker(request)
-            .await
-            .and_then(|a| read_scenario(&a))
-        {
+        match browser::ask_worker(request).await.and_then(read_scenario) {
             Ok(_) if scenario.with_untracked(kvbudget_core::query::encode) != before => {}
             Ok((s, notes)) => {
                 scenario.set(s);

@@ -3,6 +3,7 @@
 //! with a fallback, or reported), never unwrapped: a browser that refuses (Safari's replaceState
 //! limit, a clipboard without permission, a blocked request) must not break the page.
 
+use kvbudget_core::handoff::{Answer, Envelope, Reply, Request};
 use kvbudget_core::i18n::Lang;
 use leptos::prelude::*;
 use std::time::Duration;
@@ -437,19 +438,23 @@ pub fn target_closest(ev: &web_sys::Event, selector: &str) -> bool {
 /// Its loader sits beside `index.html`, so the URL is relative to the page's own.
 const WORKER_LOADER: &str = "./kvbudget-worker_loader.js";
 
-/// The worker, once started: its handle, its generation, a promise that settles when it says
-/// `ready`, and the requests waiting for their answers (by number: several may be in flight).
+/// The worker, once started: its handle, its generation, and a promise that settles when it says
+/// `ready`.
 struct Started {
     worker: web_sys::Worker,
     generation: u32,
     ready: js_sys::Promise,
 }
 
+/// The requests waiting for their answers (by number: several may be in flight), and the
+/// answers come for them.
 type Waiting = std::collections::HashMap<u32, (js_sys::Function, js_sys::Function)>;
+type Come = std::collections::HashMap<u32, Answer>;
 
 thread_local! {
     static WORKER: std::cell::RefCell<Option<Started>> = const { std::cell::RefCell::new(None) };
     static WAITING: std::cell::RefCell<Waiting> = std::cell::RefCell::new(Waiting::new());
+    static COME: std::cell::RefCell<Come> = std::cell::RefCell::new(Come::new());
     static NEXT: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
 }
 
@@ -483,7 +488,7 @@ fn within(promise: js_sys::Promise, ms: i32) -> js_sys::Promise {
     js_sys::Promise::race(&js_sys::Array::of2(&promise, &timeout))
 }
 
-/// Starts the worker: its messages are `ready <protocol>`, then `<number>\n<answer>` for each
+/// Starts the worker: its messages are `ready <protocol>`, then a [`Reply`] (JSON) for each
 /// request. A worker of another protocol (a stale copy from a cache) counts as failed.
 fn start_worker(generation: u32) -> Result<(web_sys::Worker, js_sys::Promise), String> {
     use wasm_bindgen::closure::Closure;
@@ -506,20 +511,13 @@ fn start_worker(generation: u32) -> Result<(web_sys::Worker, js_sys::Promise), S
                 }
                 return;
             }
-            let Some((n, answer)) = text.split_once('\n') else {
+            let Ok(Reply { n, answer }) = serde_json::from_str::<Reply>(&text) else {
                 worker_failed(generation);
                 return;
             };
-            let waiting = n
-                .parse::<u32>()
-                .ok()
-                .and_then(|n| WAITING.with(|w| w.borrow_mut().remove(&n)));
-            match waiting {
-                Some((resolve, _)) => {
-                    let _ = resolve.call1(&wasm_bindgen::JsValue::NULL, &answer.into());
-                }
-                None if n.parse::<u32>().is_err() => worker_failed(generation),
-                None => {}
+            if let Some((resolve, _)) = WAITING.with(|w| w.borrow_mut().remove(&n)) {
+                COME.with(|c| c.borrow_mut().insert(n, answer));
+                let _ = resolve.call0(&wasm_bindgen::JsValue::NULL);
             }
         });
     let on_error = Closure::<dyn FnMut(web_sys::Event)>::new(move |_: web_sys::Event| {
@@ -538,19 +536,19 @@ fn start_worker(generation: u32) -> Result<(web_sys::Worker, js_sys::Promise), S
 /// ready: a message sent before its handler is set would be lost) and waits for its answer, its
 /// texts in the page's language as it is now. Requests may overlap; each answer comes back to
 /// its own request. A worker that does not start or answer in time is stopped and reported.
-pub async fn ask_worker(request: String) -> Result<String, String> {
+/// An answer that says the worker could not answer comes back as `Err`.
+pub async fn ask_worker(request: Request) -> Result<Answer, String> {
     ask(request, None).await
 }
 
-/// Asks the worker `request` with a file it reads first and appends to the request after a
-/// newline: a dropped or chosen log goes to the worker as it is (a handle, not its text), so the
-/// page's thread neither reads nor copies a 10 MB log.
-pub async fn ask_worker_reading(request: String, file: web_sys::File) -> Result<String, String> {
-    ask(request, Some(file)).await
+/// Has the worker read the log in `file` and keep it: a dropped or chosen log goes to the worker
+/// as it is (a handle, not its text), so the page's thread neither reads nor copies a 10 MB log.
+pub async fn ask_worker_reading(file: web_sys::File) -> Result<Answer, String> {
+    ask(Request::ReadLogFile, Some(file)).await
 }
 
-async fn ask(request: String, file: Option<web_sys::File>) -> Result<String, String> {
-    let lang = kvbudget_core::i18n::lang().key();
+async fn ask(request: Request, file: Option<web_sys::File>) -> Result<Answer, String> {
+    let lang = kvbudget_core::i18n::lang().key().to_string();
     let failed = || kvbudget_core::t!(BR_WORKER_FAILED).to_string();
     let existing = WORKER.with(|w| {
         w.borrow()
@@ -586,7 +584,11 @@ async fn ask(request: String, file: Option<web_sys::File>) -> Result<String, Str
     let answer = js_sys::Promise::new(&mut |resolve, reject| {
         WAITING.with(|w| w.borrow_mut().insert(n, (resolve, reject)));
     });
-    let mut message = wasm_bindgen::JsValue::from_str(&format!("{n}\n{lang}\n{request}"));
+    let envelope = Envelope { n, lang, request };
+    let Ok(text) = serde_json::to_string(&envelope) else {
+        return Err(failed());
+    };
+    let mut message = wasm_bindgen::JsValue::from_str(&text);
     if let Some(file) = file {
         message = js_sys::Array::of2(&message, &file).into();
     }
@@ -595,7 +597,11 @@ async fn ask(request: String, file: Option<web_sys::File>) -> Result<String, Str
         return Err(failed());
     }
     match JsFuture::from(within(answer, ANSWER_MS)).await {
-        Ok(v) => v.as_string().ok_or_else(failed),
+        Ok(_) => match COME.with(|c| c.borrow_mut().remove(&n)) {
+            Some(Answer::Failed(e)) => Err(e),
+            Some(answer) => Ok(answer),
+            None => Err(failed()),
+        },
         Err(_) => {
             worker_failed(generation);
             Err(failed())

@@ -1,10 +1,11 @@
-//! The current model and context on every GPU preset (`page::gpu_table_html`, written by the
-//! worker: 14 evaluations the first load does without); a row loads its GPU.
+//! The current model and context on every GPU preset (`page::gpu_table_html`, from the worker's
+//! rows: 14 evaluations the first load does without); a row loads its GPU.
 
 use super::asks::Asked;
 use super::parts::{part, Ui};
 use super::{browser, State};
-use crate::page::panel_request;
+use kvbudget_core::handoff::{Answer, Request};
+use kvbudget_core::query::encode;
 use kvbudget_core::scenario::GpuChoice;
 use leptos::prelude::*;
 
@@ -17,12 +18,31 @@ pub fn parts(state: State, ui: Ui) {
             if !ui.gpus_open.get() {
                 return None;
             }
-            state
-                .shown
-                .with(|x| x.as_ref().map(|x| panel_request("gpus", &x.s)))
+            state.shown.with(|x| {
+                x.as_ref().map(|x| Request::Gpus {
+                    query: encode(&x.s),
+                })
+            })
         }),
     );
-    part("p-gpus", Box::new(move || asked.html()));
+    let caption = Memo::new(move |_| {
+        let _ = state.lang.get();
+        state.shown.with(|x| {
+            x.as_ref()
+                .map(|x| (x.s.model.name().to_string(), x.o.context))
+        })
+    });
+    part(
+        "p-gpus",
+        Box::new(move || {
+            asked.html(|a| match (a, caption.get()) {
+                (Answer::Gpus(rows), Some((model, context))) => {
+                    crate::page::gpu_table_html(&model, context, rows)
+                }
+                _ => String::new(),
+            })
+        }),
+    );
 }
 
 /// The panel opened or closed (`toggle` events do not bubble: the page listens for them as they

@@ -7,6 +7,7 @@ use super::parts::{part, Ui};
 use super::{dom, Scn};
 use crate::page;
 use kvbudget_core::config::unnamed;
+use kvbudget_core::handoff::{Answer, Request};
 use kvbudget_core::scenario::ModelChoice;
 use kvbudget_core::t;
 use leptos::prelude::*;
@@ -23,14 +24,15 @@ fn failed_html(text: &str) -> String {
 
 /// Has the worker read a config.json (`request`: pasted or read, or fetched from the Hub by the
 /// worker), then adopts it.
-async fn apply(scenario: Scn, status: RwSignal<String>, request: String) {
-    let answer = browser::ask_worker(request).await;
-    let mut s = scenario.get_untracked();
-    match answer.and_then(|a| page::adopt_import_answer(&mut s, &a)) {
-        Ok(said) => {
+async fn apply(scenario: Scn, status: RwSignal<String>, request: Request) {
+    match browser::ask_worker(request).await {
+        Ok(Answer::Imported(m)) => {
+            let mut s = scenario.get_untracked();
+            let said = page::adopt_import_view(&mut s, &m);
             scenario.set(s);
             status.set(said);
         }
+        Ok(_) => status.set(failed_html(t!(HO_UNREADABLE))),
         Err(e) => status.set(failed_html(&e)),
     }
 }
@@ -50,7 +52,10 @@ pub fn take(scenario: Scn, ui: Ui, text: Result<String, String>) {
     match text {
         Ok(text) => {
             ui.import.set(hint_html(t!(IM_READING_CONFIG)));
-            let request = page::import_page_request(unnamed(), &text);
+            let request = Request::Import {
+                name: unnamed().into(),
+                text,
+            };
             leptos::task::spawn_local(apply(scenario, ui.import, request));
         }
         Err(e) => ui.import.set(failed_html(&t!(im_too_big(&e)))),
@@ -71,7 +76,7 @@ pub fn click(scenario: Scn, ui: Ui, ev: &leptos::ev::MouseEvent) -> bool {
             status.set(failed_html(t!(IM_BAD_ID)));
         } else {
             status.set(hint_html(&t!(im_fetching(&id))));
-            leptos::task::spawn_local(apply(scenario, status, page::hub_request(&id)));
+            leptos::task::spawn_local(apply(scenario, status, Request::ImportHub { id }));
         }
     } else {
         return false;

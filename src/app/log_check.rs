@@ -5,8 +5,7 @@
 use super::asks::{apply, Asked};
 use super::parts::part;
 use super::{browser, Shown, State};
-use crate::page::panel_request;
-use kvbudget_core::handoff::{self, log_question, read_text};
+use kvbudget_core::handoff::{Answer, LogStatus, Request};
 use kvbudget_core::i18n::Lang;
 use kvbudget_core::query::encode;
 use kvbudget_core::t;
@@ -31,13 +30,12 @@ thread_local! {
 pub struct LogState {
     /// Counts the logs the worker read, so a new log asks for a new panel (0: it holds none).
     reads: RwSignal<u32>,
-    /// The status line besides the panel's, as its verdict and sentence on two lines: while a
-    /// log is read, what the worker said of a log it keeps nothing of, or why a log could not be
-    /// read (empty: nothing).
-    pending: RwSignal<String>,
+    /// The status line besides the panel's: while a log is read, what the worker said of a log
+    /// it keeps nothing of, or why a log could not be read (`None`: nothing).
+    pending: RwSignal<Option<LogStatus>>,
     /// What adopting or aligning changed (or why it could not).
     adopted: RwSignal<Vec<String>>,
-    /// The panel for the shown scenario (`page::log_panel_answer`), while a log is held.
+    /// The panel for the shown scenario (`Answer::LogPanel`), while a log is held.
     panel: Asked,
 }
 
@@ -54,8 +52,10 @@ impl LogState {
                 (n > 0)
                     .then(|| {
                         shown.with(|x| {
-                            x.as_ref()
-                                .map(|x| format!("{}\n{n}", panel_request("log_panel", &x.s)))
+                            x.as_ref().map(|x| Request::LogPanel {
+                                query: encode(&x.s),
+                                reads: n,
+                            })
                         })
                     })
                     .flatten()
@@ -63,7 +63,7 @@ impl LogState {
         );
         let log = LogState {
             reads,
-            pending: RwSignal::new(String::new()),
+            pending: RwSignal::new(None),
             adopted: RwSignal::new(Vec::new()),
             panel,
         };
@@ -85,41 +85,41 @@ impl LogState {
     /// Has the worker read `text` and keep it (a log without KV figures is not kept: what the
     /// worker said of it stays the status line).
     pub fn read(self, text: String) {
-        let request = crate::page::log_read_request(&text);
-        KEPT.with(|k| *k.borrow_mut() = Some(Source::Text(text)));
-        self.ask(t!(LC_READING_LOG), browser::ask_worker(request));
+        KEPT.with(|k| *k.borrow_mut() = Some(Source::Text(text.clone())));
+        self.ask(
+            t!(LC_READING_LOG),
+            browser::ask_worker(Request::ReadLog { text }),
+        );
     }
 
     /// Has the worker read the log in `file` (it reads the file itself, off the page's thread).
     pub fn read_file(self, file: web_sys::File) {
         KEPT.with(|k| *k.borrow_mut() = Some(Source::File(file.clone())));
         let reading = t!(lc_reading(&file.name()));
-        self.ask(
-            &reading,
-            browser::ask_worker_reading(crate::page::LOG_READ.into(), file),
-        );
+        self.ask(&reading, browser::ask_worker_reading(file));
     }
 
     /// Says `reading` while the worker reads a log.
     fn ask(
         self,
         reading: &str,
-        answer: impl std::future::Future<Output = Result<String, String>> + 'static,
+        answer: impl std::future::Future<Output = Result<Answer, String>> + 'static,
     ) {
         self.say(reading);
         self.panel.forget();
         leptos::task::spawn_local(async move {
-            match answer.await.and_then(|a| read_text(&a)) {
-                Ok(said) => {
-                    let (kind, status) = said.split_once('\n').unwrap_or(("none", ""));
-                    self.pending.set(status.to_string());
+            match answer.await {
+                Ok(Answer::LogRead(status)) => {
+                    let none = status.kind == "none";
+                    self.pending.set(Some(status));
                     // (None held: nothing to compare.)
-                    if kind == "none" {
+                    if none {
                         self.reads.set(0);
                     } else {
                         self.reads.update(|n| *n += 1);
                     }
                 }
+                Ok(_) => self.say(t!(HO_UNREADABLE)),
                 Err(e) => self.say(&e),
             }
         });
@@ -127,7 +127,10 @@ impl LogState {
 
     /// Says `message` in the status line (no verdict).
     fn say(self, message: &str) {
-        self.pending.set(format!("\n{message}"));
+        self.pending.set(Some(LogStatus {
+            message: message.into(),
+            ..LogStatus::default()
+        }));
     }
 }
 
@@ -141,37 +144,24 @@ pub fn parts(state: State) {
         panel,
         ..
     } = state.log;
-    // (The worker's panel: the verdict, the status line, then the comparison.)
-    let split = |text: &str| {
-        let mut lines = text.splitn(3, '\n');
-        let verdict = lines.next().unwrap_or_default().to_string();
-        let message = lines.next().unwrap_or_default().to_string();
-        (
-            verdict,
-            message,
-            lines.next().unwrap_or_default().to_string(),
-        )
+    // (The worker's panel: the kept log's status, then the comparison.)
+    let status_line = move || -> (String, String) {
+        let of = |st: &LogStatus| (st.verdict.clone(), st.message.clone());
+        match panel.latest() {
+            Some((Ok(Answer::LogPanel { status, .. }), true)) => of(&status),
+            _ if pending.with(Option::is_some) => {
+                pending.with(|p| p.as_ref().map(of)).unwrap_or_default()
+            }
+            Some((Ok(Answer::LogPanel { status, .. }), false)) => of(&status),
+            Some((Err(e), _)) => (String::new(), e),
+            _ => (String::new(), String::new()),
+        }
     };
     part(
         "p-log-status",
         Box::new(move || {
             let esc = crate::page::html_escape;
-            let (verdict, message) = match panel.latest() {
-                Some((Ok(text), true)) => {
-                    let (v, m, _) = split(&text);
-                    (v, m)
-                }
-                _ if !pending.with(String::is_empty) => {
-                    let (v, m, _) = split(&pending.get());
-                    (v, m)
-                }
-                Some((Ok(text), false)) => {
-                    let (v, m, _) = split(&text);
-                    (v, m)
-                }
-                Some((Err(e), _)) => (String::new(), e),
-                None => (String::new(), String::new()),
-            };
+            let (verdict, message) = status_line();
             format!(
                 r#"<p role="status" data-testid="log-status" data-value="{}">{}</p>"#,
                 esc(&verdict),
@@ -184,8 +174,8 @@ pub fn parts(state: State) {
     part(
         "p-log-compare",
         Box::new(move || match panel.latest() {
-            Some((Ok(text), current)) => {
-                let html = split(&text).2;
+            Some((Ok(Answer::LogPanel { status, view }), current)) => {
+                let html = crate::page::log_compare_html(&status.kind, view.as_ref());
                 if current {
                     html
                 } else {
@@ -221,7 +211,12 @@ pub fn take(state: State, text: Result<String, String>) {
 /// (`log_align`), and applies it.
 fn change(state: State, job: &'static str) {
     let adopted = state.log.adopted;
-    let request = log_question(job, &state.scenario.with_untracked(encode));
+    let query = state.scenario.with_untracked(encode);
+    let request = if job == "log_align" {
+        Request::LogAlign { query }
+    } else {
+        Request::LogAdopt { query }
+    };
     apply(
         state.scenario,
         request,
@@ -240,18 +235,19 @@ fn change(state: State, job: &'static str) {
 /// code), offered as a download.
 fn download(state: State) {
     let Some(request) = state.shown.with_untracked(|x| {
-        x.as_ref()
-            .map(|x| log_question("log_report", &encode(&x.s)))
+        x.as_ref().map(|x| Request::LogReport {
+            query: encode(&x.s),
+        })
     }) else {
         return;
     };
     let adopted = state.log.adopted;
     leptos::task::spawn_local(async move {
-        match browser::ask_worker(request)
-            .await
-            .and_then(|a| handoff::read_text(&a))
-        {
-            Ok(text) => browser::download("kv_report.json", &text, "application/json"),
+        match browser::ask_worker(request).await {
+            Ok(Answer::Report(text)) => {
+                browser::download("kv_report.json", &text, "application/json")
+            }
+            Ok(_) => adopted.set(vec![t!(HO_UNREADABLE).into()]),
             Err(e) => adopted.set(vec![e]),
         }
     });

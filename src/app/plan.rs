@@ -1,11 +1,12 @@
 //! The inverse question: the settings that give N sequences of the context, each one click away.
-//! The worker writes the panel (`page::plan_html`; a button's `data-plan-apply` says what it
-//! applies) and applies a button: the first load carries no plan search.
+//! The worker answers the plan as data (`handoff::PlanView`, drawn by `page::plan_html`; a
+//! button's `data-plan-apply` says what it applies) and applies a button: the first load carries no plan search.
 
 use super::asks::{apply_button, Asked};
 use super::parts::{part, Ui};
 use super::{browser, State};
-use crate::page::panel_request;
+use kvbudget_core::handoff::{panels::PlanButton, Answer, Request};
+use kvbudget_core::query::encode;
 use leptos::prelude::*;
 
 /// The plan panel, shown when the scenario asks for a plan (the last one, dimmed, while the
@@ -17,11 +18,21 @@ pub fn parts(state: State) {
             state.shown.with(|x| {
                 x.as_ref()
                     .filter(|x| x.s.plan.is_some())
-                    .map(|x| panel_request("plan", &x.s))
+                    .map(|x| Request::Plan {
+                        query: encode(&x.s),
+                    })
             })
         }),
     );
-    part("p-plan", Box::new(move || asked.html()));
+    part(
+        "p-plan",
+        Box::new(move || {
+            asked.html(|a| match a {
+                Answer::Plan(Some(p)) => crate::page::plan_html(p),
+                _ => String::new(),
+            })
+        }),
+    );
 }
 
 /// A plan's button: the plan of the scenario shown (whose values the panel states) applied to
@@ -31,6 +42,16 @@ pub fn click(state: State, ui: Ui, ev: &leptos::ev::MouseEvent) -> bool {
     else {
         return false;
     };
-    apply_button(state, ui, "plan_apply", &which);
+    let which = match which.as_str() {
+        "util" => PlanButton::Util,
+        "kv" => PlanButton::Kv,
+        "seqs" => PlanButton::Seqs,
+        _ => return true,
+    };
+    apply_button(state, ui, |shown, target| Request::PlanApply {
+        which,
+        shown,
+        target,
+    });
     true
 }

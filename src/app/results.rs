@@ -5,6 +5,7 @@ use super::asks::{apply_button, Asked};
 use super::parts::{part, shown_while, Ui};
 use super::{browser, dom, State};
 use crate::page::{self, html_escape as esc};
+use kvbudget_core::handoff::{Answer, Request};
 use kvbudget_core::query::encode;
 use kvbudget_core::scenario::Engine;
 use kvbudget_core::t;
@@ -47,16 +48,18 @@ fn panel_html(state: State, fixes: Asked) -> (String, String) {
         ),
         None => (page::log_lines(r), words.serve_command.clone()),
     };
-    // (The worker writes SGLang's panel; an older one is shown dimmed.)
+    // (SGLang's panel, from the worker's figures; an older one is shown dimmed.)
     let sglang_panel = match &sg {
-        Some(Some(v)) if busy && !v.panel.is_empty() => page::dimmed(&v.panel),
-        Some(Some(v)) => v.panel.clone(),
+        Some(Some(v)) if v.stats.is_empty() => String::new(),
+        Some(Some(v)) if busy => page::dimmed(&page::sglang_panel_html(v)),
+        Some(Some(v)) => page::sglang_panel_html(v),
         _ => String::new(),
     };
     // A refusal's fixes, each checked by the worker (the first load carries no fix search).
     let fix_list = match fixes.now() {
         _ if r.refusal.is_none() => String::new(),
-        Some(Ok(html)) => html,
+        Some(Ok(Answer::Fixes(fixes))) => page::fixes_html(&fixes),
+        Some(Ok(_)) => String::new(),
         Some(Err(e)) => format!("<p>{}</p>", esc(&e)),
         None => format!(r#"<p class="hint">{}</p>"#, esc(t!(RS_CHECKING_FIXES))),
     };
@@ -128,7 +131,9 @@ pub fn parts(state: State, ui: Ui) {
             state.shown.with(|x| {
                 x.as_ref()
                     .filter(|x| x.o.chosen.report.refusal.is_some())
-                    .map(|x| page::panel_request("fixes", &x.s))
+                    .map(|x| Request::Fixes {
+                        query: kvbudget_core::query::encode(&x.s),
+                    })
             })
         }),
     );
@@ -164,7 +169,14 @@ pub fn click(state: State, ui: Ui, ev: &leptos::ev::MouseEvent) -> bool {
     let Some(i) = browser::clicked_data(ev, "button[data-fix-index]", "data-fix-index") else {
         return false;
     };
-    apply_button(state, ui, "fix_apply", &i);
+    let Ok(index) = i.parse::<usize>() else {
+        return true;
+    };
+    apply_button(state, ui, |shown, target| Request::FixApply {
+        index,
+        shown,
+        target,
+    });
     true
 }
 

@@ -3,7 +3,7 @@
 
 use super::asks::Asked;
 use super::Shown;
-use kvbudget_core::handoff::sglang::{read_view, sglang_request, SglangView};
+use kvbudget_core::handoff::{Answer, Request, SglangView};
 use kvbudget_core::i18n::Lang;
 use kvbudget_core::query::encode;
 use kvbudget_core::scenario::Engine;
@@ -23,13 +23,19 @@ pub fn follow(
             shown.with(|x| {
                 x.as_ref()
                     .filter(|x| x.s.engine == Engine::Sglang)
-                    .map(|x| sglang_request(&encode(&x.s)))
+                    .map(|x| Request::Sglang {
+                        query: encode(&x.s),
+                    })
             })
         }),
     );
     let latest = Memo::new(move |_| {
         asked.latest().map(|(answer, _)| match answer {
-            Ok(text) => read_view(&text),
+            Ok(Answer::Sglang(v)) => v,
+            Ok(_) => SglangView {
+                refused: true,
+                ..SglangView::default()
+            },
             Err(e) => SglangView {
                 answer: format!("SGLang: {e}"),
                 refused: true,

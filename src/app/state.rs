@@ -8,7 +8,7 @@ use kvbudget_core::calc::{evaluate, Outcome};
 use kvbudget_core::chart_data::{self, ChartData};
 use kvbudget_core::explain::{explain, Explanation};
 use kvbudget_core::handoff::sglang::SglangView;
-use kvbudget_core::handoff::{read_texts, TEXTS_REQUEST};
+use kvbudget_core::handoff::{Answer, Request};
 use kvbudget_core::i18n::{self, Lang};
 use kvbudget_core::query::{decode, Notice};
 use kvbudget_core::scenario::PageScenario;
@@ -153,15 +153,15 @@ pub fn load_zh(done: impl FnOnce(bool) + 'static) {
     }
     // (Before the page mounts, so not through Leptos' executor.)
     wasm_bindgen_futures::spawn_local(async move {
-        match browser::ask_worker(TEXTS_REQUEST.into())
-            .await
-            .and_then(|a| read_texts(&a))
-        {
-            Ok(pairs) => {
+        match browser::ask_worker(Request::Texts).await {
+            Ok(Answer::Texts(pairs)) if !pairs.is_empty() => {
                 i18n::load_zh(pairs);
                 done(true);
             }
-            Err(e) => {
+            other => {
+                let e = other
+                    .err()
+                    .unwrap_or_else(|| kvbudget_core::t!(HO_NO_TEXTS).into());
                 leptos::logging::warn!("the Chinese texts did not load: {e}");
                 // Asked again the next time Chinese is chosen.
                 ZH_ASKED.with(|a| a.set(false));

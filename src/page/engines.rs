@@ -35,19 +35,6 @@ pub fn vllm_stats_heading(s: &PageScenario) -> String {
     ))
 }
 
-/// The comparison's caption.
-pub fn compare_caption(s: &PageScenario) -> String {
-    if s.context() == 1 {
-        kvbudget_core::tf!(RS_COMPARE_CAPTION_ONE, s.model.name(), s.gpu.name())
-    } else {
-        t!(rs_compare_caption(
-            &s.model.name(),
-            &s.gpu.name(),
-            &thousands(s.context())
-        ))
-    }
-}
-
 /// A token count for the comparison's cell (the engine refuses: none).
 pub fn tokens_cell(t: Option<u64>) -> String {
     t.map(thousands).unwrap_or_else(|| t!(RS_REFUSES).into())

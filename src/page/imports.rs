@@ -1,9 +1,7 @@
 //! What the config import decides: ids and adopting an import. (The log check runs in the
 //! worker: `kvbudget_core::handoff::log`.)
 
-use kvbudget_core::config::matching_preset;
-use kvbudget_core::handoff::{err_answer, ok_answer, one_line, ImportAnswer};
-use kvbudget_core::query::{decode, encode};
+use kvbudget_core::handoff::ImportView;
 use kvbudget_core::scenario::{ModelChoice, PageScenario};
 use kvbudget_core::t;
 
@@ -32,66 +30,25 @@ pub fn adopt_import(s: &mut PageScenario, model: ModelChoice, default_len: u64) 
 
 /// What an import said, as HTML text: its summary, the preset of the same geometry (a button,
 /// `data-use-preset`: the preset's id) and its notes.
-pub fn import_done_html(m: &ImportAnswer) -> String {
+pub fn import_done_html(m: &ImportView) -> String {
     let esc = super::html_escape;
     let mut out = format!(r#"<div class="import-ok"><p>{}</p>"#, esc(&m.summary));
-    if let Some(p) = matching_preset(&m.spec) {
+    if let Some(p) = &m.preset {
         out += &format!(
             r#"<p>{}<button type="button" class="linkish" data-testid="config-use-preset" data-use-preset="{}">{}</button></p>"#,
-            esc(&t!(im_same_preset(p.id()))),
-            esc(p.id()),
+            esc(&t!(im_same_preset(p))),
+            esc(p),
             esc(t!(IM_USE_PRESET))
         );
     }
     out + r#"<ul class="hint">"# + &super::list_items_html(&m.notes) + "</ul></div>"
 }
 
-/// The worker's answer to an import for the page: the model as a URL query, vLLM's derived
-/// `max_model_len`, and what the import said as HTML text (one line each).
-pub fn import_page_answer(m: &ImportAnswer) -> String {
-    let mut s = PageScenario::default();
-    s.set_model(ModelChoice::Custom(m.spec.clone()));
-    ok_answer(&format!(
-        "{}\n{}\n{}",
-        encode(&s),
-        m.default_max_model_len,
-        one_line(&import_done_html(m))
-    ))
-}
-
-/// Reads [`import_page_answer`] into `s` (see [`adopt_import`]); returns what the import said,
-/// or why it failed.
-pub fn adopt_import_answer(s: &mut PageScenario, answer: &str) -> Result<String, String> {
-    let body = kvbudget_core::handoff::read_text(answer)?;
-    let mut lines = body.splitn(3, '\n');
-    let model = decode(lines.next().unwrap_or_default()).0.model;
-    let default_len = lines.next().and_then(|l| l.parse().ok()).unwrap_or(0);
-    adopt_import(s, model, default_len);
-    Ok(lines.next().unwrap_or_default().to_string())
-}
-
-/// Where the Hugging Face Hub serves a model's config.json (`id`: `owner/name`).
-pub fn hub_config_url(id: &str) -> String {
-    format!("https://huggingface.co/{id}/resolve/main/config.json")
-}
-
-/// What fetching config.json from the Hub gave: the HTTP status and, for 200, the body as text;
-/// or no answer (`Err(true)`: the browser is offline, `Err(false)`: the request did not complete).
-pub type HubFetch = Result<(u16, Option<String>), bool>;
-
-/// The worker's answer to an import from the Hub (`id`), given what the fetch gave: the import
-/// of the text (`import`: the core's import, for the page), or why there is none.
-pub fn hub_answer(id: &str, fetched: HubFetch, import: impl FnOnce(&str) -> String) -> String {
-    let failed = match fetched {
-        Ok((200, Some(text))) => return import(&text),
-        Err(true) => t!(IM_OFFLINE).to_string(),
-        Err(false) => t!(IM_BLOCKED).to_string(),
-        Ok((200, None)) => t!(IM_NOT_TEXT).to_string(),
-        Ok((404, _)) => t!(im_404(id)),
-        Ok((code @ (401 | 403), _)) => t!(im_gated(id, code)),
-        Ok((code, _)) => t!(im_http(code, id)),
-    };
-    err_answer(&failed)
+/// Adopts the worker's import into `s` (see [`adopt_import`]); returns what the import said as
+/// HTML text.
+pub fn adopt_import_view(s: &mut PageScenario, m: &ImportView) -> String {
+    adopt_import(s, m.model(), m.default_max_model_len);
+    import_done_html(m)
 }
 
 /// A drop panel's two inputs as HTML text: the text area (`id`, label, `data-testid`) with the

@@ -3,9 +3,7 @@
 //! the plan's what they apply in `data-plan-apply`, for each panel's one click handler.
 
 use super::html_escape as esc;
-use kvbudget_core::calc::{plan, Outcome};
-use kvbudget_core::handoff::log::LogView;
-use kvbudget_core::scenario::PageScenario;
+use kvbudget_core::handoff::{LogView, PlanView};
 use kvbudget_core::t;
 use kvbudget_core::units::{thousands, Bytes};
 use std::fmt::Write;
@@ -103,23 +101,22 @@ pub fn log_compare_html(kind: &str, view: Option<&LogView>) -> String {
     out
 }
 
-/// The plan panel as HTML text: the settings that give `s.plan` sequences of the context, with
-/// buttons that apply them (`data-plan-apply`: `util`, the safe end of the utilization's range,
-/// or `kv`, the KV memory in bytes). `None` when the scenario asks for no plan.
-pub fn plan_html(s: &PageScenario, o: &Outcome) -> Option<String> {
-    let n = s.plan?;
-    let p = plan(s, o)?;
-    let title = t!(pl_title(n, &thousands(o.context), &s.version.to_string()));
+/// The plan panel as HTML text, from the worker's plan (`handoff::PlanView`): the settings that
+/// give its sequences of the context, with buttons that apply them (`data-plan-apply`: `util`,
+/// the safe end of the utilization's range, `kv`, the KV memory in bytes, or `seqs`).
+pub fn plan_html(v: &PlanView) -> String {
+    let n = v.n;
+    let title = t!(pl_title(n, &thousands(v.context), &v.version));
     let mut out = String::with_capacity(2048);
     let _ = write!(
         out,
         r#"<section class="plan" data-testid="plan"><h3>{}</h3>"#,
         esc(&title)
     );
-    let p = match p {
+    let p = match &v.figures {
         Err(e) => {
-            let _ = write!(out, "<p>{}</p></section>", esc(&e.to_string()));
-            return Some(out);
+            let _ = write!(out, "<p>{}</p></section>", esc(e));
+            return out;
         }
         Ok(p) => p,
     };
@@ -162,7 +159,7 @@ pub fn plan_html(s: &PageScenario, o: &Outcome) -> Option<String> {
             )))
         ),
     };
-    let len = &p.longest_context;
+    let (point, safe, optimistic) = p.longest;
     let tp = p.smallest_tp.map(|t| t.to_string());
     let _ = write!(
         out,
@@ -173,12 +170,12 @@ pub fn plan_html(s: &PageScenario, o: &Outcome) -> Option<String> {
             &thousands(p.kv_cache_blocks)
         ))),
         esc(t!(PL_LONGEST)),
-        len.safe,
-        thousands(len.safe),
+        safe,
+        thousands(safe),
         esc(&t!(pl_len_range(
-            &thousands(len.point),
-            &thousands(len.safe),
-            &thousands(len.optimistic)
+            &thousands(point),
+            &thousands(safe),
+            &thousands(optimistic)
         ))),
         esc(t!(PL_SMALLEST_TP)),
         tp.clone().unwrap_or_default(),
@@ -198,30 +195,7 @@ pub fn plan_html(s: &PageScenario, o: &Outcome) -> Option<String> {
         r#"</ul><p class="hint">{}</p></section>"#,
         esc(super::plan_note())
     );
-    Some(out)
-}
-
-/// What a plan button applies to the scenario `target` (`which`: its `data-plan-apply`): the
-/// plan of the scenario shown (`s`, `o`), whose values the panel states, even while a newer edit
-/// is refused.
-pub fn apply_plan(target: &mut PageScenario, s: &PageScenario, o: &Outcome, which: &str) {
-    let Some(Ok(p)) = plan(s, o) else { return };
-    match which {
-        "util" => {
-            if let Ok(u) = &p.util {
-                target.util = Some(u.safe);
-            }
-        }
-        "kv" if p.kv_cache_memory_over.is_none() => {
-            target.kv_memory = Some(Bytes(p.kv_cache_memory))
-        }
-        "seqs" if p.capped_at.is_some() => {
-            target.seqs = s
-                .plan
-                .filter(|n| kvbudget_core::fields::parse_seqs(&n.to_string()).is_ok())
-        }
-        _ => {}
-    }
+    out
 }
 
 /// Items of a list as HTML text, each escaped.

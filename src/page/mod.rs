@@ -1,8 +1,8 @@
 //! The page's decisions as pure functions, compiled for every target and tested natively
 //! (`tests/page.rs`, `tests/worker_jobs.rs`): the page's markup, what each input shows and how
 //! typed text is committed, what the pickers offer and select, the texts the panels show, the
-//! three charts as one table, the embed snippet, and the panels the worker writes for the page
-//! (`jobs`). `app/` only wires these to the DOM.
+//! three charts as one table, the embed snippet, and the panels drawn from the worker's answers.
+//! `app/` only wires these to the DOM.
 
 mod embed;
 mod engines;
@@ -12,7 +12,6 @@ mod form;
 mod frame;
 mod imports;
 mod inputs;
-mod jobs;
 mod log_html;
 pub mod patch;
 mod rehearse;
@@ -29,7 +28,6 @@ pub use form::*;
 pub use frame::*;
 pub use imports::*;
 pub use inputs::*;
-pub use jobs::*;
 pub use log_html::*;
 pub use rehearse::*;
 pub use results::*;

@@ -4,15 +4,13 @@
 //! are the fix buttons, which carry their index (`data-fix-index`) for the panel's click handler.
 
 use super::{
-    compare_caption, list_items_html, results_title, stats, tokens_cell, vllm_stats_heading, Stat,
-};
-use super::{
     definition, engine_answer, html_escape as esc, lines_heading, primer, refusal_summary,
 };
+use super::{list_items_html, results_title, stats, tokens_cell, vllm_stats_heading, Stat};
 use kvbudget_core::calc::Outcome;
 use kvbudget_core::explain::Explanation;
-use kvbudget_core::fixes::Fix;
 use kvbudget_core::handoff::sglang::SglangView;
+use kvbudget_core::handoff::FixView;
 use kvbudget_core::i18n::tr;
 use kvbudget_core::scenario::{Engine, PageScenario};
 use kvbudget_core::t;
@@ -43,7 +41,7 @@ pub fn dimmed(html: &str) -> String {
 
 /// A refusal's fixes, each a button (`data-fix-index`: its place in the list), or why there is
 /// none.
-pub fn fixes_html(fixes: &[Fix]) -> String {
+pub fn fixes_html(fixes: &[FixView]) -> String {
     let mut out = String::new();
     if fixes.is_empty() {
         let _ = write!(out, "<p>{}</p>", esc(t!(RS_NO_FIX)));
@@ -53,7 +51,7 @@ pub fn fixes_html(fixes: &[Fix]) -> String {
         let _ = write!(
             out,
             r#"<li><button type="button" class="fix" data-testid="fix" data-fix="{}" data-fix-index="{i}">{}</button></li>"#,
-            f.change.key(),
+            esc(&f.key),
             esc(&f.label)
         );
     }
@@ -203,7 +201,7 @@ pub fn results_bottom(o: &Outcome, words: &Explanation, serve: &str) -> String {
 
 /// SGLang's figures and the same GPU under both engines (the worker writes it; the page shows an
 /// older one dimmed while the worker computes the current one).
-pub fn sglang_panel_html(s: &PageScenario, sg: &SglangView) -> String {
+pub fn sglang_panel_html(sg: &SglangView) -> String {
     let mut out = String::with_capacity(2048);
     out.push_str(r#"<div><div class="stats" data-testid="sglang-stats">"#);
     for st in &sg.stats {
@@ -212,7 +210,7 @@ pub fn sglang_panel_html(s: &PageScenario, sg: &SglangView) -> String {
     let _ = write!(
         out,
         r#"</div><div class="table-wrap"><table class="rep compare" data-testid="compare"><caption>{}</caption><thead><tr><th scope="col">{}</th><th scope="col">{}</th><th scope="col">{}</th><th scope="col">{}</th></tr></thead><tbody>"#,
-        esc(&compare_caption(s)),
+        esc(&sg.caption),
         esc(t!(RS_ENGINE)),
         esc(t!(RS_TOKENS_IN_KV)),
         esc(t!(RS_SEQS_AT_CTX)),

@@ -3,9 +3,8 @@
 //! figures need no view of their own.
 
 use super::{html_escape as esc, rate, refusal_short};
-use kvbudget_core::calc::Outcome;
 use kvbudget_core::floatfmt::fixed;
-use kvbudget_core::gpus::GpuRow;
+use kvbudget_core::handoff::GpuRowView;
 use kvbudget_core::repertoire::Row;
 use kvbudget_core::scenario::PageScenario;
 use kvbudget_core::t;
@@ -79,21 +78,25 @@ pub fn repertoire_html(s: &PageScenario) -> String {
     )
 }
 
-/// The GPU table: the scenario's model and context on every GPU preset (`gpus::compare`).
-pub fn gpu_table_html(s: &PageScenario, o: &Outcome) -> String {
-    let caption = t!(gp_caption(&s.model.name(), &thousands(o.context)));
+/// The GPU table: the scenario's model (`model`: its name) and `context` on every GPU preset,
+/// from the worker's rows (`handoff::GpuRowView`).
+pub fn gpu_table_html(model: &str, context: u64, rows: &[GpuRowView]) -> String {
+    let caption = t!(gp_caption(model, &thousands(context)));
     let heads = [t!(IN_GPU), t!(GP_MEMORY), t!(RS_STAT_SEQS), t!(GP_DECODE)];
-    let rows = gpu_rows_html(&kvbudget_core::gpus::compare(s));
-    table_html(r#" data-testid="gpu-table""#, &caption, &heads, &rows)
+    table_html(
+        r#" data-testid="gpu-table""#,
+        &caption,
+        &heads,
+        &gpu_rows_html(rows),
+    )
 }
 
 /// The GPU table's rows: a button that loads the GPU (`data-gpu`: its slug), the memory vLLM
 /// sees, sequences that fit (or why vLLM would not start) and the decode rate of all of them
 /// together.
-pub fn gpu_rows_html(rows: &[GpuRow]) -> String {
+pub fn gpu_rows_html(rows: &[GpuRowView]) -> String {
     let mut out = String::with_capacity(rows.len() * 500);
     for row in rows {
-        let g = row.gpu;
         let fits = match row.refusal {
             Some(k) => refusal_short(k).to_string(),
             None => thousands(row.capped),
@@ -105,18 +108,17 @@ pub fn gpu_rows_html(rows: &[GpuRow]) -> String {
         };
         let _ = write!(
             out,
-            r#"<tr data-row="{}"><th scope="row"><button type="button" class="linkish" aria-label="{}" data-gpu="{}">{}</button></th><td class="num" data-label="{}">{} GiB</td><td class="num key" data-label="{}" data-value="{}">{}</td><td class="num" data-label="{}">{}</td></tr>"#,
-            esc(g.slug),
-            esc(&t!(gp_load(g.name))),
-            esc(g.slug),
-            esc(g.name),
+            r#"<tr data-row="{slug}"><th scope="row"><button type="button" class="linkish" aria-label="{}" data-gpu="{slug}">{}</button></th><td class="num" data-label="{}">{} GiB</td><td class="num key" data-label="{}" data-value="{}">{}</td><td class="num" data-label="{}">{}</td></tr>"#,
+            esc(&t!(gp_load(&row.name))),
+            esc(&row.name),
             esc(t!(GP_MEMORY)),
-            fixed(g.total.as_gib(), 2),
+            fixed(row.total as f64 / GIB as f64, 2),
             esc(t!(RS_STAT_SEQS)),
             row.capped,
             esc(&fits),
             esc(t!(GP_DECODE)),
-            esc(&decode)
+            esc(&decode),
+            slug = esc(&row.slug),
         );
     }
     out

@@ -1,11 +1,12 @@
-//! kvbudget's Web Worker: it answers the page's requests (`kvbudget_core::handoff`) off the main
-//! thread and outside the page's first load. Trunk builds it (`data-type="worker"` in
-//! `index.html`) with a loader the page starts on first use. The panels the page draws from its
-//! answers as HTML text come from `kvbudget::page::worker_answer`, the rest from the core; a
-//! config.json on the Hugging Face Hub is fetched here too.
+//! kvbudget's Web Worker: it answers the page's requests (`kvbudget_core::handoff`: typed
+//! requests and answers as JSON) off the main thread and outside the page's first load. Trunk
+//! builds it (`data-type="worker"` in `index.html`) with a loader the page starts on first use.
+//! The answers are data; the page draws them. A config.json on the Hugging Face Hub is fetched
+//! here too.
 
 #[cfg(target_arch = "wasm32")]
 fn main() {
+    use kvbudget_core::handoff::{hub_answer, hub_config_url, Request, Session};
     use std::cell::RefCell;
     use std::rc::Rc;
     use wasm_bindgen::prelude::*;
@@ -16,30 +17,21 @@ fn main() {
     // page the texts when the reader chooses Chinese.
     kvbudget_core::i18n::load_builtin_zh();
     // One session for the worker's life: it keeps the last log read.
-    let session = Rc::new(RefCell::new(kvbudget_core::handoff::Session::default()));
-    // `<number>\n<language>\n<request>`; the answer goes back under the same number, its texts
-    // in that language.
-    let answer = Rc::new(move |message: String| {
-        let (n, request) = header(&message);
-        let n = n.to_string();
-        let session = session.clone();
-        if let Some(id) = request.strip_prefix("import_hub\n") {
-            let (id, lang) = (id.to_string(), kvbudget_core::i18n::lang());
+    let session = Rc::new(RefCell::new(Session::default()));
+    // An envelope (`handoff::Envelope`, JSON); the answer goes back under the same number, its
+    // texts in the envelope's language.
+    let answer = Rc::new(move |n: u32, request: Request| {
+        if let Request::ImportHub { id } = request {
+            let lang = kvbudget_core::i18n::lang();
             wasm_bindgen_futures::spawn_local(async move {
-                let fetched = fetch_text(&kvbudget::page::hub_config_url(&id)).await;
+                let fetched = fetch_text(&hub_config_url(&id)).await;
                 // (Set again: other requests may have come meanwhile.)
                 kvbudget_core::i18n::set_lang(lang);
-                let answer = kvbudget::page::hub_answer(&id, fetched, |text| {
-                    kvbudget::page::import_for_page(&mut session.borrow_mut(), &id, text)
-                });
-                reply(&n, &answer);
+                reply(n, hub_answer(&id, fetched));
             });
             return;
         }
-        reply(
-            &n,
-            &kvbudget::page::worker_answer(&mut session.borrow_mut(), request),
-        );
+        reply(n, session.borrow_mut().answer(request));
     });
     let inbox = Rc::new(Inbox {
         answer,
@@ -57,37 +49,40 @@ fn main() {
     let _ = scope.post_message(&JsValue::from_str(&ready));
 }
 
-/// A request's number and request, its language set as the worker's (`<number>\n<language>\n
-/// <request>`).
+/// Reads an envelope, setting its language as the worker's: its number and request (`None`: not
+/// an envelope of this protocol).
 #[cfg(target_arch = "wasm32")]
-fn header(message: &str) -> (&str, &str) {
-    let (n, rest) = message.split_once('\n').unwrap_or(("0", ""));
-    let (lang, request) = rest.split_once('\n').unwrap_or(("en", rest));
-    kvbudget_core::i18n::set_lang(kvbudget_core::i18n::Lang::parse(lang).unwrap_or_default());
-    (n, request)
+fn open(message: &str) -> Option<(u32, kvbudget_core::handoff::Request)> {
+    let e: kvbudget_core::handoff::Envelope = serde_json::from_str(message).ok()?;
+    kvbudget_core::i18n::set_lang(kvbudget_core::i18n::Lang::parse(&e.lang).unwrap_or_default());
+    Some((e.n, e.request))
 }
 
-/// Sends the page `answer` under the request's number `n`.
+/// Sends the page `answer` under the request's number `n` (`handoff::Reply`, JSON).
 #[cfg(target_arch = "wasm32")]
-fn reply(n: &str, answer: &str) {
+fn reply(n: u32, answer: kvbudget_core::handoff::Answer) {
     use wasm_bindgen::JsCast;
     let scope: web_sys::DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
-    let _ = scope.post_message(&format!("{n}\n{answer}").into());
+    let reply = kvbudget_core::handoff::Reply { n, answer };
+    if let Ok(text) = serde_json::to_string(&reply) {
+        let _ = scope.post_message(&text.into());
+    }
 }
 
 /// The page's requests, answered in the order they come.
 #[cfg(target_arch = "wasm32")]
 struct Inbox {
-    /// Answers a request (`<number>\n<language>\n<request>`).
-    answer: std::rc::Rc<dyn Fn(String)>,
+    /// Answers a request under its number.
+    answer: std::rc::Rc<dyn Fn(u32, kvbudget_core::handoff::Request)>,
     /// Requests that came while a file was read.
     queue: std::cell::RefCell<Vec<wasm_bindgen::JsValue>>,
     /// A file is being read.
     reading: std::cell::Cell<bool>,
 }
 
-/// Takes a request: text, or, for a dropped or chosen log, `[request, file]`, whose text (read
-/// here, off the page's thread) completes the request after a newline. Requests that come while
+/// Takes a request: an envelope, or, for a dropped or chosen log, `[envelope, file]` whose
+/// request is `ReadLogFile`: the file's text (read here, off the page's thread) makes it a
+/// `ReadLog`. Requests that come while
 /// a file is read wait for it, so a question about the log is answered from the log last sent.
 #[cfg(target_arch = "wasm32")]
 fn take(inbox: &std::rc::Rc<Inbox>, data: wasm_bindgen::JsValue) {
@@ -97,25 +92,28 @@ fn take(inbox: &std::rc::Rc<Inbox>, data: wasm_bindgen::JsValue) {
         return;
     }
     let Some(pair) = data.dyn_ref::<js_sys::Array>() else {
-        (inbox.answer)(data.as_string().unwrap_or_default());
+        if let Some((n, request)) = open(&data.as_string().unwrap_or_default()) {
+            (inbox.answer)(n, request);
+        }
         return;
     };
-    let head = pair.get(0).as_string().unwrap_or_default();
+    let Some((n, _)) = open(&pair.get(0).as_string().unwrap_or_default()) else {
+        return;
+    };
     let file: web_sys::Blob = pair.get(1).unchecked_into();
     inbox.reading.set(true);
     let inbox = inbox.clone();
     wasm_bindgen_futures::spawn_local(async move {
         let text = wasm_bindgen_futures::JsFuture::from(file.text()).await;
         match text.ok().and_then(|v| v.as_string()) {
-            Some(text) => (inbox.answer)(format!("{head}\n{text}")),
+            Some(text) => (inbox.answer)(n, kvbudget_core::handoff::Request::ReadLog { text }),
             // (A file changed or removed since it was chosen: its handle no longer reads.)
             None => {
-                let (n, _) = header(&head);
                 let name = js_sys::Reflect::get(&file, &"name".into())
                     .ok()
                     .and_then(|v| v.as_string());
                 let why = kvbudget_core::i18n::fmt::br_not_text(&name.unwrap_or_default());
-                reply(n, &kvbudget_core::handoff::err_answer(&why));
+                reply(n, kvbudget_core::handoff::Answer::Failed(why));
             }
         }
         inbox.reading.set(false);
@@ -136,7 +134,7 @@ fn take(inbox: &std::rc::Rc<Inbox>, data: wasm_bindgen::JsValue) {
 /// (`Err(true)`: the browser is offline, `Err(false)`: the request did not complete, e.g.
 /// unreachable or blocked by CORS).
 #[cfg(target_arch = "wasm32")]
-async fn fetch_text(url: &str) -> kvbudget::page::HubFetch {
+async fn fetch_text(url: &str) -> kvbudget_core::handoff::HubFetch {
     use wasm_bindgen::JsCast;
     use wasm_bindgen_futures::JsFuture;
     let scope: web_sys::WorkerGlobalScope = js_sys::global().unchecked_into();
@@ -159,14 +157,21 @@ async fn fetch_text(url: &str) -> kvbudget::page::HubFetch {
     Ok((status, text))
 }
 
-/// Natively the worker answers one request from stdin (a way to try it by hand).
+/// Natively the worker answers one request from stdin (a `handoff::Request` in JSON, e.g.
+/// `{"sglang":{"query":"?engine=sglang"}}`), a way to try it by hand.
 #[cfg(not(target_arch = "wasm32"))]
 fn main() {
     use std::io::Read;
-    let mut request = String::new();
-    if std::io::stdin().read_to_string(&mut request).is_ok() {
-        let mut session = kvbudget_core::handoff::Session::default();
-        println!("{}", kvbudget::page::worker_answer(&mut session, &request));
+    let mut text = String::new();
+    if std::io::stdin().read_to_string(&mut text).is_ok() {
+        let answer = match serde_json::from_str(&text) {
+            Ok(request) => kvbudget_core::handoff::Session::default().answer(request),
+            Err(e) => kvbudget_core::handoff::Answer::Failed(e.to_string()),
+        };
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&answer).unwrap_or_default()
+        );
     }
 }
 

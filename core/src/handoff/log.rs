@@ -2,7 +2,6 @@
 //! read, and answers the page's questions about it for each scenario (the comparison, the settings
 //! that differ, the scenario with the log's numbers). The page's first load carries no log parser.
 
-use super::wire::{record, Fields};
 use crate::calc::evaluate;
 use crate::engines::{adopt_sglang_log, sglang_outcome};
 use crate::i18n::{en, tr};
@@ -12,6 +11,7 @@ use crate::units::{fixed2, thousands};
 use crate::verify::{adopt, align, compare, mismatches, Verdict};
 use crate::vllm::logparse::{self, LogError, ParsedLog};
 use crate::{t, tf};
+use serde::{Deserialize, Serialize};
 
 /// A log the worker has read.
 #[derive(Clone, Debug, PartialEq)]
@@ -24,7 +24,7 @@ pub enum Loaded {
 
 /// What reading a log found: which engine's (`vllm`, `sglang`, or `none` without KV figures),
 /// the verdict's key and the sentence the page shows.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct LogStatus {
     /// `vllm`, `sglang` or `none`.
     pub kind: String,
@@ -35,7 +35,7 @@ pub struct LogStatus {
 }
 
 /// One row of the scenario beside the log.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct LogRow {
     /// Stable key (for SGLang's rows, the English name).
     pub key: String,
@@ -54,7 +54,7 @@ pub struct LogRow {
 }
 
 /// The scenario beside the log: the settings that differ, and the rows.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct LogView {
     /// "what: x here, y in the log", for each setting that differs (vLLM logs).
     pub mismatches: Vec<String>,
@@ -262,63 +262,4 @@ pub fn align_log(s: &PageScenario, log: &Loaded) -> PageScenario {
         Loaded::Vllm(p) => align(s, p),
         Loaded::Sglang(_) => s.clone(),
     }
-}
-
-/// The status on the wire.
-pub fn write_status(s: &LogStatus) -> String {
-    record(&[&s.kind, &s.verdict, &s.message])
-}
-
-/// The status read back.
-pub fn read_status(text: &str) -> LogStatus {
-    let f = Fields::of(text);
-    LogStatus {
-        kind: f.text(0),
-        verdict: f.text(1),
-        message: f.text(2),
-    }
-}
-
-/// The view on the wire.
-pub fn write_view(v: &LogView) -> String {
-    let mut out: Vec<String> = v
-        .mismatches
-        .iter()
-        .map(|m| record(&["mismatch", m]))
-        .collect();
-    out.extend(v.rows.iter().map(|r| {
-        record(&[
-            "row",
-            &r.key,
-            &r.what,
-            &r.predicted,
-            &r.printed,
-            &r.difference,
-            &r.difference_text,
-            &r.why,
-        ])
-    }));
-    out.join("\n")
-}
-
-/// The view read back.
-pub fn read_view(text: &str) -> LogView {
-    let mut v = LogView::default();
-    for line in text.lines() {
-        let f = Fields::of(line);
-        match f.text(0).as_str() {
-            "mismatch" => v.mismatches.push(f.text(1)),
-            "row" => v.rows.push(LogRow {
-                key: f.text(1),
-                what: f.text(2),
-                predicted: f.text(3),
-                printed: f.text(4),
-                difference: f.text(5),
-                difference_text: f.text(6),
-                why: f.text(7),
-            }),
-            _ => {}
-        }
-    }
-    v
 }

@@ -1,16 +1,16 @@
 //! SGLang's figures for the page, computed in the worker: the page's first load carries no SGLang
-//! emulation. Everything the page shows of SGLang is text here, read back field by field.
+//! emulation. The worker sends this view to the page as data (`handoff::Answer::Sglang`).
 
-use super::wire::{opt, record, Fields};
 use crate::calc::evaluate;
 use crate::engines::{compare, sglang_command, sglang_outcome, SglangOutcome};
 use crate::scenario::PageScenario;
 use crate::t;
 use crate::units::thousands;
+use serde::{Deserialize, Serialize};
 
 /// One figure of a panel: its label, its `data-testid`, its exact `data-value`, the figure as
 /// shown and the line under it.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Stat {
     /// What it is.
     pub label: String,
@@ -25,7 +25,7 @@ pub struct Stat {
 }
 
 /// One engine's row of the same GPU under both engines.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct EngineRow {
     /// `vLLM` or `SGLang`.
     pub engine: String,
@@ -38,7 +38,7 @@ pub struct EngineRow {
 }
 
 /// The page's scenario under SGLang, as the page shows it.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct SglangView {
     /// The answer in one line, and whether SGLang refuses to start.
     pub answer: String,
@@ -50,6 +50,8 @@ pub struct SglangView {
     pub command: String,
     /// Sequences, tokens, `mem_fraction_static` (none when the settings are not accepted).
     pub stats: Vec<Stat>,
+    /// The comparison's caption (the scenario's model, GPU and context).
+    pub caption: String,
     /// vLLM, then SGLang.
     pub rows: Vec<EngineRow>,
     /// Why the two pools differ.
@@ -60,13 +62,6 @@ pub struct SglangView {
     pub default_mfs: String,
     /// SGLang's default `--chunked-prefill-size` here (empty when the settings are not accepted).
     pub default_chunked: String,
-    /// The results' SGLang panel as HTML text (the page's worker writes it; empty otherwise).
-    pub panel: String,
-}
-
-/// The request for SGLang's figures of the scenario `query`.
-pub fn sglang_request(query: &str) -> String {
-    format!("sglang\n{query}")
 }
 
 /// SGLang's three figures: sequences at the context, tokens in its pool, `mem_fraction_static`.
@@ -152,6 +147,7 @@ pub fn sglang_view(s: &PageScenario) -> SglangView {
     let mut v = SglangView {
         command: sglang_command(s),
         default_mfs: crate::floatfmt::display(crate::engines::default_mfs(s)),
+        caption: compare_caption(s),
         ..SglangView::default()
     };
     match sglang_outcome(s) {
@@ -201,65 +197,15 @@ pub fn sglang_view(s: &PageScenario) -> SglangView {
     v
 }
 
-/// The view on the wire.
-pub fn write_view(v: &SglangView) -> String {
-    let mut out = vec![
-        record(&["answer", &v.answer, if v.refused { "1" } else { "0" }]),
-        record(&["lines", &v.lines]),
-        record(&["command", &v.command]),
-        record(&["why", &v.why]),
-        record(&["defaults", &v.default_mfs, &v.default_chunked]),
-        record(&["panel", &v.panel]),
-    ];
-    for s in &v.stats {
-        out.push(record(&[
-            "stat", &s.label, &s.testid, &s.value, &s.text, &s.sub,
-        ]));
+/// The comparison's caption.
+fn compare_caption(s: &PageScenario) -> String {
+    if s.context() == 1 {
+        crate::tf!(RS_COMPARE_CAPTION_ONE, s.model.name(), s.gpu.name())
+    } else {
+        t!(rs_compare_caption(
+            &s.model.name(),
+            &s.gpu.name(),
+            &thousands(s.context())
+        ))
     }
-    for r in &v.rows {
-        let seqs = r.sequences.to_string();
-        out.push(record(&["row", &r.engine, &opt(r.tokens), &seqs, &r.pool]));
-    }
-    for n in &v.notes {
-        out.push(record(&["note", n]));
-    }
-    out.join("\n")
-}
-
-/// The view read back from the wire.
-pub fn read_view(text: &str) -> SglangView {
-    let mut v = SglangView::default();
-    for line in text.lines() {
-        let f = Fields::of(line);
-        match f.text(0).as_str() {
-            "answer" => {
-                v.answer = f.text(1);
-                v.refused = f.text(2) == "1";
-            }
-            "lines" => v.lines = f.text(1),
-            "command" => v.command = f.text(1),
-            "why" => v.why = f.text(1),
-            "panel" => v.panel = f.text(1),
-            "defaults" => {
-                v.default_mfs = f.text(1);
-                v.default_chunked = f.text(2);
-            }
-            "stat" => v.stats.push(Stat {
-                label: f.text(1),
-                testid: f.text(2),
-                value: f.text(3),
-                text: f.text(4),
-                sub: f.text(5),
-            }),
-            "row" => v.rows.push(EngineRow {
-                engine: f.text(1),
-                tokens: f.number(2),
-                sequences: f.number(3).unwrap_or(0),
-                pool: f.text(4),
-            }),
-            "note" => v.notes.push(f.text(1)),
-            _ => {}
-        }
-    }
-    v
 }

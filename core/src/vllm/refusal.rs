@@ -1,7 +1,7 @@
 //! Why vLLM would not start: the check that stops it and the exception it raises.
 
 /// Why vLLM would not start, by the check that stops it (in the order vLLM runs them).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum RefusalKind {
     /// `max_model_len` longer than one request's KV fits in (the fit check after profiling).
     MaxModelLen,
