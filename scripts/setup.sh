@@ -39,10 +39,10 @@ if ! grep -q "wasm_bindgen = \"$WB_VERSION\"" Trunk.toml; then
   exit 1
 fi
 
-# wasm-opt from the npm package binaryen (Debian's is too old), terser for the page's JS glue
-# (scripts/minify-glue.mjs), and playwright-core and axe-core for the e2e suite.
-if [ ! -x node_modules/.bin/wasm-opt ] || [ ! -f node_modules/terser/package.json ] || [ ! -d node_modules/playwright-core ] || [ ! -f node_modules/axe-core/axe.min.js ]; then
-  say "installing npm tools (binaryen, terser, playwright-core, axe-core)"
+# wasm-opt from the npm package binaryen (Debian's is too old), and playwright-core and axe-core
+# for the e2e suite.
+if [ ! -x node_modules/.bin/wasm-opt ] || [ ! -d node_modules/playwright-core ] || [ ! -f node_modules/axe-core/axe.min.js ]; then
+  say "installing npm tools (binaryen, playwright-core, axe-core)"
   npm ci --no-audit --no-fund
 fi
 

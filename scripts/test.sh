@@ -19,8 +19,9 @@ cargo clippy -p kvbudget -p kvbudget-worker --target wasm32-unknown-unknown --lo
 step "native tests"
 cargo test --workspace --locked
 
-step "release site (trunk build --release), and a test-only build with the panic trigger"
+step "release site (trunk build --release), a build for a course site's path, and a test-only build with the panic trigger"
 trunk build --release --features panic-test --dist target/dist-panic
+trunk build --release --public-url /courses/llm/kvbudget/ --dist target/dist-sub
 trunk build --release
 
 step "Chromium e2e under a sub-path, and the size budget"

@@ -21,15 +21,15 @@ const TYPES = {
   '.json': 'application/json',
 };
 
-/** Serves `dist` (the release site by default) at SUBPATH on a free loopback port; anything outside the sub-path is a 404. */
-export async function serve(dist = DIST) {
+/** Serves `dist` (the release site by default) at `subpath` (SUBPATH by default) on a free loopback port; anything outside the sub-path is a 404. */
+export async function serve(dist = DIST, subpath = SUBPATH) {
   const server = http.createServer((req, res) => {
     const url = new URL(req.url, 'http://localhost');
-    if (!url.pathname.startsWith(SUBPATH)) {
+    if (!url.pathname.startsWith(subpath)) {
       res.writeHead(404).end('outside the sub-path');
       return;
     }
-    let rel = decodeURIComponent(url.pathname.slice(SUBPATH.length)) || 'index.html';
+    let rel = decodeURIComponent(url.pathname.slice(subpath.length)) || 'index.html';
     const file = path.join(dist, path.normalize(rel));
     if (!file.startsWith(dist) || !fs.existsSync(file) || fs.statSync(file).isDirectory()) {
       res.writeHead(404).end('not found');
@@ -40,7 +40,7 @@ export async function serve(dist = DIST) {
   });
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address();
-  return { server, base: `http://127.0.0.1:${port}${SUBPATH}` };
+  return { server, base: `http://127.0.0.1:${port}${subpath}` };
 }
 
 /** Debian's Chromium, headless, with the flags that keep it off the closed network. */
@@ -75,10 +75,10 @@ export async function openPage(b, url, options = {}) {
 }
 
 /** Registers a server for `dist` and a browser for the test file; their handles fill in before the tests run. */
-export function suite(dist = DIST) {
+export function suite(dist = DIST, subpath = SUBPATH) {
   const env = {};
   before(async () => {
-    env.srv = await serve(dist);
+    env.srv = await serve(dist, subpath);
     env.b = await browser();
   });
   after(async () => {
