@@ -28,7 +28,8 @@ use kvbudget_core::scenario::Embed;
 use kvbudget_core::t;
 use leptos::prelude::*;
 
-/// Mounts the page on `<body>`, replacing the loading message `index.html` shows. A reader who
+/// Mounts the page on `<body>`, replacing what `index.html` shows before the wasm has run (the
+/// default scenario prerendered at build time, or the page's skeleton). A reader who
 /// arrives in Chinese waits for the Chinese texts first (from the worker), so the page never
 /// flashes English.
 pub fn start() {
@@ -46,6 +47,7 @@ pub fn start() {
         root.set();
         std::mem::forget(root);
         app();
+        browser::mark_live();
     };
     if state::wanted_lang(&decode(&browser::search()).0) == Lang::ZhCn {
         state::load_zh(mount);
@@ -130,7 +132,7 @@ fn app() {
             repertoire::parts(state, ui);
             gpus::parts(state, ui);
             warm::after_first_paint(state, ui);
-            crate::page::page_html(drawn)
+            crate::page::page_html(drawn, None)
         } else {
             embed::view_parts(state);
             results::notices(state, ui);

@@ -7,9 +7,9 @@ use kvbudget::page::{self, Typed, Units};
 
 fn form() -> String {
     [
-        page::form_head_html(),
-        page::form_model_rest_html(),
-        page::form_rest_html(),
+        page::form_head_html(None),
+        page::form_model_rest_html(None),
+        page::form_rest_html(None),
     ]
     .concat()
 }
@@ -43,9 +43,9 @@ fn every_control_is_in_the_markup_once() {
     assert_eq!(page::all_inputs().count(), 29);
     // Tags balance (the three parts are set into separate elements).
     for part in [
-        page::form_head_html(),
-        page::form_model_rest_html(),
-        page::form_rest_html(),
+        page::form_head_html(None),
+        page::form_model_rest_html(None),
+        page::form_rest_html(None),
     ] {
         for tag in ["div", "fieldset", "select", "details", "p", "label"] {
             let open = part.matches(&format!("<{tag}>")).count()

@@ -643,3 +643,30 @@ fn where_vllm_refuses_the_formula_line_says_so_not_that_its_blocks_give_0() {
         "{bottom}"
     );
 }
+
+#[test]
+fn the_prerendered_page_shows_the_scenario_in_its_form_and_answer() {
+    // The default scenario: Qwen3-8B BF16 on an RTX 4090 at 8,192 tokens; vLLM's cache of
+    // 34,672 tokens holds ⌊34,672 / 8,192⌋ = 4 sequences.
+    let html = page::prerender(&PageScenario::default(), 720).unwrap();
+    assert!(html.contains(r#"data-testid="max-seqs" data-value="4""#));
+    assert!(html.contains(r#"<option value="rtx-4090" selected>"#));
+    assert!(html.contains(r#"id="tp" type="text""#) && html.contains(r#" value="1" "#));
+    // The three charts are drawn, and the actions show.
+    assert_eq!(html.matches("<svg").count(), 3);
+    assert!(html.contains(r#"id="actions">"#) && !html.contains(r#"id="actions" hidden"#));
+    // Text from a scenario reaches the form's attributes escaped.
+    let evil = "<img src=x onerror=alert(1)>\"";
+    let (s, _) = decode(&format!(
+        "?model=custom&name={}&layers=32&heads=32&kv_heads=8&head_dim=128&weights_gib=10&gpu=h100-sxm",
+        evil.bytes().map(|b| format!("%{b:02X}")).collect::<String>()
+    ));
+    let html = page::prerender(&s, 720).unwrap();
+    assert!(
+        !html.contains("<img"),
+        "markup from the URL reached the page"
+    );
+    assert!(html.contains("&lt;img src=x onerror=alert(1)&gt;&quot;"));
+    // The custom model's block shows (the app shows it the same way).
+    assert!(html.contains(r#"data-when="custom-model">"#));
+}

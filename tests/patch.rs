@@ -537,9 +537,9 @@ fn the_page_drawn_in_chinese_changes_the_english_one_in_place() {
     // a field stay).
     use kvbudget::core::i18n::{self, Lang};
     i18n::load_builtin_zh();
-    let en = kvbudget::page::page_html(Lang::En);
+    let en = kvbudget::page::page_html(Lang::En, None);
     i18n::set_lang(Lang::ZhCn);
-    let zh = kvbudget::page::page_html(Lang::ZhCn);
+    let zh = kvbudget::page::page_html(Lang::ZhCn, None);
     i18n::set_lang(Lang::En);
     let (after, log) = run(&en, &en, &zh);
     assert_eq!(after, zh);

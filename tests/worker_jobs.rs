@@ -261,7 +261,7 @@ fn sglangs_figures_are_drawn_into_their_panel() {
 fn the_page_markup_has_a_box_for_every_part() {
     use kvbudget::core::i18n::Lang;
     use kvbudget::core::scenario::Embed;
-    let html = page::page_html(Lang::En);
+    let html = page::page_html(Lang::En, None);
     for id in [
         "p-notices",
         "p-answer",

@@ -357,6 +357,14 @@ pub fn set_theme(theme: Option<&str>) {
     };
 }
 
+/// Marks the document live (`<html data-app="live">`): the app's page replaced the one
+/// `index.html` showed before the wasm ran.
+pub fn mark_live() {
+    if let Some(root) = window().document().and_then(|d| d.document_element()) {
+        let _ = root.set_attribute("data-app", "live");
+    }
+}
+
 /// The document's height in CSS px.
 pub fn document_height() -> u32 {
     window()

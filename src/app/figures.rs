@@ -5,7 +5,7 @@ use super::browser;
 use super::parts::{part, Ui};
 use super::State;
 use crate::charts::DEFAULT_WIDTH;
-use crate::page::{self, html_escape as esc, Chart, CHARTS};
+use crate::page::{self, Chart, CHARTS};
 use kvbudget_core::scenario::Embed;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
@@ -43,14 +43,7 @@ fn figure_html(state: State, ui: Ui, chart: &'static Chart) -> String {
             _ => (String::new(), String::new()),
         })
     });
-    format!(
-        r#"<figure class="chart" data-testid="{}" data-value="{}"><figcaption>{}</figcaption><div class="chart__svg">{svg}</div><p class="sr-summary">{}</p><p class="chart__export">{}</p></figure>"#,
-        chart.testid,
-        esc(&value),
-        page::figure_caption_html(chart),
-        esc(&summary),
-        page::figure_export_html(chart)
-    )
+    page::figure_html(chart, &value, &summary, &svg)
 }
 
 /// The charts the view `embed` shows. The page's first charts are drawn at the loading state's

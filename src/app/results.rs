@@ -112,11 +112,7 @@ fn answer_html(state: State) -> String {
             })
             .unwrap_or_default()
     });
-    format!(
-        r##"<p class="answer{}"><a href="#results-title">{}</a></p>"##,
-        if refused { " answer--refused" } else { "" },
-        esc(&text)
-    )
+    page::answer_bar_html(&text, refused)
 }
 
 /// The notices, the answer bar and the results panel: its text is one memo written as HTML

@@ -201,3 +201,16 @@ pub fn figure_export_html(chart: &Chart) -> String {
         chart.testid
     )
 }
+
+/// A chart's figure as HTML text: its caption, its SVG (`svg`: the chart code's, escaped there),
+/// its exact value for automation, the summary for screen readers and the download buttons.
+pub fn figure_html(chart: &Chart, value: &str, summary: &str, svg: &str) -> String {
+    format!(
+        r#"<figure class="chart" data-testid="{}" data-value="{}"><figcaption>{}</figcaption><div class="chart__svg">{svg}</div><p class="sr-summary">{}</p><p class="chart__export">{}</p></figure>"#,
+        chart.testid,
+        super::html_escape(value),
+        figure_caption_html(chart),
+        super::html_escape(summary),
+        figure_export_html(chart)
+    )
+}

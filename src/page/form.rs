@@ -178,7 +178,36 @@ pub fn text_input(id: &str) -> Option<&'static Input> {
     super::all_inputs().find(|i| i.id == id)
 }
 
-fn text_html(out: &mut String, i: &Input) {
+/// What the form's controls show, written into its markup (the page prerendered at build time:
+/// the app writes the same values into the live controls, `app::inputs`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Prefill {
+    /// Each text field's value and placeholder.
+    pub fields: Vec<FieldNow>,
+    /// Each picker's value, in [`PICKS`] order.
+    pub picks: Vec<String>,
+    /// Each checkbox, in [`CHECKS`] order.
+    pub checks: Vec<bool>,
+    /// The conditional blocks shown ([`shown_blocks`]).
+    pub blocks: [(&'static str, bool); 3],
+    /// The GPU's line and the custom model's summary.
+    pub hints: [String; 2],
+}
+
+impl Prefill {
+    /// What the form shows for `s` (nothing typed).
+    pub fn of(s: &PageScenario, o: Option<&Outcome>) -> Self {
+        Prefill {
+            fields: fields_now(s, &Typed::default(), o, None),
+            picks: PICKS.iter().map(|p| (p.value)(s)).collect(),
+            checks: CHECKS.iter().map(|c| (c.get)(s)).collect(),
+            blocks: shown_blocks(s),
+            hints: [super::gpu_seen(s), super::custom_summary(s)],
+        }
+    }
+}
+
+fn text_html(out: &mut String, i: &Input, pre: Option<&Prefill>) {
     let id = i.id;
     let _ = write!(
         out,
@@ -189,59 +218,98 @@ fn text_html(out: &mut String, i: &Input) {
     if !hint.is_empty() {
         let _ = write!(out, r#"<span class="hint"> ({})</span>"#, esc(hint));
     }
+    let shown = pre
+        .and_then(|p| p.fields.iter().find(|f| f.id == id))
+        .map(|f| {
+            format!(
+                r#" value="{}" placeholder="{}""#,
+                esc(&f.value),
+                esc(&f.placeholder)
+            )
+        })
+        .unwrap_or_default();
     let _ = write!(
         out,
-        r#"</label><input id="{id}" type="text" inputmode="{}" autocomplete="off" spellcheck="false" aria-invalid="false" aria-describedby="{id}-msg"><p id="{id}-msg" class="field__msg" role="alert" data-testid="error-{id}"></p></div>"#,
+        r#"</label><input id="{id}" type="text" inputmode="{}" autocomplete="off" spellcheck="false" aria-invalid="false" aria-describedby="{id}-msg"{shown}><p id="{id}-msg" class="field__msg" role="alert" data-testid="error-{id}"></p></div>"#,
         i.inputmode
     );
 }
 
-fn texts_html(out: &mut String, inputs: &[Input]) {
-    inputs.iter().for_each(|i| text_html(out, i));
+fn texts_html(out: &mut String, inputs: &[Input], pre: Option<&Prefill>) {
+    inputs.iter().for_each(|i| text_html(out, i, pre));
 }
 
-fn pick_html(out: &mut String, id: &str) {
+fn pick_html(out: &mut String, id: &str, pre: Option<&Prefill>) {
     let Some(p) = pick(id) else { return };
+    let chosen = pre.and_then(|pre| {
+        PICKS
+            .iter()
+            .position(|q| q.id == id)
+            .and_then(|i| pre.picks.get(i))
+    });
     let _ = write!(
         out,
         r#"<div class="field"><label for="{id}">{}</label><select id="{id}">"#,
         esc((p.label)())
     );
     for (v, l) in (p.options)() {
-        let _ = write!(out, r#"<option value="{}">{}</option>"#, esc(&v), esc(&l));
+        let selected = if chosen == Some(&v) { " selected" } else { "" };
+        let _ = write!(
+            out,
+            r#"<option value="{}"{selected}>{}</option>"#,
+            esc(&v),
+            esc(&l)
+        );
     }
     out.push_str("</select></div>");
 }
 
-fn check_html(out: &mut String, c: &Check) {
+fn check_html(out: &mut String, (c, on): (&Check, bool)) {
     let _ = write!(
         out,
-        r#"<div class="field field--check"><input id="{0}" type="checkbox"><label for="{0}">{1}</label></div>"#,
+        r#"<div class="field field--check"><input id="{0}" type="checkbox"{2}><label for="{0}">{1}</label></div>"#,
         c.id,
-        esc((c.label)())
+        esc((c.label)()),
+        if on { " checked" } else { "" }
     );
 }
 
 /// A block shown only when `when` (a key of [`shown_blocks`]) holds.
-fn block_open(out: &mut String, class: &str, when: &str) {
-    let _ = write!(out, r#"<div class="{class}" data-when="{when}" hidden>"#);
+fn block_open(out: &mut String, class: &str, when: &str, pre: Option<&Prefill>) {
+    let shown = pre.is_some_and(|p| p.blocks.iter().any(|&(k, on)| k == when && on));
+    let hidden = if shown { "" } else { " hidden" };
+    let _ = write!(out, r#"<div class="{class}" data-when="{when}"{hidden}>"#);
+}
+
+/// A hint line (`data-testid`), with its text when the form is prefilled.
+fn hint_html(out: &mut String, testid: &str, text: Option<&str>) {
+    let _ = write!(
+        out,
+        r#"<p class="hint" data-testid="{testid}">{}</p>"#,
+        esc(text.unwrap_or_default())
+    );
 }
 
 /// The model fieldset before the config import: the model picker.
-pub fn form_head_html() -> String {
+pub fn form_head_html(pre: Option<&Prefill>) -> String {
     let mut out = String::with_capacity(4096);
-    pick_html(&mut out, "model");
+    pick_html(&mut out, "model", pre);
     out
 }
 
 /// The model fieldset after the config import: the custom geometry (with the weights and their
 /// unit) and the KV dtype.
-pub fn form_model_rest_html() -> String {
+pub fn form_model_rest_html(pre: Option<&Prefill>) -> String {
     let mut out = String::with_capacity(4096);
-    block_open(&mut out, "custom", "custom-model");
-    texts_html(&mut out, &CUSTOM_MODEL);
-    out.push_str(r#"<p class="hint" data-testid="custom-geometry"></p><div class="field-row">"#);
-    text_html(&mut out, &WEIGHTS);
+    block_open(&mut out, "custom", "custom-model", pre);
+    texts_html(&mut out, &CUSTOM_MODEL, pre);
+    hint_html(
+        &mut out,
+        "custom-geometry",
+        pre.map(|p| p.hints[1].as_str()),
+    );
+    out.push_str(r#"<div class="field-row">"#);
+    text_html(&mut out, &WEIGHTS, pre);
     let _ = write!(
         out,
         r#"<div class="field"><label for="{UNIT_PICK}">{}</label><select id="{UNIT_PICK}"><option value="GiB">{}</option><option value="GB">{}</option></select></div></div></div>"#,
@@ -249,31 +317,31 @@ pub fn form_model_rest_html() -> String {
         esc(t!(IN_GIB_OPTION)),
         esc(t!(IN_GB_OPTION))
     );
-    pick_html(&mut out, "kv");
+    pick_html(&mut out, "kv", pre);
     out
 }
 
 /// The other four fieldsets (GPU, engine, vLLM, requests) and the reset button. Buttons carry
 /// their action in `data-action` (`seed-overhead`, `estimate-overhead`, `reset`).
-pub fn form_rest_html() -> String {
+pub fn form_rest_html(pre: Option<&Prefill>) -> String {
     let mut out = String::with_capacity(16384);
     let legend = |out: &mut String, text: &str| {
         let _ = write!(out, "<fieldset><legend>{}</legend>", esc(text));
     };
     legend(&mut out, t!(IN_GPU));
-    pick_html(&mut out, "gpu");
-    out.push_str(r#"<p class="hint" data-testid="gpu-seen"></p>"#);
-    block_open(&mut out, "custom", "custom-gpu");
-    texts_html(&mut out, &CUSTOM_GPU);
+    pick_html(&mut out, "gpu", pre);
+    hint_html(&mut out, "gpu-seen", pre.map(|p| p.hints[0].as_str()));
+    block_open(&mut out, "custom", "custom-gpu", pre);
+    texts_html(&mut out, &CUSTOM_GPU, pre);
     out.push_str("</div>");
-    texts_html(&mut out, &PARALLEL);
+    texts_html(&mut out, &PARALLEL, pre);
     out.push_str("</fieldset>");
 
     legend(&mut out, t!(IN_ENGINE));
-    pick_html(&mut out, "engine");
-    block_open(&mut out, "sglang-block", "sglang");
-    pick_html(&mut out, "sglang");
-    texts_html(&mut out, &SGLANG);
+    pick_html(&mut out, "engine", pre);
+    block_open(&mut out, "sglang-block", "sglang", pre);
+    pick_html(&mut out, "sglang", pre);
+    texts_html(&mut out, &SGLANG, pre);
     let _ = write!(
         out,
         r#"<p class="hint">{}</p></div></fieldset>"#,
@@ -281,15 +349,18 @@ pub fn form_rest_html() -> String {
     );
 
     legend(&mut out, t!(IN_VLLM));
-    pick_html(&mut out, "vllm");
-    texts_html(&mut out, &VLLM);
+    pick_html(&mut out, "vllm", pre);
+    texts_html(&mut out, &VLLM, pre);
     let _ = write!(
         out,
         r#"<details class="more-flags"><summary>{}</summary>"#,
         esc(t!(IN_MORE_FLAGS))
     );
-    CHECKS.iter().for_each(|c| check_html(&mut out, c));
-    texts_html(&mut out, &FLAGS);
+    for (i, c) in CHECKS.iter().enumerate() {
+        let on = pre.is_some_and(|p| p.checks.get(i) == Some(&true));
+        check_html(&mut out, (c, on));
+    }
+    texts_html(&mut out, &FLAGS, pre);
     let _ = write!(
         out,
         r#"</details><p class="hint"><button type="button" class="linkish" data-testid="overhead-seed" data-action="seed-overhead">{}</button> · <button type="button" class="linkish" data-testid="overhead-estimate" data-action="estimate-overhead">{}</button></p></fieldset>"#,
@@ -299,8 +370,8 @@ pub fn form_rest_html() -> String {
 
     legend(&mut out, t!(IN_REQUESTS));
     let _ = write!(out, r#"<p class="hint">{}</p>"#, esc(t!(IN_REQUESTS_NOTE)));
-    texts_html(&mut out, &REQUESTS);
-    text_html(&mut out, &PLAN);
+    texts_html(&mut out, &REQUESTS, pre);
+    text_html(&mut out, &PLAN, pre);
     let _ = write!(
         out,
         r#"</fieldset><button type="button" class="linkish" data-action="reset">{}</button>"#,

@@ -281,3 +281,12 @@ pub fn actions_html() -> String {
         esc(t!(RS_USE_BUDGET))
     )
 }
+
+/// The answer in one line (`refused`: vLLM would not start), a link to the results.
+pub fn answer_bar_html(text: &str, refused: bool) -> String {
+    format!(
+        r##"<p class="answer{}"><a href="#results-title">{}</a></p>"##,
+        if refused { " answer--refused" } else { "" },
+        esc(text)
+    )
+}

@@ -4,7 +4,7 @@
 
 use super::{
     actions_html, drop_fields_html, embed_pickers_html, footer_html, form_head_html,
-    form_model_rest_html, form_rest_html, header_html, hf_field_html, Chart, CHARTS,
+    form_model_rest_html, form_rest_html, header_html, hf_field_html, Chart, Prefill, CHARTS,
 };
 use super::{chart_shown, html_escape as esc};
 use kvbudget_core::config::MAX_CONFIG_BYTES;
@@ -67,8 +67,9 @@ pub fn embed_preview_html(url: &str) -> String {
     )
 }
 
-/// The calculator in `lang`: header, form, results, panels, charts, tables, footer.
-pub fn page_html(lang: Lang) -> String {
+/// The calculator in `lang`: header, form, results, panels, charts, tables, footer; the form's
+/// controls empty (the app writes them), or showing `pre` (the page prerendered at build time).
+pub fn page_html(lang: Lang, pre: Option<&Prefill>) -> String {
     let mut out = String::with_capacity(24_000);
     let _ = write!(
         out,
@@ -76,7 +77,7 @@ pub fn page_html(lang: Lang) -> String {
         header_html(lang),
         esc(t!(SCENARIO)),
         esc(t!(IN_MODEL)),
-        form_head_html(),
+        form_head_html(pre),
         esc(t!(IM_SUMMARY)),
         drop_fields_html(
             ("config-text", t!(IM_TEXT_LABEL), "config-text"),
@@ -84,8 +85,8 @@ pub fn page_html(lang: Lang) -> String {
             ("config-file", ".json,application/json"),
         ),
         hf_field_html(),
-        form_model_rest_html(),
-        form_rest_html()
+        form_model_rest_html(pre),
+        form_rest_html(pre)
     );
     let _ = write!(
         out,

@@ -58,8 +58,12 @@ export async function browser() {
 // the file is used, not when preloaded): the only console warning a page may print.
 const CHROMIUM_PRELOAD_NOTICE = /The `integrity` attribute is currently ignored for preload destinations/;
 
-/** Opens a page that records console errors and warnings, page errors and failed requests. */
-export async function openPage(b, url, options = {}) {
+/** The document once the app has replaced what index.html shows before the wasm has run. */
+export const LIVE = 'html[data-app="live"]';
+
+/** Opens a page that records console errors and warnings, page errors and failed requests, and
+ * waits until the app is live (`live: false`: not, for a page that is not to get there). */
+export async function openPage(b, url, options = {}, { live = true } = {}) {
   const context = await b.newContext(options);
   const page = await context.newPage();
   const problems = [];
@@ -71,6 +75,7 @@ export async function openPage(b, url, options = {}) {
   page.on('requestfailed', (r) => problems.push(`request failed: ${r.url()}`));
   page.on('response', (r) => { if (r.status() >= 400) problems.push(`HTTP ${r.status()}: ${r.url()}`); });
   await page.goto(url);
+  if (live) await page.waitForSelector(LIVE, { state: 'attached' });
   return { context, page, problems };
 }
 

@@ -1,7 +1,7 @@
 // The page object of the e2e suite: every selector of the calculator page and every read of its
 // `data-value` (and `data-diff`) attributes lives here, so a markup change is fixed in one place.
 // The server, the browser and the URL-state wait stay in harness.mjs.
-import { openPage } from './harness.mjs';
+import { openPage, LIVE } from './harness.mjs';
 
 // ── Selectors ────────────────────────────────────────────────────────────────────────────────────
 
@@ -100,6 +100,7 @@ export const pwned = (page) => page.evaluate(() => window.__pwned);
 
 /** Waits until the results are drawn. */
 export async function ready(page, options) {
+  await page.waitForSelector(LIVE, { state: 'attached', ...options });
   await page.waitForSelector(RESULTS_READY, options);
 }
 

@@ -20,7 +20,7 @@ test('the release build does not contain the test trigger', () => {
 });
 
 test('a panic shows the banner, and its link resets to a working page', async () => {
-  const { context, page } = await openPage(env.b, env.srv.base + '?model=Qwen/Qwen3-8B&panic_test=1');
+  const { context, page } = await openPage(env.b, env.srv.base + '?model=Qwen/Qwen3-8B&panic_test=1', {}, { live: false });
   await page.waitForSelector(PANIC_BANNER);
   assert.match(await page.textContent(PANIC_BANNER), /stopped responding\. Reset to defaults/);
   const href = await page.getAttribute(PANIC_RESET, 'href');
