@@ -12,7 +12,7 @@ fn main() {
 }
 
 // The page's allocator: talc, smaller than the standard dlmalloc on wasm32 and faster (measured
-// in README § Performance).
+// in commit 24b77fd).
 #[cfg(target_arch = "wasm32")]
 #[global_allocator]
 static TALC: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_allocator();

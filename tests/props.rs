@@ -71,7 +71,7 @@ fn arb_kv() -> impl Strategy<Value = KvDtype> {
     proptest::sample::select(KvDtype::ALL.to_vec())
 }
 
-/// Cases per property: `PROPTEST_CASES` when set (the long runs of the README use 1,000,000),
+/// Cases per property: `PROPTEST_CASES` when set (ARCHITECTURE.md's long run uses 1,000,000),
 /// else a CI-sized 2,000.
 fn cases() -> u32 {
     std::env::var("PROPTEST_CASES")
