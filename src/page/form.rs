@@ -1,6 +1,7 @@
 //! The scenario's form as HTML text and as what each control must show. The form is built once
 //! per language and set with `inner_html`; one handler per event type reads the control's id, and
-//! one effect writes each control's value, placeholder and message from `controls_now`. This
+//! one effect writes each control's value, placeholder and message from `fields_now` (the page
+//! prerendered at build time writes them into the markup: `Prefill`). This
 //! replaces a reactive view per field (about thirty text fields, six pickers and three
 //! checkboxes), which cost far more code than the form itself.
 
