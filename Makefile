@@ -17,6 +17,7 @@ build: setup
 	trunk build --release
 
 bench: build
+	node bench/throttled.mjs
 	node bench/perf.mjs
 	cargo run --release --example core_bench
 	cargo run --release --example calibration

@@ -12,7 +12,7 @@ export const SHOTS = path.join(ROOT, 'tests/e2e/screenshots');
 // The site is published under a sub-path, as on a course site or GitHub Pages.
 export const SUBPATH = '/courses/llm-serving/kvbudget/';
 
-const TYPES = {
+export const TYPES = {
   '.html': 'text/html; charset=utf-8',
   '.js': 'text/javascript; charset=utf-8',
   '.wasm': 'application/wasm',
