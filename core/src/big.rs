@@ -1,7 +1,4 @@
-//! A non-negative big integer, just what exact decimal ↔ binary conversion needs
-//! (`decimal` reads decimal text, `floatfmt` writes it).
-
-use std::cmp::Ordering;
+//! A non-negative big integer, just what exact binary → decimal conversion needs (`floatfmt`).
 
 /// A non-negative big integer, 32-bit limbs, least significant first.
 pub(crate) struct Big(pub(crate) Vec<u32>);
@@ -19,34 +16,6 @@ impl Big {
         }
     }
 
-    pub(crate) fn bits(&self) -> usize {
-        self.0
-            .iter()
-            .rposition(|&l| l != 0)
-            .map_or(0, |i| i * 32 + 32 - self.0[i].leading_zeros() as usize)
-    }
-
-    pub(crate) fn bit(&self, i: usize) -> bool {
-        self.0.get(i / 32).is_some_and(|l| l >> (i % 32) & 1 == 1)
-    }
-
-    pub(crate) fn set_bit(&mut self, i: usize) {
-        if self.0.len() <= i / 32 {
-            self.0.resize(i / 32 + 1, 0);
-        }
-        self.0[i / 32] |= 1 << (i % 32);
-    }
-
-    /// Whether any of the bits below `i` is set.
-    pub(crate) fn any_below(&self, i: usize) -> bool {
-        (0..i).any(|k| self.bit(k))
-    }
-
-    /// The bits from `i` up (at most 64 of them are asked for).
-    pub(crate) fn bits_from(&self, i: usize) -> u64 {
-        (0..64).fold(0, |a, k| a | (u64::from(self.bit(i + k)) << k))
-    }
-
     pub(crate) fn shl(&self, k: usize) -> Big {
         let mut out = Big(vec![0; k / 32]);
         let r = k % 32;
@@ -57,30 +26,6 @@ impl Big {
         }
         out.0.push(carry);
         out
-    }
-
-    pub(crate) fn cmp(&self, other: &Big) -> Ordering {
-        let n = self.0.len().max(other.0.len());
-        for i in (0..n).rev() {
-            let (a, b) = (
-                self.0.get(i).copied().unwrap_or(0),
-                other.0.get(i).copied().unwrap_or(0),
-            );
-            if a != b {
-                return a.cmp(&b);
-            }
-        }
-        Ordering::Equal
-    }
-
-    /// self − other, for other ≤ self.
-    pub(crate) fn sub(&mut self, other: &Big) {
-        let mut borrow = 0i64;
-        for i in 0..self.0.len() {
-            let v = i64::from(self.0[i]) - i64::from(other.0.get(i).copied().unwrap_or(0)) - borrow;
-            self.0[i] = v.rem_euclid(1 << 32) as u32;
-            borrow = i64::from(v < 0);
-        }
     }
 
     pub(crate) fn is_zero(&self) -> bool {

@@ -6,12 +6,11 @@
 //! writes with decimals. Here a float's exact decimal expansion is computed with a small big
 //! integer (a float is m × 2^e, so its expansion is finite) and rounded as a string: ties to
 //! even, like Rust and Python's `"%.2f"`. Shortest digits are the fewest correctly rounded digits
-//! that [`crate::decimal::parse_f64`] reads back as the same float, the nearer of the two
+//! that `str::parse` reads back as the same float, the nearer of the two
 //! neighbours when both would. `tests/floatfmt.rs` checks all three against the standard
 //! formatter.
 
 use crate::big::Big;
-use crate::decimal::parse_f64;
 
 /// The exact expansion of a finite, nonzero |x|: digits D (no leading or trailing zeros) and
 /// `point`, with |x| = 0.D × 10^point.
@@ -133,7 +132,7 @@ fn shortest(x: f64) -> (Vec<u8>, i32) {
     let x = x.abs();
     let (d, point) = exact(x);
     let reads_back =
-        |digits: &[u8], point: i32| parse_f64(&format!("0.{}e{point}", text(digits))) == Some(x);
+        |digits: &[u8], point: i32| format!("0.{}e{point}", text(digits)).parse::<f64>() == Ok(x);
     for p in 1..d.len() as i32 {
         let up = rounds_up(&d, p, true);
         let (near, np) = cut(&d, point, p, up);

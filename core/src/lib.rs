@@ -13,7 +13,6 @@ pub mod calc;
 pub mod capacity;
 pub mod chart_data;
 pub mod config;
-pub mod decimal;
 pub mod engines;
 pub mod error;
 pub mod explain;

@@ -126,7 +126,7 @@ pub fn py_round(x: f64, ndigits: usize) -> f64 {
     if !x.is_finite() {
         return x;
     }
-    crate::decimal::parse_f64(&fixed(x, ndigits)).unwrap_or(x)
+    fixed(x, ndigits).parse().unwrap_or(x)
 }
 
 /// Python's `repr(float)` (also what `json.dumps` and `str` print): the shortest string that
