@@ -8,7 +8,6 @@
 
 #![warn(missing_docs)]
 
-mod big;
 pub mod calc;
 pub mod capacity;
 pub mod chart_data;
