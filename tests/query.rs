@@ -250,6 +250,35 @@ fn a_name_that_reads_otherwise_than_it_is_is_refused() {
 }
 
 #[test]
+fn the_query_is_form_urlencoded_and_older_spellings_still_read() {
+    // Written: `/` as %2F, a space as `+`, `&` and `=` as %26 and %3D; letters, digits and `-._`
+    // as they are.
+    let (preset, notes) = decode("?model=Qwen%2FQwen3-8B");
+    assert!(notes.is_empty(), "{notes:?}");
+    assert_eq!(preset.model.name(), "Qwen/Qwen3-8B");
+    assert!(
+        encode(&preset).starts_with("model=Qwen%2FQwen3-8B&"),
+        "{}",
+        encode(&preset)
+    );
+    let (custom, notes) = decode("?model=custom&layers=32&name=a+b%26c%3Dd_1.5");
+    assert!(notes.is_empty(), "{notes:?}");
+    assert_eq!(custom.model.name(), "a b&c=d_1.5");
+    assert!(
+        encode(&custom).contains("&name=a+b%26c%3Dd_1.5&"),
+        "{}",
+        encode(&custom)
+    );
+    // Read as a link typed or written elsewhere would give them: a bare `/`, a space as %20,
+    // lower-case hex.
+    assert_eq!(decode("?model=Qwen/Qwen3-8B").0, preset);
+    assert_eq!(
+        decode("?model=custom&layers=32&name=a%20b%26c%3dd_1.5").0,
+        custom
+    );
+}
+
+#[test]
 fn keys_that_only_clash_together_fall_back_and_the_page_has_a_scenario() {
     use kvbudget::core::calc::evaluate;
     // Qwen3-8B has 36 layers: 37 pipeline stages would leave one without a layer. The URL falls

@@ -97,8 +97,8 @@ fn decimal_with_unit(field: &'static str, s: &str, unit: &str) -> Result<f64> {
             message: crate::t!(ERR_EMPTY_NUMBER).into(),
         });
     }
-    // (Not `str::parse`: its table costs the page 10 KB; `decimal` reads the same text exactly.)
-    let v: f64 = crate::decimal::parse_f64(&t).ok_or_else(|| KvError::Invalid {
+    // `str::parse` also reads `inf`, `NaN` and `1e400` (infinite): refused just below.
+    let v: f64 = t.parse().map_err(|_| KvError::Invalid {
         field,
         message: tf!(ERR_NOT_NUMBER, crate::error::quoted(s, 24)),
     })?;
@@ -515,6 +515,33 @@ mod tests {
         assert_eq!(decimal("x", "-1,234,567").unwrap(), -1_234_567.0);
         assert_eq!(decimal_with_unit("x", "1,024 GiB", "GiB").unwrap(), 1024.0);
         assert_eq!(decimal("x", "0.95").unwrap(), 0.95);
+    }
+
+    #[test]
+    fn a_decimal_field_reads_what_str_parse_reads_and_only_finite_numbers() {
+        // A sign, a bare point on either side and an exponent are read: 1e5 = 100,000.
+        for (good, v) in [
+            ("1e5", 100_000.0),
+            ("2.5E-1", 0.25),
+            ("+1", 1.0),
+            (".5", 0.5),
+            ("5.", 5.0),
+            ("-0.75", -0.75),
+            (" 0.9 ", 0.9),
+        ] {
+            assert_eq!(decimal("x", good).unwrap(), v, "{good}");
+        }
+        // Infinities and NaN parse, but are no figure: refused as not finite (1e400 > f64::MAX).
+        for bad in ["inf", "-Infinity", "NaN", "nan", "1e400"] {
+            let e = decimal("x", bad).unwrap_err().to_string();
+            assert!(e.contains("is not a finite number"), "{bad}: {e}");
+        }
+        // What is no decimal number at all.
+        for bad in ["0x10", "1_000", "1e", "e5", ".", "1.2.3", "--1", "½", "1 5"] {
+            let e = decimal("x", bad).unwrap_err().to_string();
+            assert!(e.contains("is not a number"), "{bad}: {e}");
+        }
+        assert!(decimal("x", "").is_err());
     }
 
     #[test]

@@ -8,12 +8,10 @@
 
 #![warn(missing_docs)]
 
-mod big;
 pub mod calc;
 pub mod capacity;
 pub mod chart_data;
 pub mod config;
-pub mod decimal;
 pub mod engines;
 pub mod error;
 pub mod explain;

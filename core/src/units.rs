@@ -126,7 +126,7 @@ pub fn py_round(x: f64, ndigits: usize) -> f64 {
     if !x.is_finite() {
         return x;
     }
-    crate::decimal::parse_f64(&fixed(x, ndigits)).unwrap_or(x)
+    fixed(x, ndigits).parse().unwrap_or(x)
 }
 
 /// Python's `repr(float)` (also what `json.dumps` and `str` print): the shortest string that
@@ -142,29 +142,23 @@ pub fn py_float_repr(x: f64) -> String {
             "-Infinity".into()
         };
     }
-    if x == 0.0 {
-        return if x.is_sign_negative() {
-            "-0.0".into()
-        } else {
-            "0.0".into()
-        };
-    }
-    // The shortest round-trip digits: 1.6384e5 is ("16384", 5).
-    let (digits, exp) = crate::floatfmt::sci_digits(x);
-    let sign = if x < 0.0 { "-" } else { "" };
+    // Rust's `{:e}` and `{}` write the same shortest round-trip digits as Python's `repr`, but not
+    // its layout: Python writes them positionally from 1e-4 up to 1e16 with `.0` on an integral
+    // value (`{}`: `1`), and otherwise with a signed exponent of at least two digits (`{:e}`:
+    // `1e20`, `1e-5`; Python: `1e+20`, `1e-05`).
+    let sci = format!("{x:e}");
+    let (mantissa, exp) = sci.split_once('e').unwrap_or((&sci, "0"));
+    let exp: i32 = exp.parse().unwrap_or(0);
     if (-4..16).contains(&exp) {
-        let p = crate::floatfmt::positional(&digits, exp);
-        let integral = if p.contains('.') { "" } else { ".0" };
-        format!("{sign}{p}{integral}")
-    } else {
-        let (a, b) = digits.split_at(1);
-        let frac = if b.is_empty() {
-            String::new()
+        let p = format!("{x}");
+        if p.contains('.') {
+            p
         } else {
-            format!(".{b}")
-        };
+            format!("{p}.0")
+        }
+    } else {
         let esign = if exp < 0 { '-' } else { '+' };
-        format!("{sign}{a}{frac}e{esign}{:02}", exp.abs())
+        format!("{mantissa}e{esign}{:02}", exp.abs())
     }
 }
 

@@ -163,7 +163,7 @@ pub fn fill(template: &str, args: &[&dyn Display]) -> String {
 }
 
 /// What a template may be filled with: text and integers. Not floats: they are written with
-/// [`crate::floatfmt`] first, so the page carries no float formatting of the standard library's
+/// [`crate::floatfmt`] (or Python's `repr`) first, so each figure says how many decimals it shows
 /// (a float given to `tf!` does not compile).
 pub trait Arg: Display {}
 

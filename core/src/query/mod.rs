@@ -54,7 +54,6 @@ mod flags;
 mod model;
 mod numbers;
 mod settle;
-mod urlcode;
 mod view;
 pub use flags::FLAG_PARAMS;
 use model::attention;
@@ -686,11 +685,11 @@ pub fn decode(query: &str) -> (PageScenario, Vec<Notice>) {
 
 /// The query string (without `?`) for a scenario; decoding it gives the scenario back.
 pub fn encode(s: &PageScenario) -> String {
-    let mut q = String::new();
+    let mut q = form_urlencoded::Serializer::new(String::new());
     for p in all_params() {
         if let Some(v) = (p.read)(s) {
-            urlcode::append_pair(&mut q, p.key, &v);
+            q.append_pair(p.key, &v);
         }
     }
-    q
+    q.finish()
 }

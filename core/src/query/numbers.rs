@@ -2,7 +2,6 @@
 //! byte counts as the shortest GiB figure that reads back to the same bytes (and a custom model's GiB
 //! keys read back into it).
 
-use crate::decimal::parse_f64;
 use crate::units::{py_float_repr, Bytes};
 
 /// A number as the URL writes it: integers without `.0`, others in Python's shortest form.
@@ -19,8 +18,9 @@ pub(super) fn gib(b: Bytes) -> String {
     // Shortest decimal that parses back to a float whose ⌊× 2³⁰⌋ is the same byte count.
     for digits in 0..=12 {
         let t = crate::floatfmt::fixed(b.as_gib(), digits);
-        if parse_f64(&t).and_then(Bytes::from_gib_f64) == Some(b) {
-            return num(parse_f64(&t).unwrap_or(0.0));
+        let x: f64 = t.parse().unwrap_or(f64::NAN);
+        if Bytes::from_gib_f64(x) == Some(b) {
+            return num(x);
         }
     }
     py_float_repr(b.as_gib())

@@ -93,7 +93,7 @@ pub(super) fn read_keys(q: &str) -> (Params, Vec<Notice>) {
     // Unknown keys past the first few are counted in one notice, not listed (a URL of thousands).
     const LISTED: usize = 10;
     let mut unknown = 0usize;
-    for (k, v) in super::urlcode::parse(q) {
+    for (k, v) in form_urlencoded::parse(q.as_bytes()).into_owned() {
         if k.is_empty() {
             continue;
         }
