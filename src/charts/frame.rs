@@ -1,5 +1,6 @@
-//! What every chart shares: sizes and colours, the legend below the plot, the log-log frame with
-//! its 1-2-5 ticks, broken curves and the refusal overlay.
+//! What every chart shares: sizes and colours, the legend below the plot, the 1-2-5 ticks of the
+//! log axes and their labels, broken curves and the refusal overlay. The plot itself is drawn with
+//! plotters' chart API (`plot`).
 
 use super::svg::{self, area};
 use kvbudget_core::chart_data::ChartData;
@@ -89,7 +90,13 @@ pub(super) enum Mark {
     Band(RGBAColor),
 }
 
-/// A legend: entries laid out left to right, wrapping at the width.
+/// A legend: entries laid out left to right below the plot, wrapping at the width.
+///
+/// Drawn here rather than with plotters' `configure_series_labels`, which sizes its box with the
+/// font itself instead of asking the backend: on wasm32 that is plotters' DOM measurement (a span
+/// added to the page and read back, a layout of the page for each entry, twice), the very cost
+/// the charts' own backend (`svg`) avoids. It also stacks the entries in one column inside the
+/// plot, over the curves.
 pub(super) struct Legend(pub(super) Vec<(String, Mark)>);
 
 impl Legend {

@@ -16,7 +16,7 @@ use kvbudget_core::chart_data::{ChartData, SegmentKind};
 use kvbudget_core::floatfmt::fixed;
 use kvbudget_core::t;
 use kvbudget_core::units::{thousands, GIB};
-use plot::{linear_ticks, log_log_frame, Axis, Plot};
+use plot::{bounds, frame, linear_ticks, log_log_frame, Axis};
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
@@ -73,24 +73,29 @@ pub fn memory(d: &ChartData, width: u32) -> Result<String, ChartError> {
     let plot_h = 64 + 62 * bars as u32 + if marked { 24 } else { 0 };
     render(width, plot_h, &legend, |root| {
         let xmax = total_gib.max(longest) * 1.02;
-        let chart = Plot::frame(
+        let count = ((width as f64 / 90.0) as usize).clamp(3, 10);
+        let mut chart = frame(
             root,
-            Axis::linear(0.0, xmax),
-            Axis::linear(0.0, bars as f64 + headroom),
+            Axis::linear(0.0, xmax, linear_ticks(xmax, count), |x| {
+                thousands(x.round() as u64)
+            }),
+            Axis::linear(0.0, bars as f64 + headroom, Vec::new(), |_| String::new()),
             8,
             (t!(CH_GIB_AXIS), ""),
         )?;
-        let count = ((width as f64 / 90.0) as usize).clamp(3, 10);
-        chart.x_ticks(&linear_ticks(xmax, count), |x| thousands(x.round() as u64))?;
-        let px_per_gib = (chart.at((1.0, 0.0)).0 - chart.at((0.0, 0.0)).0) as f64;
-        let px_per_row = (chart.at((0.0, 0.0)).1 - chart.at((0.0, 1.0)).1) as f64;
+        let at = |p: (f64, f64)| chart.backend_coord(&p);
+        let px_per_gib = (at((1.0, 0.0)).0 - at((0.0, 0.0)).0) as f64;
+        let px_per_row = (at((0.0, 0.0)).1 - at((0.0, 1.0)).1) as f64;
         // Where text is written (GiB from, to; rows from, to), for the mark to pass around.
         let mut texts: Vec<(f64, f64, f64, f64)> = Vec::new();
+        // Text `dx` px right of and `dy` px below a point of the plot.
+        let label = |text: String, (x, y): (f64, f64), (dx, dy): (f64, f64), style| {
+            Text::new(text, (x + dx / px_per_gib, y - dy / px_per_row), style)
+        };
         for (i, bar) in d.memory.iter().enumerate() {
             let y1 = bars as f64 - i as f64 - 0.22;
             let y0 = bars as f64 - i as f64 - 0.78;
             // The bar's name above it, inside the plot.
-            let (lx, ly) = chart.at((0.0, y1));
             let name = format!("{} KV", bar.label);
             texts.push((
                 0.0,
@@ -98,12 +103,10 @@ pub fn memory(d: &ChartData, width: u32) -> Result<String, ChartError> {
                 y1 + 2.0 / px_per_row,
                 y1 + (FONT + 6.0) / px_per_row,
             ));
-            root.draw(&Text::new(
-                name,
-                (lx, ly - 4),
-                font(FONT).pos(Pos::new(HPos::Left, VPos::Bottom)),
-            ))
-            .map_err(err)?;
+            let style = font(FONT).pos(Pos::new(HPos::Left, VPos::Bottom));
+            chart
+                .draw_series([label(name, (0.0, y1), (0.0, -4.0), style)])
+                .map_err(err)?;
             let mut x = 0f64;
             for s in &bar.segments {
                 let w = s.bytes as f64 / GIB as f64;
@@ -116,7 +119,6 @@ pub fn memory(d: &ChartData, width: u32) -> Result<String, ChartError> {
                     // polygon (its teeth joined along the bottom edge), so two elements draw them.
                     let bands = count.clamp(1, 200);
                     let bw = w / bands as f64;
-                    chart.rect((x, y0), (x + w, y1), SEQ_B.filled())?;
                     let comb: Vec<(f64, f64)> = (0..bands)
                         .step_by(2)
                         .flat_map(|k| {
@@ -124,12 +126,20 @@ pub fn memory(d: &ChartData, width: u32) -> Result<String, ChartError> {
                             [(a, y0), (a, y1), (b, y1), (b, y0)]
                         })
                         .collect();
-                    chart.polygon(&comb, SEQ_A.filled())?;
+                    chart
+                        .draw_series([Rectangle::new([(x, y0), (x + w, y1)], SEQ_B.filled())])
+                        .map_err(err)?;
+                    chart
+                        .draw_series([Polygon::new(comb, SEQ_A.filled())])
+                        .map_err(err)?;
                 } else {
-                    chart.rect((x, y0), (x + w, y1), segment_color(s.kind).filled())?;
+                    let fill = segment_color(s.kind).filled();
+                    chart
+                        .draw_series([Rectangle::new([(x, y0), (x + w, y1)], fill)])
+                        .map_err(err)?;
                 }
                 // The band's label when it fits inside; the legend names the rest.
-                let label = if s.label.ends_with("GiB") {
+                let text = if s.label.ends_with("GiB") {
                     s.label.clone()
                 } else {
                     format!("{} {} GiB", s.label, fixed(w, 1))
@@ -139,7 +149,7 @@ pub fn memory(d: &ChartData, width: u32) -> Result<String, ChartError> {
                 } else {
                     BLACK
                 };
-                let tw = text_width(&label, SMALL);
+                let tw = text_width(&text, SMALL);
                 if tw + 8.0 < px_per_gib * w {
                     let (half_w, half_h) = (
                         (tw / 2.0 + 3.0) / px_per_gib,
@@ -147,15 +157,13 @@ pub fn memory(d: &ChartData, width: u32) -> Result<String, ChartError> {
                     );
                     let (cx, cy) = (x + w / 2.0, (y0 + y1) / 2.0);
                     texts.push((cx - half_w, cx + half_w, cy - half_h, cy + half_h));
-                    root.draw(&Text::new(
-                        label,
-                        chart.at((cx, cy)),
-                        (FontFamily::SansSerif, SMALL)
-                            .into_font()
-                            .color(&ink)
-                            .pos(Pos::new(HPos::Center, VPos::Center)),
-                    ))
-                    .map_err(err)?;
+                    let style = (FontFamily::SansSerif, SMALL)
+                        .into_font()
+                        .color(&ink)
+                        .pos(Pos::new(HPos::Center, VPos::Center));
+                    chart
+                        .draw_series([label(text, (cx, cy), (0.0, 0.0), style)])
+                        .map_err(err)?;
                 }
                 x += w;
             }
@@ -168,35 +176,35 @@ pub fn memory(d: &ChartData, width: u32) -> Result<String, ChartError> {
             Some(b) => Some((b.as_gib(), t!(ch_budget(&fixed(b.as_gib(), 2))))),
             None => None,
         };
-        if let Some((at, label)) = mark {
+        if let Some((at_gib, text)) = mark {
             // The line, broken where a bar's name or a band's label lies across it. The texts
             // were written from the top bar down, each bar's name above its labels: in reverse
             // they go up the chart (no sort, whose code would cost the page more than this).
+            let top = bars as f64 + headroom;
             let gaps = texts
                 .iter()
                 .rev()
-                .filter(|t| (t.0..=t.1).contains(&at))
+                .filter(|t| (t.0..=t.1).contains(&at_gib))
                 .map(|t| (t.2, t.3));
             let mut from = 0.0;
-            for (lo, hi) in gaps.chain([(bars as f64 + headroom, 0.0)]) {
+            for (lo, hi) in gaps.chain([(top, 0.0)]) {
                 if lo > from {
-                    chart.line(&[(at, from), (at, lo)], OVERFLOW.stroke_width(2))?;
+                    let piece = [(at_gib, from), (at_gib, lo)];
+                    chart
+                        .draw_series(LineSeries::new(piece, OVERFLOW.stroke_width(2)))
+                        .map_err(err)?;
                 }
                 from = from.max(hi);
             }
-            let (px, py) = chart.at((at, bars as f64 + headroom));
-            let (left, _) = chart.at((0.0, 0.0));
-            let (x, h) = if px - 4 - (text_width(&label, FONT) as i32) < left {
-                (px + 4, HPos::Left)
+            let (dx, h) = if px_per_gib * at_gib - 4.0 - text_width(&text, FONT) < 0.0 {
+                (4.0, HPos::Left)
             } else {
-                (px - 4, HPos::Right)
+                (-4.0, HPos::Right)
             };
-            root.draw(&Text::new(
-                label,
-                (x, py + 2),
-                font(FONT).pos(Pos::new(h, VPos::Top)),
-            ))
-            .map_err(err)?;
+            let style = font(FONT).pos(Pos::new(h, VPos::Top));
+            chart
+                .draw_series([label(text, (at_gib, top), (dx, 2.0), style)])
+                .map_err(err)?;
         }
         Ok(())
     })
@@ -238,7 +246,7 @@ pub fn concurrency(d: &ChartData, width: u32) -> Result<String, ChartError> {
     });
     let legend = Legend(entries);
     render(width, plot_height(width), &legend, |root| {
-        let chart = log_log_frame(
+        let mut chart = log_log_frame(
             root,
             (xmin, xmax),
             (ymin, ymax),
@@ -246,27 +254,36 @@ pub fn concurrency(d: &ChartData, width: u32) -> Result<String, ChartError> {
         )?;
         let cap = d.cap as f64;
         if cap < ymax {
-            chart.rect((xmin, cap), (xmax, ymax), CAP.mix(0.12).filled())?;
-            chart.line(&[(xmin, cap), (xmax, cap)], CAP.stroke_width(2))?;
+            let band = Rectangle::new([(xmin, cap), (xmax, ymax)], CAP.mix(0.12).filled());
+            chart.draw_series([band]).map_err(err)?;
+            let line = [(xmin, cap), (xmax, cap)];
+            chart
+                .draw_series(LineSeries::new(line, CAP.stroke_width(2)))
+                .map_err(err)?;
         }
         for (i, curve) in d.concurrency.iter().enumerate() {
             let color = if i == 0 { BF16 } else { FP8 };
             for run in runs(&d.contexts, curve.values.iter().map(|&v| v as f64), 1.0) {
-                chart.line(&run, color.stroke_width(3))?;
+                chart
+                    .draw_series(LineSeries::new(run, color.stroke_width(3)))
+                    .map_err(err)?;
             }
         }
         let (px, py) = (d.point.0 as f64, d.point.1 as f64);
         if px >= xmin && px <= xmax {
             if py >= 1.0 && d.refusal.is_none() {
-                chart.dot((px, py), 6, INK.filled())?;
+                chart
+                    .draw_series([Circle::new((px, py), 6, INK.filled())])
+                    .map_err(err)?;
             } else {
-                chart.cross((px, ymin * 1.15), 7, CAP.stroke_width(3))?;
+                let cross = Cross::new((px, ymin * 1.15), 7, CAP.stroke_width(3));
+                chart.draw_series([cross]).map_err(err)?;
             }
         }
         if let Some(kind) = d.refusal {
-            overlay(root, chart.bounds(), refusal_words(kind))?;
+            overlay(root, bounds(&chart), refusal_words(kind))?;
         } else if curve_max == 0 {
-            overlay(root, chart.bounds(), t!(CH_NONE_FITS))?;
+            overlay(root, bounds(&chart), t!(CH_NONE_FITS))?;
         }
         Ok(())
     })
@@ -300,32 +317,37 @@ pub fn roofline(d: &ChartData, width: u32) -> Result<String, ChartError> {
     }
     let legend = Legend(entries);
     render(width, plot_height(width), &legend, |root| {
-        let chart = log_log_frame(
+        let mut chart = log_log_frame(
             root,
             (xmin, xmax),
             (ymin, ymax),
             (t!(CH_CTX_AXIS), t!(CH_DECODE_AXIS)),
         )?;
         if d.roofline_compute.len() == d.contexts.len() {
-            let roof: Vec<(f64, f64)> = d
+            let roof = d
                 .contexts
                 .iter()
                 .zip(&d.roofline_compute)
-                .map(|(&x, &y)| (x as f64, y.min(ymax)))
-                .collect();
-            chart.line(&roof, ROOF_DASHED.stroke_width(2))?;
+                .map(|(&x, &y)| (x as f64, y.min(ymax)));
+            chart
+                .draw_series(LineSeries::new(roof, ROOF_DASHED.stroke_width(2)))
+                .map_err(err)?;
         }
         for (ys, color) in [(&d.roofline_single, BF16), (&d.roofline_aggregate, FP8)] {
             for run in runs(&d.contexts, ys.iter().copied(), ymin) {
-                chart.line(&run, color.stroke_width(3))?;
+                chart
+                    .draw_series(LineSeries::new(run, color.stroke_width(3)))
+                    .map_err(err)?;
             }
         }
         let (px, py) = (d.roofline_point.0 as f64, d.roofline_point.1);
         if py > 0.0 && px >= xmin && px <= xmax {
-            chart.dot((px, py), 6, INK.filled())?;
+            chart
+                .draw_series([Circle::new((px, py), 6, INK.filled())])
+                .map_err(err)?;
         }
         if let Some(kind) = d.refusal {
-            overlay(root, chart.bounds(), refusal_words(kind))?;
+            overlay(root, bounds(&chart), refusal_words(kind))?;
         }
         Ok(())
     })

@@ -1,40 +1,52 @@
-//! A plot's frame and its coordinates: the plotting rectangle inside the label areas, its axes,
-//! grid, ticks and axis titles, and data → pixel mapping on linear or logarithmic axes. Drawn
-//! with plotters' elements on a plain drawing area; plotters' chart builder and coordinate types
-//! are not used, because their generic code was the largest part of the page's charts (about
-//! 14 KB gzip on every first load) for what is here a handful of lines.
+//! A plot's frame on plotters' chart API: `ChartBuilder` lays out the margins and the label
+//! areas, the axes are plotters coordinates ([`Axis`], linear or logarithmic, with the ticks the
+//! charts choose and their labels written without float formatting), and `configure_mesh` draws
+//! the grid and the tick labels (thinned where they would run together). The axes' lines and
+//! their tick marks are drawn first, as one path (the mesh would draw each tick between two
+//! labels, one SVG element per tick), then the axis titles (see [`title_place`]).
 
 use super::frame::{err, font, log_ticks, text_width, tick_label, ChartError, Root};
 use super::frame::{FONT, GRID, INK, PX};
+use super::svg::Svg;
+use plotters::coord::ranged1d::{KeyPointHint, NoDefaultFormatting, Ranged, ValueFormatter};
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
+use std::ops::Range;
 
-/// One axis: its range, and whether it is logarithmic.
-#[derive(Clone, Copy)]
+/// One axis: its range, whether it is logarithmic, its ticks and how they are labelled.
 pub(super) struct Axis {
     lo: f64,
+    hi: f64,
     log: bool,
     /// The ends on the axis' scale (their logarithms on a log axis), worked out once: every
     /// point drawn maps through them.
     ends: (f64, f64),
+    ticks: Vec<f64>,
+    label: fn(f64) -> String,
 }
 
 impl Axis {
-    pub(super) fn linear(lo: f64, hi: f64) -> Axis {
-        let ends = (lo, hi);
+    /// A linear axis from `lo` to `hi`, ticked at `ticks`.
+    pub(super) fn linear(lo: f64, hi: f64, ticks: Vec<f64>, label: fn(f64) -> String) -> Axis {
         Axis {
             lo,
+            hi,
             log: false,
-            ends,
+            ends: (lo, hi),
+            ticks,
+            label,
         }
     }
 
-    pub(super) fn log(lo: f64, hi: f64) -> Axis {
-        let ends = (lo.ln(), hi.ln());
+    /// A logarithmic axis from `lo` to `hi`, ticked at 1, 2 and 5 × 10ⁿ.
+    pub(super) fn log(lo: f64, hi: f64, label: fn(f64) -> String) -> Axis {
         Axis {
             lo,
+            hi,
             log: true,
-            ends,
+            ends: (lo.ln(), hi.ln()),
+            ticks: log_ticks(lo, hi),
+            label,
         }
     }
 
@@ -50,25 +62,60 @@ impl Axis {
     }
 }
 
-/// The plotting rectangle of a drawing area and its two axes.
-pub(super) struct Plot<'a, 'b> {
-    area: &'b Root<'a>,
-    left: i32,
-    top: i32,
-    right: i32,
-    bottom: i32,
-    x: Axis,
-    y: Axis,
+impl Ranged for Axis {
+    /// Labels come from [`ValueFormatter`] below, not from `Debug` (whose float formatting the
+    /// page would carry).
+    type FormatOption = NoDefaultFormatting;
+    type ValueType = f64;
+
+    fn map(&self, v: &f64, (from, to): (i32, i32)) -> i32 {
+        (f64::from(from) + self.share(*v) * f64::from(to - from)).round() as i32
+    }
+
+    /// The ticks as the mesh's bold lines, and no light lines between them.
+    fn key_points<H: KeyPointHint>(&self, hint: H) -> Vec<f64> {
+        if hint.weight().allow_light_points() {
+            Vec::new()
+        } else {
+            self.ticks.clone()
+        }
+    }
+
+    fn range(&self) -> Range<f64> {
+        self.lo..self.hi
+    }
 }
 
-/// The margins around a plot (right: room for the last tick label) and the x label area.
-const MARGIN: i32 = 12;
-const MARGIN_RIGHT: i32 = 20;
-const X_LABELS: i32 = 44;
+impl ValueFormatter<f64> for Axis {
+    fn format_ext(&self, v: &f64) -> String {
+        (self.label)(*v)
+    }
+}
+
+/// A chart on the project's SVG backend with two [`Axis`].
+pub(super) type Chart<'c, 's> = ChartContext<'c, Svg<'s>, Cartesian2d<Axis, Axis>>;
+
+/// The margins around a plot (right: room for the last tick label) and the x label area (tick
+/// labels and the axis title).
+const MARGIN: u32 = 12;
+const MARGIN_RIGHT: u32 = 20;
+const X_LABELS: u32 = 44;
+/// The tick marks' length, and the tick labels' distance from the axis (plotters puts them twice
+/// its own tick marks' size away).
+const TICK: i32 = 5;
+const LABEL_GAP: i32 = 6;
+
+/// The plot's pixel box, in the drawing's coordinates: (left, top, right, bottom).
+pub(super) fn bounds(chart: &Chart<'_, '_>) -> (i32, i32, i32, i32) {
+    let (x, y) = chart.plotting_area().get_pixel_range();
+    (x.start, y.start, x.end - 1, y.end - 1)
+}
 
 /// An axis title's size and centre on an area `len` px long: centred on `mid` (the plot's
 /// middle), moved inward to stay 4 px inside the area, and smaller (down to 11 px) where it is
-/// longer than the area (a Chinese title at phone width ran 2 px past the chart's edge).
+/// longer than the area (a Chinese title at phone width ran 2 px past the chart's edge). Drawn
+/// here rather than by the mesh, which centres both titles on the plot in one shared style: at
+/// phone width the y title would have to shrink to 11 px, and the x title with it.
 fn title_place(text: &str, mid: i32, len: i32) -> (f64, i32) {
     let room = f64::from((len - 8).max(1));
     let size = FONT.min(room * PX / text_width(text, PX)).max(11.0 * PX);
@@ -81,175 +128,95 @@ fn title_place(text: &str, mid: i32, len: i32) -> (f64, i32) {
     (size, centre)
 }
 
-impl<'a, 'b> Plot<'a, 'b> {
-    /// The frame on `area`, `y_labels` px of y tick labels wide, with the axes and their titles
-    /// (`y_desc` empty: none).
-    pub(super) fn frame(
-        area: &'b Root<'a>,
-        x: Axis,
-        y: Axis,
-        y_labels: i32,
-        (x_desc, y_desc): (&str, &str),
-    ) -> Result<Self, ChartError> {
-        let (w, h) = area.dim_in_pixel();
-        let p = Plot {
-            area,
-            left: MARGIN + y_labels,
-            top: MARGIN,
-            right: w as i32 - MARGIN_RIGHT,
-            bottom: h as i32 - MARGIN - X_LABELS,
-            x,
-            y,
-        };
-        // The axes just outside the plotting rectangle, left and below.
-        p.pixels(&[(p.left - 1, p.top), (p.left - 1, p.bottom)], INK.into())?;
-        p.pixels(
-            &[(p.left, p.bottom + 1), (p.right, p.bottom + 1)],
-            INK.into(),
-        )?;
-        let middle = Pos::new(HPos::Center, VPos::Bottom);
-        let (size, cx) = title_place(x_desc, (p.left + p.right) / 2, w as i32);
-        area.draw(&Text::new(
-            x_desc.to_string(),
-            (cx, h as i32 - MARGIN),
-            font(size).pos(middle),
-        ))
+/// The chart on `area`, `y_labels` px of y tick labels wide: the axes with their ticks, the axis
+/// titles (`y_desc` empty: none), the grid and the tick labels.
+pub(super) fn frame<'c, 's>(
+    area: &Root<'s>,
+    x: Axis,
+    y: Axis,
+    y_labels: u32,
+    (x_desc, y_desc): (&str, &str),
+) -> Result<Chart<'c, 's>, ChartError> {
+    let (xs, ys, x_label, y_label) = (x.ticks.clone(), y.ticks.clone(), x.label, y.label);
+    let (x_lo, y_lo) = (x.lo, y.lo);
+    let mut chart = ChartBuilder::on(area)
+        .margin(MARGIN)
+        .margin_right(MARGIN_RIGHT)
+        .x_label_area_size(X_LABELS)
+        .y_label_area_size(y_labels)
+        .build_cartesian_2d(x, y)
         .map_err(err)?;
-        if !y_desc.is_empty() {
-            let (size, cy) = title_place(y_desc, (p.top + p.bottom) / 2, h as i32);
-            area.draw(&Text::new(
-                y_desc.to_string(),
-                (MARGIN, cy),
-                font(size)
-                    .transform(FontTransform::Rotate270)
-                    .pos(Pos::new(HPos::Center, VPos::Top)),
-            ))
+    let (left, top, right, bottom) = bounds(&chart);
+    let px: Vec<i32> = xs
+        .iter()
+        .map(|&v| chart.backend_coord(&(v, y_lo)).0)
+        .collect();
+    let py: Vec<i32> = ys
+        .iter()
+        .map(|&v| chart.backend_coord(&(x_lo, v)).1)
+        .collect();
+    // The axes just outside the plotting rectangle, left and below, and their ticks: one path,
+    // drawn on `area` (whose pixels are the drawing's: the plot's area starts at its origin).
+    let axes = [
+        [(left - 1, top), (left - 1, bottom)],
+        [(left, bottom + 1), (right, bottom + 1)],
+    ];
+    let ticks = px
+        .iter()
+        .map(|&x| [(x, bottom + 1), (x, bottom + 1 + TICK)])
+        .chain(py.iter().map(|&y| [(left - 1 - TICK, y), (left - 1, y)]));
+    for line in axes.into_iter().chain(ticks) {
+        area.draw(&PathElement::new(line, INK)).map_err(err)?;
+    }
+    // The axis titles, below the x labels and left of the y labels.
+    let (w, h) = area.dim_in_pixel();
+    let (size, cx) = title_place(x_desc, (left + right) / 2, w as i32);
+    let below = Pos::new(HPos::Center, VPos::Bottom);
+    let at = (cx, h as i32 - MARGIN as i32);
+    area.draw(&Text::new(x_desc, at, font(size).pos(below)))
+        .map_err(err)?;
+    if !y_desc.is_empty() {
+        let (size, cy) = title_place(y_desc, (top + bottom) / 2, h as i32);
+        let turned = font(size)
+            .transform(FontTransform::Rotate270)
+            .pos(Pos::new(HPos::Center, VPos::Top));
+        area.draw(&Text::new(y_desc, (MARGIN as i32, cy), turned))
             .map_err(err)?;
+    }
+    // Which labels are drawn. A y label is a line of 13 px text centred on its tick: on a short
+    // axis over many decades (a phone-width chart from 1 to 500,000 sequences) they would
+    // overlap.
+    let half: Vec<i32> = xs
+        .iter()
+        .map(|&v| (text_width(&x_label(v), FONT) / 2.0) as i32)
+        .collect();
+    let x_keep = thin(&px, &half, &xs, 6);
+    let up: Vec<i32> = py.iter().map(|&y| -y).collect();
+    let y_keep = thin(&up, &vec![7; ys.len()], &ys, 3);
+    let (x_fmt, y_fmt) = (kept(xs, x_keep, x_label), kept(ys, y_keep, y_label));
+    let mut mesh = chart.configure_mesh();
+    mesh.bold_line_style(GRID)
+        // The axes and ticks are drawn above; the mesh's are transparent (the backend writes
+        // nothing for them), their size only sets the labels' distance from the axis.
+        .axis_style(TRANSPARENT)
+        .set_all_tick_mark_size(LABEL_GAP / 2)
+        .x_label_style(font(FONT))
+        .y_label_style(font(FONT))
+        .x_label_formatter(&x_fmt)
+        .y_label_formatter(&y_fmt);
+    mesh.draw().map_err(err)?;
+    Ok(chart)
+}
+
+/// A label formatter: the labels of the `ticks` that `keep` marks, empty for the others (the
+/// backend writes no empty text).
+fn kept(ticks: Vec<f64>, keep: Vec<bool>, label: fn(f64) -> String) -> impl Fn(&f64) -> String {
+    move |v| {
+        if ticks.iter().zip(&keep).any(|(t, &k)| k && t == v) {
+            label(*v)
+        } else {
+            String::new()
         }
-        Ok(p)
-    }
-
-    /// The plot's pixel box: (left, top, right, bottom).
-    pub(super) fn bounds(&self) -> (i32, i32, i32, i32) {
-        (self.left, self.top, self.right, self.bottom)
-    }
-
-    /// The pixel of a data point, in the drawing area's coordinates.
-    pub(super) fn at(&self, (x, y): (f64, f64)) -> (i32, i32) {
-        let px = self.left as f64 + self.x.share(x) * (self.right - self.left) as f64;
-        let py = self.bottom as f64 - self.y.share(y) * (self.bottom - self.top) as f64;
-        (px.round() as i32, py.round() as i32)
-    }
-
-    fn pixels(&self, points: &[(i32, i32)], style: ShapeStyle) -> Result<(), ChartError> {
-        self.area
-            .draw(&PathElement::new(points.to_vec(), style))
-            .map_err(err)
-    }
-
-    /// A polyline through data points.
-    pub(super) fn line(&self, points: &[(f64, f64)], style: ShapeStyle) -> Result<(), ChartError> {
-        let px: Vec<(i32, i32)> = points.iter().map(|&p| self.at(p)).collect();
-        self.pixels(&px, style)
-    }
-
-    /// A filled polygon through data points.
-    pub(super) fn polygon(
-        &self,
-        points: &[(f64, f64)],
-        style: ShapeStyle,
-    ) -> Result<(), ChartError> {
-        let px: Vec<(i32, i32)> = points.iter().map(|&p| self.at(p)).collect();
-        self.area.draw(&Polygon::new(px, style)).map_err(err)
-    }
-
-    /// A rectangle between two data corners.
-    pub(super) fn rect(
-        &self,
-        a: (f64, f64),
-        b: (f64, f64),
-        style: ShapeStyle,
-    ) -> Result<(), ChartError> {
-        self.area
-            .draw(&Rectangle::new([self.at(a), self.at(b)], style))
-            .map_err(err)
-    }
-
-    /// A dot of radius `r` px at a data point.
-    pub(super) fn dot(&self, c: (f64, f64), r: i32, style: ShapeStyle) -> Result<(), ChartError> {
-        self.area
-            .draw(&Circle::new(self.at(c), r, style))
-            .map_err(err)
-    }
-
-    /// A cross of half-size `r` px at a data point.
-    pub(super) fn cross(&self, c: (f64, f64), r: i32, style: ShapeStyle) -> Result<(), ChartError> {
-        self.area
-            .draw(&Cross::new(self.at(c), r, style))
-            .map_err(err)
-    }
-
-    /// Vertical grid lines at `xs` with a tick and a label below the axis each (all the grid
-    /// lines first, then the ticks: each set is one SVG path).
-    pub(super) fn x_ticks(
-        &self,
-        xs: &[f64],
-        label: impl Fn(f64) -> String,
-    ) -> Result<(), ChartError> {
-        self.x_ticks_labelled(xs, xs.iter().map(|&v| label(v)).collect())
-    }
-
-    fn x_ticks_labelled(&self, xs: &[f64], labels: Vec<String>) -> Result<(), ChartError> {
-        let px: Vec<i32> = xs.iter().map(|&x| self.at((x, self.y.lo)).0).collect();
-        for &x in &px {
-            self.pixels(&[(x, self.bottom), (x, self.top)], GRID.into())?;
-        }
-        for &x in &px {
-            self.pixels(&[(x, self.bottom + 1), (x, self.bottom + 6)], INK.into())?;
-        }
-        let half: Vec<i32> = labels
-            .iter()
-            .map(|l| (text_width(l, FONT) / 2.0) as i32)
-            .collect();
-        let keep = thin(&px, &half, xs, 6);
-        for (i, text) in labels.into_iter().enumerate() {
-            if keep[i] {
-                self.area
-                    .draw(&Text::new(
-                        text,
-                        (px[i], self.bottom + 6),
-                        font(FONT).pos(Pos::new(HPos::Center, VPos::Top)),
-                    ))
-                    .map_err(err)?;
-            }
-        }
-        Ok(())
-    }
-
-    /// Horizontal grid lines at `ys` with a tick and a label left of the axis each (grid lines,
-    /// then ticks, as above).
-    fn y_ticks(&self, ys: &[f64]) -> Result<(), ChartError> {
-        let py: Vec<i32> = ys.iter().map(|&y| self.at((self.x.lo, y)).1).collect();
-        for &y in &py {
-            self.pixels(&[(self.left, y), (self.right, y)], GRID.into())?;
-        }
-        for &y in &py {
-            self.pixels(&[(self.left - 6, y), (self.left - 1, y)], INK.into())?;
-        }
-        // A label is a line of 13 px text, centred on its tick: on a short axis over many decades
-        // (a phone-width chart from 1 to 500,000 sequences) they would overlap.
-        let up: Vec<i32> = py.iter().map(|&y| -y).collect();
-        let keep = thin(&up, &vec![7; ys.len()], ys, 3);
-        for ((&v, &y), _) in ys.iter().zip(&py).zip(&keep).filter(|(_, &k)| k) {
-            self.area
-                .draw(&Text::new(
-                    tick_label(v, false),
-                    (self.left - 6, y),
-                    font(FONT).pos(Pos::new(HPos::Right, VPos::Center)),
-                ))
-                .map_err(err)?;
-        }
-        Ok(())
     }
 }
 
@@ -285,17 +252,20 @@ fn thin(pos: &[i32], half: &[i32], vs: &[f64], gap: i32) -> Vec<bool> {
 }
 
 /// A chart with both axes logarithmic, its grid and 1-2-5 tick labels.
-pub(super) fn log_log_frame<'a, 'b>(
-    plot: &'b Root<'a>,
+pub(super) fn log_log_frame<'c, 's>(
+    plot: &Root<'s>,
     (x0, x1): (f64, f64),
     (y0, y1): (f64, f64),
     descs: (&str, &str),
-) -> Result<Plot<'a, 'b>, ChartError> {
-    let y_labels = (text_width(&tick_label(y1, false), FONT) + 30.0) as i32;
-    let p = Plot::frame(plot, Axis::log(x0, x1), Axis::log(y0, y1), y_labels, descs)?;
-    p.x_ticks(&log_ticks(x0, x1), |x| tick_label(x, true))?;
-    p.y_ticks(&log_ticks(y0, y1))?;
-    Ok(p)
+) -> Result<Chart<'c, 's>, ChartError> {
+    let y_labels = (text_width(&tick_label(y1, false), FONT) + 30.0) as u32;
+    frame(
+        plot,
+        Axis::log(x0, x1, |x| tick_label(x, true)),
+        Axis::log(y0, y1, |y| tick_label(y, false)),
+        y_labels,
+        descs,
+    )
 }
 
 /// At most `count` ticks at 1, 2 or 5 × 10ⁿ apart from 0 to `hi`.

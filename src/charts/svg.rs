@@ -8,6 +8,8 @@
 //! plotters' SVG backend measures text on wasm32 by adding a span to the page and reading its size,
 //! which forces a layout of the whole page for every label; here a label is `0.56 em` per
 //! character by `1 em`, the same in the browser and natively, and the SVG still draws real text.
+//! plotters' chart builder and mesh ask the backend for text sizes, so they use this estimate.
+//! Empty texts (tick labels left out where they would run together) are not written.
 
 use super::frame::{INK, PX, ROOF_DASHED};
 use plotters::prelude::{DrawingArea, IntoDrawingArea};
@@ -237,7 +239,7 @@ impl DrawingBackend for Svg<'_> {
         style: &T,
         (x, y): BackendCoord,
     ) -> Result {
-        if style.color().alpha == 0.0 {
+        if style.color().alpha == 0.0 || text.is_empty() {
             return Ok(());
         }
         let anchor = match style.anchor().h_pos {
