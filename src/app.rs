@@ -20,6 +20,7 @@ mod repertoire;
 mod results;
 mod sglang;
 mod state;
+mod views;
 mod warm;
 
 use kvbudget_core::i18n::Lang;
@@ -104,6 +105,9 @@ fn app() {
         l
     });
     let embed = Memo::new(move |_| scenario.with(|s| s.embed));
+    // The components live under the page's root owner, through redrawings of the markup.
+    let root = Owner::current().expect("the page's root owner");
+    views::provide_lang(lang);
     let Some(page) = browser::body_box("part") else {
         return;
     };
@@ -116,11 +120,13 @@ fn app() {
         let drawn = lang.get();
         let embed = embed.get();
         let last = last.filter(|(e, _)| *e == embed).map(|(_, html)| html);
-        if last.is_none() {
+        let whole = last.is_none();
+        if whole {
             kept.reset();
+            views::unmount_all();
         }
         browser::clear_resize();
-        let ui = parts::Ui::new(notices, history, kept);
+        let ui = parts::Ui::new(history, kept);
         let html = if embed == Embed::Full {
             results::parts(state, ui);
             inputs::parts(state);
@@ -134,13 +140,18 @@ fn app() {
             warm::after_first_paint(state, ui);
             crate::page::page_html(drawn, None)
         } else {
-            embed::view_parts(state);
-            results::notices(state, ui);
+            embed::post_height(state);
             figures::parts(state, ui, embed);
             crate::page::embed_html(embed)
         };
         events::listen(state, ui);
         dom::patch(&page, last.as_deref(), &html);
+        if whole && embed == Embed::Full {
+            results::mount(&root, state, notices, kept.copied);
+        } else if whole {
+            results::mount_notices(&root, state, notices);
+            embed::mount_view(&root, state);
+        }
         (embed, html)
     });
 }

@@ -4,7 +4,6 @@
 //! meanwhile, rather than blinking out on every keystroke), and an answer to a request that is no
 //! longer current is dropped.
 
-use super::parts::Ui;
 use super::{browser, State};
 use kvbudget_core::handoff::{read_scenario, Answer as Reply, Request};
 use kvbudget_core::i18n::Lang;
@@ -97,7 +96,11 @@ impl Asked {
 /// scenario as edited, as queries): the change for the scenario shown, which the panel states,
 /// applied by the worker to the scenario as edited (they differ while an edit is refused). Why
 /// the worker could not goes to the results' status line.
-pub fn apply_button(state: State, ui: Ui, apply_to: impl FnOnce(String, String) -> Request) {
+pub fn apply_button(
+    state: State,
+    copied: RwSignal<String>,
+    apply_to: impl FnOnce(String, String) -> Request,
+) {
     use kvbudget_core::query::encode;
     let scenario = state.scenario;
     let request = state.shown.with_untracked(|x| {
@@ -105,7 +108,7 @@ pub fn apply_button(state: State, ui: Ui, apply_to: impl FnOnce(String, String) 
         Some(apply_to(encode(&x.s), scenario.with_untracked(encode)))
     });
     if let Some(request) = request {
-        apply(scenario, request, |_| {}, move |e| ui.copied.set(e));
+        apply(scenario, request, |_| {}, move |e| copied.set(e));
     }
 }
 

@@ -84,8 +84,7 @@ pub fn click(state: State, ui: Ui, ev: leptos::ev::MouseEvent) {
             inputs::action(state, &a) || results::action(state, ui, &a) || embed::action(ui, &a);
         return;
     }
-    let _ = results::click(state, ui, &ev)
-        || plan::click(state, ui, &ev)
+    let _ = plan::click(state, ui, &ev)
         || log_check::click(state, &ev)
         || import::click(state.scenario, ui, &ev)
         || figures::click(state, ui, &ev)
