@@ -135,7 +135,6 @@ fn app() {
             plan::parts(state);
             log_check::parts(state);
             figures::parts(state, ui, embed);
-            repertoire::parts(state, ui);
             gpus::parts(state, ui);
             warm::after_first_paint(state, ui);
             crate::page::page_html(drawn, None)
@@ -148,6 +147,7 @@ fn app() {
         dom::patch(&page, last.as_deref(), &html);
         if whole && embed == Embed::Full {
             results::mount(&root, state, notices, kept.copied);
+            repertoire::mount(&root, state);
         } else if whole {
             results::mount_notices(&root, state, notices);
             embed::mount_view(&root, state);

@@ -2,7 +2,7 @@
 //! passing the event to the panel whose control it came from (found by id or data attribute).
 
 use super::parts::Ui;
-use super::{browser, dom, embed, figures, gpus, import, inputs, log_check, plan, repertoire};
+use super::{browser, dom, embed, figures, gpus, import, inputs, log_check, plan};
 use super::{results, State};
 use crate::page::{DropPanel, IMPORT_PANEL, LOG_PANEL};
 use leptos::prelude::*;
@@ -88,8 +88,7 @@ pub fn click(state: State, ui: Ui, ev: leptos::ev::MouseEvent) {
         || log_check::click(state, &ev)
         || import::click(state.scenario, ui, &ev)
         || figures::click(state, ui, &ev)
-        || gpus::click(state, &ev)
-        || repertoire::click(state, &ev);
+        || gpus::click(state, &ev);
 }
 
 /// A file dropped on the page: read by the panel it was dropped on (elsewhere the browser's

@@ -89,17 +89,10 @@ pub struct Ui {
     pub gpus_open: RwSignal<bool>,
     /// The width the charts are drawn at (`None` until known).
     pub chart_width: RwSignal<Option<u32>>,
-    /// Set in the first animation frame after the page is written, before that frame's layout:
-    /// the repertoire, below the answer, is computed then, after the numbers and the charts.
-    /// (Deferring it past that frame's paint was measured: no difference in when the page shows,
-    /// which the first layout and paint, about 100 ms here, decide.)
-    pub later: RwSignal<bool>,
 }
 
 impl Ui {
     pub fn new(history: super::browser::History, kept: Kept) -> Self {
-        let later = RwSignal::new(false);
-        request_animation_frame(move || later.set(true));
         Ui {
             history,
             copied: kept.copied,
@@ -108,7 +101,6 @@ impl Ui {
             import: RwSignal::new(super::import::hint_html(kvbudget_core::t!(IM_IDLE))),
             gpus_open: kept.gpus_open,
             chart_width: RwSignal::new(super::browser::take_boot_chart_width()),
-            later,
         }
     }
 }

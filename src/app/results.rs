@@ -168,7 +168,7 @@ pub fn mount(
     views::mount(owner, "p-top", move || view! { <ResultsTop top on_fix /> });
     let something = Memo::new(move |_| state.shown.with(Option::is_some));
     views::mount(owner, "p-primer", move || {
-        view! { <Show when=move || something.get()><Primer /></Show> }
+        move || something.get().then(|| view! { <Primer /> })
     });
     views::mount(
         owner,

@@ -6,9 +6,9 @@
 
 use super::{
     bottom_view, chart_box_id, chart_shown, chart_svg, engine_answer, figure_html, page_html,
-    repertoire_html, top_view, Fixes, Prefill, CHARTS,
+    repertoire_view, top_view, Fixes, Prefill, CHARTS,
 };
-use crate::view::{self, AnswerBar, Primer, ResultsBottom, ResultsTop};
+use crate::view::{self, AnswerBar, Primer, Repertoire, ResultsBottom, ResultsTop};
 use kvbudget_core::calc::evaluate;
 use kvbudget_core::chart_data;
 use kvbudget_core::explain::explain;
@@ -57,7 +57,12 @@ pub fn prerender(s: &PageScenario, width: u32) -> Option<String> {
             "p-bottom".into(),
             en(&|| view! { <ResultsBottom bottom=Some(bottom.clone()) /> }.into_any()),
         ),
-        ("p-repertoire".into(), repertoire_html(s)),
+        (
+            "p-repertoire".into(),
+            en(&|| {
+                view! { <Repertoire table=Some(repertoire_view(s)) on_load=Callback::new(|_| {}) /> }.into_any()
+            }),
+        ),
     ];
     for c in CHARTS.iter().filter(|c| chart_shown(c, Embed::Full)) {
         let svg = chart_svg(c, &charts, width);

@@ -7,8 +7,9 @@ use leptos::prelude::*;
 #[component]
 pub fn Card(#[prop(into)] card: Signal<Option<CardView>>) -> impl IntoView {
     let lines = move || card.with(|c| c.as_ref().map(|c| c.lines.clone()).unwrap_or_default());
-    view! {
-        <Show when=move || card.with(Option::is_some)>
+    let shown = Memo::new(move |_| card.with(Option::is_some));
+    let panel = move || {
+        view! {
             <section class="results results--card">
                 {move || {
                     card.with(|c| c.as_ref()?.refusal)
@@ -33,6 +34,7 @@ pub fn Card(#[prop(into)] card: Signal<Option<CardView>>) -> impl IntoView {
                 </div>
                 <pre class="log" data-testid="vllm-lines" data-value=lines>{lines}</pre>
             </section>
-        </Show>
-    }
+        }
+    };
+    move || shown.get().then(panel)
 }

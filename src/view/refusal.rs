@@ -1,6 +1,7 @@
 use super::text;
 use crate::page::{Fixes, RefusalView};
 use kvbudget_core::t;
+use leptos::either::EitherOf3;
 use leptos::prelude::*;
 
 /// Why the engine would not start: what it means, the exception it raises, and the changes that
@@ -15,10 +16,10 @@ pub fn Refusal(refusal: RefusalView, on_fix: Callback<usize>) -> impl IntoView {
     } = refusal;
     let fixes = match fixes {
         Fixes::Checking => {
-            view! { <p class="hint">{text(|| t!(RS_CHECKING_FIXES))}</p> }.into_any()
+            EitherOf3::A(view! { <p class="hint">{text(|| t!(RS_CHECKING_FIXES))}</p> })
         }
-        Fixes::Failed(why) => view! { <p>{why}</p> }.into_any(),
-        Fixes::Found(found) => view! {
+        Fixes::Failed(why) => EitherOf3::B(view! { <p>{why}</p> }),
+        Fixes::Found(found) => EitherOf3::C(view! {
             {found.is_empty().then(|| view! { <p>{text(|| t!(RS_NO_FIX))}</p> })}
             <ul class="fixes">
                 {found
@@ -41,8 +42,7 @@ pub fn Refusal(refusal: RefusalView, on_fix: Callback<usize>) -> impl IntoView {
                     })
                     .collect_view()}
             </ul>
-        }
-        .into_any(),
+        }),
     };
     view! {
         <div class="refusal" role="alert" data-testid="refusal" data-value=key>

@@ -1,6 +1,7 @@
 use super::text;
 use crate::page::BottomView;
 use kvbudget_core::t;
+use leptos::either::Either;
 use leptos::prelude::*;
 
 /// The results after the primer: the derivations (a term with a meaning is defined on hover and on
@@ -11,8 +12,9 @@ pub fn ResultsBottom(#[prop(into)] bottom: Signal<Option<BottomView>>) -> impl I
         move || bottom.with(|v| v.as_ref().map(f).unwrap_or_default())
     };
     let serve = field(|v| v.serve.clone());
-    view! {
-        <Show when=move || bottom.with(Option::is_some)>
+    let shown = Memo::new(move |_| bottom.with(Option::is_some));
+    let panel = move || {
+        view! {
             <h3>{text(|| t!(RS_HOW))}</h3>
             <dl class="derivation" data-testid="derivations">
                 {move || {
@@ -21,11 +23,10 @@ pub fn ResultsBottom(#[prop(into)] bottom: Signal<Option<BottomView>>) -> impl I
                             .flat_map(|v| v.derivations.iter().cloned())
                             .map(|d| {
                                 let term = match d.definition {
-                                    Some(def) => view! {
+                                    Some(def) => Either::Left(view! {
                                         <span class="term" tabindex="0" title=def>{d.term}</span>
-                                    }
-                                    .into_any(),
-                                    None => view! { <span>{d.term}</span> }.into_any(),
+                                    }),
+                                    None => Either::Right(view! { <span>{d.term}</span> }),
                                 };
                                 view! {
                                     <dt>{term}</dt>
@@ -44,6 +45,7 @@ pub fn ResultsBottom(#[prop(into)] bottom: Signal<Option<BottomView>>) -> impl I
                     .then(|| view! { <p class="hint">{text(|| t!(RS_REFUSED_COMMAND))}</p> })
             }}
             <pre class="cmd" data-testid="serve-command" data-value=serve>{serve}</pre>
-        </Show>
-    }
+        }
+    };
+    move || shown.get().then(panel)
 }

@@ -1,6 +1,7 @@
 use super::{text, Figure, Refusal, SglangPanel};
 use crate::page::TopView;
 use kvbudget_core::t;
+use leptos::either::Either;
 use leptos::prelude::*;
 
 /// The results panel from its heading to the engine's startup lines: the title, the answer for
@@ -17,11 +18,9 @@ pub fn ResultsTop(
         move || top.with(|v| v.as_ref().map(f).unwrap_or_default())
     };
     let lines = field(|v| v.lines.clone());
-    view! {
-        <Show
-            when=move || top.with(Option::is_some)
-            fallback=|| view! { <p>{text(|| t!(RS_ENTER_VALID))}</p> }
-        >
+    let shown = Memo::new(move |_| top.with(Option::is_some));
+    let panel = move || {
+        view! {
             <h2 id="results-title">{field(|v| v.title.clone())}</h2>
             <p class="sr-only" aria-live="polite">{field(|v| v.answer.clone())}</p>
             {move || {
@@ -75,6 +74,10 @@ pub fn ResultsTop(
                 top.with(|v| v.as_ref()?.sglang.clone())
                     .map(|panel| view! { <SglangPanel panel /> })
             }}
-        </Show>
+        }
+    };
+    move || match shown.get() {
+        true => Either::Left(panel()),
+        false => Either::Right(view! { <p>{text(|| t!(RS_ENTER_VALID))}</p> }),
     }
 }
