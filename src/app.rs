@@ -145,12 +145,17 @@ fn app() {
         };
         events::listen(state, ui);
         dom::patch(&page, last.as_deref(), &html);
+        // (Their memos and effects too: under the root, not under this drawing.)
         if whole && embed == Embed::Full {
-            results::mount(&root, state, notices, kept.copied);
-            repertoire::mount(&root, state);
+            root.with(|| {
+                results::mount(state, notices, kept.copied);
+                repertoire::mount(state);
+            });
         } else if whole {
-            results::mount_notices(&root, state, notices);
-            embed::mount_view(&root, state);
+            root.with(|| {
+                results::mount_notices(state, notices);
+                embed::mount_view(state);
+            });
         }
         (embed, html)
     });

@@ -142,18 +142,18 @@ fn a_repertoire_row_loads_its_model_and_dtype_only() {
 
 #[test]
 fn the_repertoire_table_is_the_same_for_a_scenario_and_its_key() {
-    // The page draws the table from `rows_key`; a button's `data-load` is the row's index, which
-    // the click reads back from `rows` of the scenario: both must list the same six rows
-    // (three models × auto and FP8 on a 4090 at 8K, all of which start).
+    // The page draws the table from `rows_key`; a button loads the row at its index, which the
+    // click reads back from `rows` of the scenario: both must list the same six rows (three
+    // models × auto and FP8 on a 4090 at 8K, all of which start).
     use kvbudget::core::repertoire::rows_key;
     let (s, _) = decode("?model=Qwen/Qwen2.5-7B-Instruct&gpu=rtx-4090&ctx=8192&kv=fp8");
-    let html = page::repertoire_html(&s);
-    assert_eq!(html, page::repertoire_html(&rows_key(&s)));
-    for i in 0..6 {
-        assert!(html.contains(&format!(r#"data-load="{i}""#)), "row {i}");
-    }
-    assert!(!html.contains(r#"data-load="6""#));
+    let table = page::repertoire_view(&s);
+    assert_eq!(table, page::repertoire_view(&rows_key(&s)));
+    assert_eq!(table.rows.len(), 6);
     assert_eq!(rows(&s).len(), 6);
+    for (row, of_s) in table.rows.iter().zip(rows(&s)) {
+        assert_eq!(row.key, of_s.key());
+    }
 }
 
 #[test]

@@ -20,11 +20,8 @@ fn fixture(dir: &str, name: &str) -> String {
 }
 
 /// `request` sent as JSON to `w`, the answer read back from JSON.
-fn ask_of(w: &mut Session, request: Request) -> Answer {
-    let sent = serde_json::from_str(&serde_json::to_string(&request).unwrap()).unwrap();
-    let answer = w.answer(sent);
-    serde_json::from_str(&serde_json::to_string(&answer).unwrap()).unwrap()
-}
+mod common;
+use common::ask_of;
 
 fn ask(request: Request) -> Answer {
     ask_of(&mut Session::default(), request)

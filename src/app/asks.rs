@@ -10,15 +10,18 @@ use kvbudget_core::i18n::Lang;
 use kvbudget_core::scenario::PageScenario;
 use leptos::prelude::*;
 
+/// A request with the language its texts are asked in.
+type Key = (Lang, Request);
+
 /// The latest answer: the request it answers (with the language) and the answer, or why the
 /// worker could not answer.
-pub type Answer = Option<(String, Result<Reply, String>)>;
+pub type Answer = Option<(Key, Result<Reply, String>)>;
 
 /// A question that follows the page.
 #[derive(Clone, Copy)]
 pub struct Asked {
-    /// The request now (JSON, with the language), if there is one.
-    key: Memo<Option<String>>,
+    /// The request now (with the language), if there is one.
+    key: Memo<Option<Key>>,
     /// The latest answer.
     got: RwSignal<Answer>,
 }
@@ -27,22 +30,17 @@ impl Asked {
     /// Asks the worker `request()` (`None`: nothing to ask) in the page's language whenever it
     /// changes.
     pub fn new(lang: Memo<Lang>, request: Box<dyn Fn() -> Option<Request> + Send + Sync>) -> Self {
-        let key = Memo::new(move |_| {
-            let l = lang.get().key();
-            request().and_then(|r| serde_json::to_string(&(l, r)).ok())
-        });
+        let key = Memo::new(move |_| Some((lang.get(), request()?)));
         let got = RwSignal::new(None);
         Effect::new_sync(move |_| {
             let Some(k) = key.get() else { return };
             if got.with_untracked(|g: &Answer| g.as_ref().is_some_and(|g| g.0 == k)) {
                 return;
             }
-            let Ok((_, request)) = serde_json::from_str::<(String, Request)>(&k) else {
-                return;
-            };
+            let request = k.1.clone();
             leptos::task::spawn_local(async move {
                 let answer = browser::ask_worker(request).await;
-                if key.try_get_untracked().flatten().as_deref() == Some(k.as_str()) {
+                if key.try_get_untracked().flatten().as_ref() == Some(&k) {
                     got.set(Some((k, answer)));
                 }
             });

@@ -37,7 +37,7 @@ pub fn post_height(state: State) {
 
 /// The embedded view's components: a headline with a link to the full page, then the card
 /// (`embed=1`); the charts are `figures::parts`.
-pub fn mount_view(owner: &Owner, state: State) {
+pub fn mount_view(state: State) {
     let scenario = state.scenario;
     let full =
         Memo::new(move |_| browser::url_for(&scenario.with(|s| encode(&page::full_page(s)))));
@@ -49,7 +49,6 @@ pub fn mount_view(owner: &Owner, state: State) {
             .unwrap_or_default()
     });
     views::mount(
-        owner,
         "p-embed-head",
         move || view! { <EmbedHead headline full /> },
     );
@@ -60,7 +59,7 @@ pub fn mount_view(owner: &Owner, state: State) {
                 .shown
                 .with(|x| x.as_ref().map(|x| page::card_view(&x.s, &x.o)))
         });
-        views::mount(owner, "p-card", move || view! { <Card card /> });
+        views::mount("p-card", move || view! { <Card card /> });
     }
 }
 

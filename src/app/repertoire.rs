@@ -10,7 +10,7 @@ use leptos::prelude::*;
 /// Mounts the table, recomputed when its key changes (`rows_key`: not on an edit of the model or
 /// the dtype, which every row sets for itself) or the language; computed in the first animation
 /// frame after the table is mounted, after the numbers and the charts.
-pub fn mount(owner: &Owner, state: State) {
+pub fn mount(state: State) {
     let later = RwSignal::new(false);
     request_animation_frame(move || later.set(true));
     let key = Memo::new(move |_| {
@@ -32,7 +32,6 @@ pub fn mount(owner: &Owner, state: State) {
         }
     });
     views::mount(
-        owner,
         "p-repertoire",
         move || view! { <Repertoire table on_load /> },
     );

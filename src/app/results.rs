@@ -114,11 +114,10 @@ fn notices_now(state: State, notices: RwSignal<Vec<Notice>>) -> (String, Vec<Str
 }
 
 /// Mounts the notices (on the full page and in an embedded view alike).
-pub fn mount_notices(owner: &Owner, state: State, notices: RwSignal<Vec<Notice>>) {
+pub fn mount_notices(state: State, notices: RwSignal<Vec<Notice>>) {
     let now = Memo::new(move |_| notices_now(state, notices));
     let on_dismiss = Callback::new(move |()| notices.set(Vec::new()));
     views::mount(
-        owner,
         "p-notices",
         move || view! { <Notices notices=now on_dismiss /> },
     );
@@ -126,13 +125,8 @@ pub fn mount_notices(owner: &Owner, state: State, notices: RwSignal<Vec<Notice>>
 
 /// Mounts the answer bar and the results panel's components: its top, the primer, its bottom.
 /// A fix chosen is applied by the worker; why it could not goes to the status line (`copied`).
-pub fn mount(
-    owner: &Owner,
-    state: State,
-    notices: RwSignal<Vec<Notice>>,
-    copied: RwSignal<String>,
-) {
-    mount_notices(owner, state, notices);
+pub fn mount(state: State, notices: RwSignal<Vec<Notice>>, copied: RwSignal<String>) {
+    mount_notices(state, notices);
     let answer = Memo::new(move |_| {
         state.shown.with(|x| {
             x.as_ref()
@@ -144,7 +138,7 @@ pub fn mount(
                 .unwrap_or_default()
         })
     });
-    views::mount(owner, "p-answer", move || view! { <AnswerBar answer /> });
+    views::mount("p-answer", move || view! { <AnswerBar answer /> });
     let fixes = Asked::new(
         state.lang,
         Box::new(move || {
@@ -165,16 +159,12 @@ pub fn mount(
             target,
         })
     });
-    views::mount(owner, "p-top", move || view! { <ResultsTop top on_fix /> });
+    views::mount("p-top", move || view! { <ResultsTop top on_fix /> });
     let something = Memo::new(move |_| state.shown.with(Option::is_some));
-    views::mount(owner, "p-primer", move || {
+    views::mount("p-primer", move || {
         move || something.get().then(|| view! { <Primer /> })
     });
-    views::mount(
-        owner,
-        "p-bottom",
-        move || view! { <ResultsBottom bottom /> },
-    );
+    views::mount("p-bottom", move || view! { <ResultsBottom bottom /> });
 }
 
 /// The results' actions (shown once there is an answer) and their status line.

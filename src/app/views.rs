@@ -24,8 +24,8 @@ pub fn provide_lang(lang: Memo<Lang>) {
     provide_context(crate::view::PageLang(lang.into()));
 }
 
-/// Mounts `view` into the element `#id` (emptied first), under `owner`.
-pub fn mount<V: IntoView + 'static>(owner: &Owner, id: &str, view: impl FnOnce() -> V + 'static) {
+/// Mounts `view` into the element `#id` (emptied first), under the current owner.
+pub fn mount<V: IntoView + 'static>(id: &str, view: impl FnOnce() -> V + 'static) {
     let Some(el) = document()
         .get_element_by_id(id)
         .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok())
@@ -33,6 +33,6 @@ pub fn mount<V: IntoView + 'static>(owner: &Owner, id: &str, view: impl FnOnce()
         return;
     };
     el.set_text_content(None);
-    let handle = owner.with(|| leptos::mount::mount_to(el, view));
+    let handle = leptos::mount::mount_to(el, view);
     MOUNTED.with(|m| m.borrow_mut().push(Box::new(handle)));
 }
