@@ -105,9 +105,7 @@ fn app() {
         l
     });
     let embed = Memo::new(move |_| scenario.with(|s| s.embed));
-    // The components live under the page's root owner, through redrawings of the markup.
-    let root = Owner::current().expect("the page's root owner");
-    views::provide_lang(lang);
+    let root = views::root(lang);
     let Some(page) = browser::body_box("part") else {
         return;
     };
@@ -123,7 +121,6 @@ fn app() {
         let whole = last.is_none();
         if whole {
             kept.reset();
-            views::unmount_all();
         }
         browser::clear_resize();
         let ui = parts::Ui::new(history, kept);
@@ -145,17 +142,8 @@ fn app() {
         };
         events::listen(state, ui);
         dom::patch(&page, last.as_deref(), &html);
-        // (Their memos and effects too: under the root, not under this drawing.)
-        if whole && embed == Embed::Full {
-            root.with(|| {
-                results::mount(state, notices, kept.copied);
-                repertoire::mount(state);
-            });
-        } else if whole {
-            root.with(|| {
-                results::mount_notices(state, notices);
-                embed::mount_view(state);
-            });
+        if whole {
+            root.with(|| views::mount_all(embed, state, notices, kept.copied));
         }
         (embed, html)
     });

@@ -55,14 +55,16 @@ fn views(
     };
     let top = Memo::new(move |_| {
         let _ = state.lang.get();
-        let fixes = state
-            .shown
-            .with(|x| {
-                x.as_ref()
-                    .is_some_and(|x| x.o.chosen.report.refusal.is_some())
-            })
-            .then(|| fixes_now(fixes))
-            .unwrap_or(page::Fixes::Checking);
+        // (Asked only for a refusal.)
+        let refused = state.shown.with(|x| {
+            x.as_ref()
+                .is_some_and(|x| x.o.chosen.report.refusal.is_some())
+        });
+        let fixes = if refused {
+            fixes_now(fixes)
+        } else {
+            page::Fixes::Checking
+        };
         let mut out = None;
         sg(&mut |now| {
             out = state.shown.with(|x| {
