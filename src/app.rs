@@ -20,6 +20,7 @@ mod repertoire;
 mod results;
 mod sglang;
 mod state;
+mod views;
 mod warm;
 
 use kvbudget_core::i18n::Lang;
@@ -104,6 +105,7 @@ fn app() {
         l
     });
     let embed = Memo::new(move |_| scenario.with(|s| s.embed));
+    let root = views::root(lang);
     let Some(page) = browser::body_box("part") else {
         return;
     };
@@ -116,11 +118,12 @@ fn app() {
         let drawn = lang.get();
         let embed = embed.get();
         let last = last.filter(|(e, _)| *e == embed).map(|(_, html)| html);
-        if last.is_none() {
+        let whole = last.is_none();
+        if whole {
             kept.reset();
         }
         browser::clear_resize();
-        let ui = parts::Ui::new(notices, history, kept);
+        let ui = parts::Ui::new(history, kept);
         let html = if embed == Embed::Full {
             results::parts(state, ui);
             inputs::parts(state);
@@ -129,18 +132,19 @@ fn app() {
             plan::parts(state);
             log_check::parts(state);
             figures::parts(state, ui, embed);
-            repertoire::parts(state, ui);
             gpus::parts(state, ui);
             warm::after_first_paint(state, ui);
             crate::page::page_html(drawn, None)
         } else {
-            embed::view_parts(state);
-            results::notices(state, ui);
+            embed::post_height(state);
             figures::parts(state, ui, embed);
             crate::page::embed_html(embed)
         };
         events::listen(state, ui);
         dom::patch(&page, last.as_deref(), &html);
+        if whole {
+            root.with(|| views::mount_all(embed, state, notices, kept.copied));
+        }
         (embed, html)
     });
 }

@@ -1,9 +1,13 @@
 //! kvbudget: the web page (wasm32) and the `kvbudget` command line (native) over one core.
 
+// Leptos views are nested types; the native build (without erased components) needs the room.
+#![recursion_limit = "256"]
+
 pub use kvbudget_core as core;
 
 pub mod charts;
 pub mod page;
+pub mod view;
 
 #[cfg(target_arch = "wasm32")]
 pub mod app;

@@ -1,18 +1,16 @@
-//! The page and its worker talk in typed requests and answers sent as JSON (`core::handoff`):
-//! what the worker answers must read back to exactly what the core computes directly.
+//! The page and its worker talk in typed requests and answers sent in a compact binary format
+//! (`core::handoff::to_wire`): what the worker answers must read back to exactly what the core
+//! computes directly.
 
 use kvbudget::core::config::import;
 use kvbudget::core::handoff::{Answer, ImportView, LogStatus, LogView, Request, Session};
 use kvbudget::core::query;
 use kvbudget::core::scenario::{ModelChoice, PageScenario};
 
-/// `request` as the page sends it (JSON), answered by the worker's session, and the answer read
-/// back as the page reads it (JSON).
-fn ask(w: &mut Session, request: Request) -> Answer {
-    let sent = serde_json::from_str(&serde_json::to_string(&request).unwrap()).unwrap();
-    let answer = w.answer(sent);
-    serde_json::from_str(&serde_json::to_string(&answer).unwrap()).unwrap()
-}
+/// `request` as the page sends it, answered by the worker's session, and the answer read back as
+/// the page reads it.
+mod common;
+use common::ask_of as ask;
 
 /// A request of a fresh session.
 fn answer(request: Request) -> Answer {
@@ -99,6 +97,14 @@ fn an_import_error_reads_back_as_the_message() {
     assert!(e.unwrap_err().starts_with("config.json: is not valid JSON"));
     // A message that is no request of this protocol does not read as one.
     assert!(serde_json::from_str::<Request>(r#"{"unknown":{}}"#).is_err());
+    // Nor bytes that are no request: a variant index past the last (postcard writes an enum's
+    // variant as a varint; 200 is past `Request`'s 15), or a message cut short.
+    assert!(kvbudget::core::handoff::from_wire::<Request>(&[200, 1]).is_none());
+    let whole = kvbudget::core::handoff::to_wire(&Request::Sglang {
+        query: "?engine=sglang".into(),
+    })
+    .unwrap();
+    assert!(kvbudget::core::handoff::from_wire::<Request>(&whole[..whole.len() - 1]).is_none());
 }
 
 #[test]

@@ -142,18 +142,18 @@ fn a_repertoire_row_loads_its_model_and_dtype_only() {
 
 #[test]
 fn the_repertoire_table_is_the_same_for_a_scenario_and_its_key() {
-    // The page draws the table from `rows_key`; a button's `data-load` is the row's index, which
-    // the click reads back from `rows` of the scenario: both must list the same six rows
-    // (three models × auto and FP8 on a 4090 at 8K, all of which start).
+    // The page draws the table from `rows_key`; a button loads the row at its index, which the
+    // click reads back from `rows` of the scenario: both must list the same six rows (three
+    // models × auto and FP8 on a 4090 at 8K, all of which start).
     use kvbudget::core::repertoire::rows_key;
     let (s, _) = decode("?model=Qwen/Qwen2.5-7B-Instruct&gpu=rtx-4090&ctx=8192&kv=fp8");
-    let html = page::repertoire_html(&s);
-    assert_eq!(html, page::repertoire_html(&rows_key(&s)));
-    for i in 0..6 {
-        assert!(html.contains(&format!(r#"data-load="{i}""#)), "row {i}");
-    }
-    assert!(!html.contains(r#"data-load="6""#));
+    let table = page::repertoire_view(&s);
+    assert_eq!(table, page::repertoire_view(&rows_key(&s)));
+    assert_eq!(table.rows.len(), 6);
     assert_eq!(rows(&s).len(), 6);
+    for (row, of_s) in table.rows.iter().zip(rows(&s)) {
+        assert_eq!(row.key, of_s.key());
+    }
 }
 
 #[test]
@@ -327,12 +327,17 @@ fn sglang_stats_and_lines() {
     // and text from the worker escaped.
     let mut hostile = v.clone();
     hostile.notes.push("<script>x</script>".into());
-    let html = page::sglang_panel_html(&hostile);
+    let html = rendered::sglang(hostile.clone(), false);
     assert!(html.contains(r#"data-testid="sglang-tokens" data-value="7422""#));
     assert!(html.contains(r#"data-testid="compare-sglang-tokens" data-value="7422""#));
-    // The page shows an older panel dimmed while the worker computes the current one.
-    assert!(page::dimmed(&html).starts_with(r#"<div class="stale" aria-busy="true">"#));
     assert!(html.contains("&lt;script&gt;") && !html.contains("<script>"));
+    assert!(!html.contains("stale"));
+    // The page shows an older panel dimmed while the worker computes the current one.
+    let stale = rendered::sglang(hostile, true);
+    assert!(
+        stale.starts_with(r#"<div aria-busy="true" class="stale">"#),
+        "{stale}"
+    );
 }
 
 #[test]
@@ -355,29 +360,26 @@ fn the_results_html_escapes_what_users_type_and_carries_the_test_ids() {
             label: f.label,
         })
         .collect();
-    let top = page::results_top(
-        &s,
-        &o,
-        &words,
-        &page::fixes_html(&f),
-        None,
-        "ValueError: <oops>",
-        false,
-    );
-    let bottom = page::results_bottom(&o, &words, "vllm serve 'a<b'");
+    let mut top = page::top_view(&s, &o, &words, page::Fixes::Found(f.clone()), None);
+    top.lines = "ValueError: <oops>".into();
+    let top = rendered::top(top);
+    let bottom = rendered::bottom(page::bottom_view(&o, &words, "vllm serve 'a<b'"));
     for html in [&top, &bottom] {
         assert!(!html.contains("<img"), "{html}");
         assert!(!html.contains("<oops>"));
     }
-    assert!(top.contains("&lt;img src=x onerror=alert(1)&gt;&quot;&amp;"));
+    // (In text, `"` needs no escape.)
+    assert!(
+        top.contains(r#"&lt;img src=x onerror=alert(1)&gt;"&amp;"#),
+        "{top}"
+    );
     assert!(top.contains(r#"data-testid="refusal" data-value="weights-do-not-fit""#));
     assert!(top.contains(r#"data-testid="max-seqs" data-value="0""#));
-    // Each fix button carries its index in the list the panel applies.
-    for i in 0..f.len() {
-        assert!(top.contains(&format!(r#"data-fix-index="{i}""#)), "{i}");
-    }
+    // A button for each fix.
+    assert!(!f.is_empty());
+    assert_eq!(top.matches(r#"data-testid="fix""#).count(), f.len());
     // Attribute values are double-quoted, so a single quote needs no escape; `<` does.
-    assert!(bottom.contains(r#"data-testid="serve-command" data-value="vllm serve 'a&lt;b'">"#));
+    assert!(bottom.contains(r#"data-testid="serve-command" data-value="vllm serve 'a&lt;b'""#));
     assert!(bottom.contains(r#"data-testid="derivations""#));
 }
 
@@ -552,28 +554,18 @@ fn the_rehearsal_draws_what_an_edit_draws() {
             .iter()
             .map(|c| page::chart_svg(c, &d, width).len())
             .sum();
-        let words = kvbudget::core::explain::explain(&s, &o);
-        let results = page::results_bottom(&o, &words, &words.serve_command).len();
-        assert!(svgs > 1_000 && results > 100, "{q}: {svgs} {results}");
-        let (texts, drawn) = page::rehearse(&s, width);
-        // The answer and the results' two parts; the three SVGs.
-        assert_eq!((texts.len(), drawn.len()), (3, 3), "{q}");
-        assert!(
-            texts.iter().chain(&drawn).map(String::len).sum::<usize>() >= svgs + results,
-            "{q}"
-        );
+        assert!(svgs > 1_000, "{q}: {svgs}");
+        // The three SVGs, as the page draws them.
+        let drawn = page::rehearse(&s, width);
+        assert_eq!(drawn.len(), 3, "{q}");
+        assert_eq!(drawn.iter().map(String::len).sum::<usize>(), svgs, "{q}");
     }
-    // It is markup, as the page writes it: a model named with markup reads as text in all of it
-    // (the rehearsal writes it into an element, outside the page but parsed all the same).
+    // It is markup, as the page writes it: a model named with markup reads as text in it (the
+    // rehearsal writes it into an element, outside the page but parsed all the same).
     let q = "?model=custom&name=%3Cimg%20src%3Dx%20onerror%3Dalert(1)%3E&layers=32&heads=32&kv_heads=8&head_dim=128&weights_gib=14";
-    let (texts, drawn) = page::rehearse(&decode(q).0, width);
-    assert_eq!((texts.len(), drawn.len()), (3, 3));
-    assert!(
-        texts[0].contains("&lt;img src=x onerror=alert(1)&gt;"),
-        "{}",
-        texts[0]
-    );
-    assert!(texts.iter().chain(&drawn).all(|t| !t.contains("<img")));
+    let drawn = page::rehearse(&decode(q).0, width);
+    assert_eq!(drawn.len(), 3);
+    assert!(drawn.iter().all(|t| !t.contains("<img")));
     // A prompt + trace of 0 tokens does not evaluate (it must be at least 1 token).
     let none = PageScenario {
         prompt: Some(0),
@@ -581,7 +573,7 @@ fn the_rehearsal_draws_what_an_edit_draws() {
         ..PageScenario::default()
     };
     assert!(evaluate(&none).is_err());
-    assert_eq!(page::rehearse(&none, width), (Vec::new(), Vec::new()));
+    assert_eq!(page::rehearse(&none, width), Vec::<String>::new());
 }
 
 #[test]
@@ -628,7 +620,7 @@ fn where_vllm_refuses_the_formula_line_says_so_not_that_its_blocks_give_0() {
     let o = evaluate(&s).unwrap();
     assert!(o.chosen.report.refusal.is_some());
     let words = explain(&s, &o);
-    let bottom = page::results_bottom(&o, &words, "");
+    let bottom = rendered::bottom(page::bottom_view(&o, &words, ""));
     assert!(
         bottom
             .contains("the formula gives 222 sequences; vLLM would not start (above), so none run"),
@@ -637,7 +629,7 @@ fn where_vllm_refuses_the_formula_line_says_so_not_that_its_blocks_give_0() {
     // Where it starts, the blocks' count stays: Qwen3-8B on an RTX 4090 at 8,192 tokens.
     let (s, _) = decode("?model=Qwen/Qwen3-8B&gpu=rtx-4090&ctx=8192");
     let o = evaluate(&s).unwrap();
-    let bottom = page::results_bottom(&o, &explain(&s, &o), "");
+    let bottom = rendered::bottom(page::bottom_view(&o, &explain(&s, &o), ""));
     assert!(
         bottom.contains("vLLM's whole 16-token blocks give"),
         "{bottom}"
@@ -669,4 +661,28 @@ fn the_prerendered_page_shows_the_scenario_in_its_form_and_answer() {
     assert!(html.contains("&lt;img src=x onerror=alert(1)&gt;&quot;"));
     // The custom model's block shows (the app shows it the same way).
     assert!(html.contains(r#"data-when="custom-model">"#));
+}
+
+/// The results' components rendered to HTML, as the page written at build time renders them.
+mod rendered {
+    use kvbudget::core::handoff::sglang::SglangView;
+    use kvbudget::core::i18n::Lang;
+    use kvbudget::page::{self, BottomView, TopView};
+    use kvbudget::view::{self, ResultsBottom, ResultsTop, SglangPanel};
+    use leptos::prelude::*;
+
+    pub fn top(top: TopView) -> String {
+        view::to_html(Lang::En, || {
+            view! { <ResultsTop top=Some(top) on_fix=Callback::new(|_| {}) /> }
+        })
+    }
+
+    pub fn bottom(bottom: BottomView) -> String {
+        view::to_html(Lang::En, || view! { <ResultsBottom bottom=Some(bottom) /> })
+    }
+
+    pub fn sglang(view: SglangView, stale: bool) -> String {
+        let panel = page::SglangPanel { view, stale };
+        view::to_html(Lang::En, || view! { <SglangPanel panel /> })
+    }
 }

@@ -4,22 +4,24 @@
 //! meanwhile, rather than blinking out on every keystroke), and an answer to a request that is no
 //! longer current is dropped.
 
-use super::parts::Ui;
 use super::{browser, State};
 use kvbudget_core::handoff::{read_scenario, Answer as Reply, Request};
 use kvbudget_core::i18n::Lang;
 use kvbudget_core::scenario::PageScenario;
 use leptos::prelude::*;
 
+/// A request with the language its texts are asked in.
+type Key = (Lang, Request);
+
 /// The latest answer: the request it answers (with the language) and the answer, or why the
 /// worker could not answer.
-pub type Answer = Option<(String, Result<Reply, String>)>;
+pub type Answer = Option<(Key, Result<Reply, String>)>;
 
 /// A question that follows the page.
 #[derive(Clone, Copy)]
 pub struct Asked {
-    /// The request now (JSON, with the language), if there is one.
-    key: Memo<Option<String>>,
+    /// The request now (with the language), if there is one.
+    key: Memo<Option<Key>>,
     /// The latest answer.
     got: RwSignal<Answer>,
 }
@@ -28,22 +30,17 @@ impl Asked {
     /// Asks the worker `request()` (`None`: nothing to ask) in the page's language whenever it
     /// changes.
     pub fn new(lang: Memo<Lang>, request: Box<dyn Fn() -> Option<Request> + Send + Sync>) -> Self {
-        let key = Memo::new(move |_| {
-            let l = lang.get().key();
-            request().and_then(|r| serde_json::to_string(&(l, r)).ok())
-        });
+        let key = Memo::new(move |_| Some((lang.get(), request()?)));
         let got = RwSignal::new(None);
         Effect::new_sync(move |_| {
             let Some(k) = key.get() else { return };
             if got.with_untracked(|g: &Answer| g.as_ref().is_some_and(|g| g.0 == k)) {
                 return;
             }
-            let Ok((_, request)) = serde_json::from_str::<(String, Request)>(&k) else {
-                return;
-            };
+            let request = k.1.clone();
             leptos::task::spawn_local(async move {
                 let answer = browser::ask_worker(request).await;
-                if key.try_get_untracked().flatten().as_deref() == Some(k.as_str()) {
+                if key.try_get_untracked().flatten().as_ref() == Some(&k) {
                     got.set(Some((k, answer)));
                 }
             });
@@ -97,7 +94,11 @@ impl Asked {
 /// scenario as edited, as queries): the change for the scenario shown, which the panel states,
 /// applied by the worker to the scenario as edited (they differ while an edit is refused). Why
 /// the worker could not goes to the results' status line.
-pub fn apply_button(state: State, ui: Ui, apply_to: impl FnOnce(String, String) -> Request) {
+pub fn apply_button(
+    state: State,
+    copied: RwSignal<String>,
+    apply_to: impl FnOnce(String, String) -> Request,
+) {
     use kvbudget_core::query::encode;
     let scenario = state.scenario;
     let request = state.shown.with_untracked(|x| {
@@ -105,7 +106,7 @@ pub fn apply_button(state: State, ui: Ui, apply_to: impl FnOnce(String, String) 
         Some(apply_to(encode(&x.s), scenario.with_untracked(encode)))
     });
     if let Some(request) = request {
-        apply(scenario, request, |_| {}, move |e| ui.copied.set(e));
+        apply(scenario, request, |_| {}, move |e| copied.set(e));
     }
 }
 

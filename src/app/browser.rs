@@ -3,7 +3,7 @@
 //! with a fallback, or reported), never unwrapped: a browser that refuses (Safari's replaceState
 //! limit, a clipboard without permission, a blocked request) must not break the page.
 
-use kvbudget_core::handoff::{Answer, Envelope, Reply, Request};
+use kvbudget_core::handoff::{self, Answer, Envelope, Reply, Request};
 use kvbudget_core::i18n::Lang;
 use leptos::prelude::*;
 use std::time::Duration;
@@ -496,8 +496,8 @@ fn within(promise: js_sys::Promise, ms: i32) -> js_sys::Promise {
     js_sys::Promise::race(&js_sys::Array::of2(&promise, &timeout))
 }
 
-/// Starts the worker: its messages are `ready <protocol>`, then a [`Reply`] (JSON) for each
-/// request. A worker of another protocol (a stale copy from a cache) counts as failed.
+/// Starts the worker: its messages are `ready <protocol>`, then a [`Reply`] (`handoff::to_wire`'s
+/// bytes) for each request. A worker of another protocol (a stale copy from a cache) counts as failed.
 fn start_worker(generation: u32) -> Result<(web_sys::Worker, js_sys::Promise), String> {
     use wasm_bindgen::closure::Closure;
     let worker = web_sys::Worker::new(WORKER_LOADER)
@@ -510,8 +510,9 @@ fn start_worker(generation: u32) -> Result<(web_sys::Worker, js_sys::Promise), S
     let ready_text = format!("ready {}", kvbudget_core::handoff::PROTOCOL);
     let on_message =
         Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |e: web_sys::MessageEvent| {
-            let text = e.data().as_string().unwrap_or_default();
-            if text.starts_with("ready") {
+            let data = e.data();
+            let text = data.as_string().unwrap_or_default();
+            if data.is_string() && text.starts_with("ready") {
                 if text == ready_text {
                     let _ = resolve.call0(&wasm_bindgen::JsValue::NULL);
                 } else {
@@ -519,7 +520,8 @@ fn start_worker(generation: u32) -> Result<(web_sys::Worker, js_sys::Promise), S
                 }
                 return;
             }
-            let Ok(Reply { n, answer }) = serde_json::from_str::<Reply>(&text) else {
+            let bytes = js_sys::Uint8Array::new(&data).to_vec();
+            let Some(Reply { n, answer }) = handoff::from_wire::<Reply>(&bytes) else {
                 worker_failed(generation);
                 return;
             };
@@ -593,10 +595,10 @@ async fn ask(request: Request, file: Option<web_sys::File>) -> Result<Answer, St
         WAITING.with(|w| w.borrow_mut().insert(n, (resolve, reject)));
     });
     let envelope = Envelope { n, lang, request };
-    let Ok(text) = serde_json::to_string(&envelope) else {
+    let Some(bytes) = handoff::to_wire(&envelope) else {
         return Err(failed());
     };
-    let mut message = wasm_bindgen::JsValue::from_str(&text);
+    let mut message: wasm_bindgen::JsValue = js_sys::Uint8Array::from(&bytes[..]).into();
     if let Some(file) = file {
         message = js_sys::Array::of2(&message, &file).into();
     }

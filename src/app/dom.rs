@@ -172,6 +172,13 @@ impl patch::Dom for Page {
     }
 }
 
+/// Sets the text of the element `#id`.
+pub fn set_text(id: &str, text: &str) {
+    if let Some(el) = by_id(id) {
+        el.set_text_content(Some(text));
+    }
+}
+
 /// Shows the element with this id when `shown` is `"1"`, else hides it.
 pub fn show_if(id: &str, shown: &str) {
     if let Some(el) = by_id(id) {

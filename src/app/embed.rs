@@ -2,9 +2,10 @@
 //! height to the embedding page, and the embed builder (mode, theme, live preview, snippet). Their
 //! markup is the page's (`page::embed_html`, `page::page_html`).
 
-use super::parts::{part, shown_while, Ui};
-use super::{browser, dom, State};
-use crate::page::{self, html_escape as esc};
+use super::parts::{shown_while, Ui};
+use super::{browser, dom, views, State};
+use crate::page;
+use crate::view::{Card, EmbedHead};
 use kvbudget_core::query::encode;
 use kvbudget_core::scenario::{Embed, Theme};
 use kvbudget_core::t;
@@ -12,7 +13,7 @@ use leptos::prelude::*;
 use std::time::Duration;
 
 /// Posts the page's height to the embedding page after each change and on resize.
-fn post_height(state: State) {
+pub fn post_height(state: State) {
     let last = StoredValue::new(0u32);
     let post = move || {
         set_timeout(
@@ -34,39 +35,32 @@ fn post_height(state: State) {
     browser::on_resize(post);
 }
 
-/// The embedded view's parts: a headline with a link to the full page, then the card
+/// The embedded view's components: a headline with a link to the full page, then the card
 /// (`embed=1`); the charts are `figures::parts`.
-pub fn view_parts(state: State) {
+pub fn mount_view(state: State) {
     let scenario = state.scenario;
-    part(
+    let full =
+        Memo::new(move |_| browser::url_for(&scenario.with(|s| encode(&page::full_page(s)))));
+    let headline = Memo::new(move |_| {
+        let _ = state.lang.get();
+        state
+            .shown
+            .with(|x| x.as_ref().map(|x| page::embed_headline(&x.s, &x.o)))
+            .unwrap_or_default()
+    });
+    views::mount(
         "p-embed-head",
-        Box::new(move || {
-            let full = browser::url_for(&scenario.with(|s| encode(&page::full_page(s))));
-            let headline = state
-                .shown
-                .with(|x| x.as_ref().map(|x| page::embed_headline(&x.s, &x.o)))
-                .unwrap_or_default();
-            format!(
-                r#"<span data-testid="embed-headline">{}</span> <a href="{}" target="_blank" rel="noopener">{}</a>"#,
-                esc(&headline),
-                esc(&full),
-                esc(t!(EM_OPEN))
-            )
-        }),
+        move || view! { <EmbedHead headline full /> },
     );
     if scenario.with_untracked(|s| s.embed) == Embed::Compact {
-        part(
-            "p-card",
-            Box::new(move || {
-                state.shown.with(|x| {
-                    x.as_ref()
-                        .map(|x| page::card_html(&x.s, &x.o))
-                        .unwrap_or_default()
-                })
-            }),
-        );
+        let card = Memo::new(move |_| {
+            let _ = state.lang.get();
+            state
+                .shown
+                .with(|x| x.as_ref().map(|x| page::card_view(&x.s, &x.o)))
+        });
+        views::mount("p-card", move || view! { <Card card /> });
     }
-    post_height(state);
 }
 
 /// The embed builder: shown while open; its snippet and preview follow the scenario, the view

@@ -2,7 +2,7 @@
 //! passing the event to the panel whose control it came from (found by id or data attribute).
 
 use super::parts::Ui;
-use super::{browser, dom, embed, figures, gpus, import, inputs, log_check, plan, repertoire};
+use super::{browser, dom, embed, figures, gpus, import, inputs, log_check, plan};
 use super::{results, State};
 use crate::page::{DropPanel, IMPORT_PANEL, LOG_PANEL};
 use leptos::prelude::*;
@@ -84,13 +84,11 @@ pub fn click(state: State, ui: Ui, ev: leptos::ev::MouseEvent) {
             inputs::action(state, &a) || results::action(state, ui, &a) || embed::action(ui, &a);
         return;
     }
-    let _ = results::click(state, ui, &ev)
-        || plan::click(state, ui, &ev)
+    let _ = plan::click(state, ui, &ev)
         || log_check::click(state, &ev)
         || import::click(state.scenario, ui, &ev)
         || figures::click(state, ui, &ev)
-        || gpus::click(state, &ev)
-        || repertoire::click(state, &ev);
+        || gpus::click(state, &ev);
 }
 
 /// A file dropped on the page: read by the panel it was dropped on (elsewhere the browser's

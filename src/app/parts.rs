@@ -6,7 +6,6 @@
 //! which links `std::thread::current` (4 KB of wasm) to note a thread the page never leaves.
 
 use super::dom;
-use kvbudget_core::query::Notice;
 use kvbudget_core::scenario::{Embed, Theme};
 use leptos::prelude::*;
 
@@ -48,6 +47,8 @@ pub struct Kept {
     pub embed: RwSignal<(Embed, Theme)>,
     /// Whether the GPU table is open (it is computed only then).
     pub gpus_open: RwSignal<bool>,
+    /// What the last copy said ("Link copied", …), for a few seconds.
+    pub copied: RwSignal<String>,
 }
 
 /// The embed builder's view and theme as a new page draws its pickers: their first options.
@@ -59,6 +60,7 @@ impl Kept {
             embed_open: RwSignal::new(false),
             embed: RwSignal::new(FIRST_EMBED),
             gpus_open: RwSignal::new(false),
+            copied: RwSignal::new(String::new()),
         }
     }
 
@@ -71,12 +73,9 @@ impl Kept {
 }
 
 /// What the page's own controls hold besides the scenario: made anew each time the page is drawn
-/// (a change of language), except the URL's notices, the history entries and what [`Kept`] holds,
-/// which outlive it.
+/// (a change of language), except the history entries and what [`Kept`] holds, which outlive it.
 #[derive(Clone, Copy)]
 pub struct Ui {
-    /// URL parameters that were refused.
-    pub notices: RwSignal<Vec<Notice>>,
     /// The history entries the URL is written into.
     pub history: super::browser::History,
     /// What the last copy said ("Link copied", …), for a few seconds.
@@ -90,31 +89,18 @@ pub struct Ui {
     pub gpus_open: RwSignal<bool>,
     /// The width the charts are drawn at (`None` until known).
     pub chart_width: RwSignal<Option<u32>>,
-    /// Set in the first animation frame after the page is written, before that frame's layout:
-    /// the repertoire, below the answer, is computed then, after the numbers and the charts.
-    /// (Deferring it past that frame's paint was measured: no difference in when the page shows,
-    /// which the first layout and paint, about 100 ms here, decide.)
-    pub later: RwSignal<bool>,
 }
 
 impl Ui {
-    pub fn new(
-        notices: RwSignal<Vec<Notice>>,
-        history: super::browser::History,
-        kept: Kept,
-    ) -> Self {
-        let later = RwSignal::new(false);
-        request_animation_frame(move || later.set(true));
+    pub fn new(history: super::browser::History, kept: Kept) -> Self {
         Ui {
-            notices,
             history,
-            copied: RwSignal::new(String::new()),
+            copied: kept.copied,
             embed_open: kept.embed_open,
             embed: kept.embed,
             import: RwSignal::new(super::import::hint_html(kvbudget_core::t!(IM_IDLE))),
             gpus_open: kept.gpus_open,
             chart_width: RwSignal::new(super::browser::take_boot_chart_width()),
-            later,
         }
     }
 }

@@ -48,7 +48,7 @@ pub fn click(state: State, ui: Ui, ev: &leptos::ev::MouseEvent) -> bool {
         "seqs" => PlanButton::Seqs,
         _ => return true,
     };
-    apply_button(state, ui, |shown, target| Request::PlanApply {
+    apply_button(state, ui.copied, |shown, target| Request::PlanApply {
         which,
         shown,
         target,

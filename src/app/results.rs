@@ -1,12 +1,14 @@
 //! The answer: notices about the URL, the one-line answer bar, and the results panel with its
-//! figures, vLLM's lines, the derivations and the serve command (all HTML text: `page::results_*`).
+//! figures, vLLM's lines, the derivations and the serve command (components: `crate::view`), and
+//! the results' actions.
 
 use super::asks::{apply_button, Asked};
-use super::parts::{part, shown_while, Ui};
-use super::{browser, dom, State};
-use crate::page::{self, html_escape as esc};
+use super::parts::{shown_while, watch, Ui};
+use super::{browser, dom, views, State};
+use crate::page;
+use crate::view::{AnswerBar, Notices, Primer, ResultsBottom, ResultsTop};
 use kvbudget_core::handoff::{Answer, Request};
-use kvbudget_core::query::encode;
+use kvbudget_core::query::{encode, Notice};
 use kvbudget_core::scenario::Engine;
 use kvbudget_core::t;
 use leptos::prelude::*;
@@ -26,51 +28,76 @@ fn shown_command(state: State) -> String {
     })
 }
 
-/// The results panel as HTML text, above and below the primer: everything but the primer and the
-/// action buttons, which stay put.
-fn panel_html(state: State, fixes: Asked) -> (String, String) {
-    let (Some(x), Some(words)) = (state.shown.get(), state.words.get()) else {
-        let nothing = format!("<p>{}</p>", esc(t!(RS_ENTER_VALID)));
-        return (nothing, String::new());
-    };
-    let (s, o) = (&x.s, &x.o);
-    let r = &o.chosen.report;
-    // Under SGLang: its figures once the worker has them, a pending line until then.
-    let sg = (s.engine == Engine::Sglang).then(|| state.sglang.get());
-    let busy = sg.is_some() && !state.sglang_current.get();
-    let (lines, serve) = match &sg {
-        // The lines of an older scenario stay, dimmed; its command is not offered as this one's.
-        Some(Some(v)) if busy => (v.lines.clone(), t!(RS_SGLANG_PENDING).to_string()),
-        Some(Some(v)) => (v.lines.clone(), v.command.clone()),
-        Some(None) => (
-            t!(RS_SGLANG_PENDING).to_string(),
-            t!(RS_SGLANG_PENDING).to_string(),
-        ),
-        None => (page::log_lines(r), words.serve_command.clone()),
-    };
-    // (SGLang's panel, from the worker's figures; an older one is shown dimmed.)
-    let sglang_panel = match &sg {
-        Some(Some(v)) if v.stats.is_empty() => String::new(),
-        Some(Some(v)) if busy => page::dimmed(&page::sglang_panel_html(v)),
-        Some(Some(v)) => page::sglang_panel_html(v),
-        _ => String::new(),
-    };
-    // A refusal's fixes, each checked by the worker (the first load carries no fix search).
-    let fix_list = match fixes.now() {
-        _ if r.refusal.is_none() => String::new(),
-        Some(Ok(Answer::Fixes(fixes))) => page::fixes_html(&fixes),
-        Some(Ok(_)) => String::new(),
-        Some(Err(e)) => format!("<p>{}</p>", esc(&e)),
-        None => format!(r#"<p class="hint">{}</p>"#, esc(t!(RS_CHECKING_FIXES))),
-    };
-    let sg_view = sg.flatten().filter(|_| !busy);
-    let top = page::results_top(s, o, &words, &fix_list, sg_view.as_ref(), &lines, busy);
-    (top + &sglang_panel, page::results_bottom(o, &words, &serve))
+/// The results' fixes as the worker answered (a refusal's fixes are searched on first use).
+fn fixes_now(fixes: Asked) -> page::Fixes {
+    match fixes.now() {
+        None => page::Fixes::Checking,
+        Some(Ok(Answer::Fixes(found))) => page::Fixes::Found(found),
+        Some(Ok(_)) => page::Fixes::Failed(t!(HO_UNREADABLE).into()),
+        Some(Err(e)) => page::Fixes::Failed(e),
+    }
 }
 
-/// URL parameters that were refused, and a scenario that does not evaluate.
-fn notices_html(state: State, ui: Ui) -> String {
-    let (mut items, params) = ui.notices.with(|n| {
+/// The results' view data: the top (`page::top_view`) and the bottom (`page::bottom_view`) of the
+/// scenario shown, with SGLang's figures while it is the engine.
+fn views(
+    state: State,
+    fixes: Asked,
+) -> (Memo<Option<page::TopView>>, Memo<Option<page::BottomView>>) {
+    // SGLang's figures as the results read them, and whether they are current.
+    let sg = move |f: &mut dyn FnMut(page::SglangNow<'_>)| {
+        let sglang = state.shown.with(|x| x.as_ref().map(|x| x.s.engine)) == Some(Engine::Sglang);
+        if !sglang {
+            return f(None);
+        }
+        let current = state.sglang_current.get();
+        state.sglang.with(|v| f(Some((v.as_ref(), current))));
+    };
+    let top = Memo::new(move |_| {
+        let _ = state.lang.get();
+        // (Asked only for a refusal.)
+        let refused = state.shown.with(|x| {
+            x.as_ref()
+                .is_some_and(|x| x.o.chosen.report.refusal.is_some())
+        });
+        let fixes = if refused {
+            fixes_now(fixes)
+        } else {
+            page::Fixes::Checking
+        };
+        let mut out = None;
+        sg(&mut |now| {
+            out = state.shown.with(|x| {
+                let x = x.as_ref()?;
+                state
+                    .words
+                    .with(|w| Some(page::top_view(&x.s, &x.o, w.as_ref()?, fixes.clone(), now)))
+            })
+        });
+        out
+    });
+    let bottom = Memo::new(move |_| {
+        let _ = state.lang.get();
+        let mut out = None;
+        sg(&mut |now| {
+            out = state.shown.with(|x| {
+                let x = x.as_ref()?;
+                state.words.with(|w| {
+                    let w = w.as_ref()?;
+                    Some(page::bottom_view(&x.o, w, &page::serve_shown(w, now)))
+                })
+            })
+        });
+        out
+    });
+    (top, bottom)
+}
+
+/// URL parameters that were refused, and a scenario that does not evaluate: the parameters'
+/// names and every notice in words.
+fn notices_now(state: State, notices: RwSignal<Vec<Notice>>) -> (String, Vec<String>) {
+    let _ = state.lang.get();
+    let (mut items, params) = notices.with(|n| {
         let items: Vec<String> = n
             .iter()
             .map(|n| t!(rs_url_notice(&n.param, &n.message)))
@@ -85,42 +112,35 @@ fn notices_html(state: State, ui: Ui) -> String {
             false => e,
         });
     }
-    format!(
-        r#"<div class="notices" data-testid="notice" data-value="{}" role="status"{}><ul>{}</ul><button type="button" class="linkish" data-action="dismiss">{}</button></div>"#,
-        esc(&params),
-        if items.is_empty() { " hidden" } else { "" },
-        page::list_items_html(&items),
-        esc(t!(RS_DISMISS))
-    )
+    (params, items)
 }
 
-/// The URL's refused parameters and a scenario that does not evaluate, on the full page and in
-/// an embedded view alike.
-pub fn notices(state: State, ui: Ui) {
-    part("p-notices", Box::new(move || notices_html(state, ui)));
+/// Mounts the notices (on the full page and in an embedded view alike).
+pub fn mount_notices(state: State, notices: RwSignal<Vec<Notice>>) {
+    let now = Memo::new(move |_| notices_now(state, notices));
+    let on_dismiss = Callback::new(move |()| notices.set(Vec::new()));
+    views::mount(
+        "p-notices",
+        move || view! { <Notices notices=now on_dismiss /> },
+    );
 }
 
-/// The answer in one line, pinned to the bottom of narrow screens where the results sit below
-/// the inputs.
-fn answer_html(state: State) -> String {
-    let (text, refused) = state.shown.with(|x| {
-        x.as_ref()
-            .map(|x| {
-                state
-                    .sglang_now
-                    .with(|sg| page::engine_answer(&x.s, &x.o, sg.as_ref()))
-            })
-            .unwrap_or_default()
+/// Mounts the answer bar and the results panel's components: its top, the primer, its bottom.
+/// A fix chosen is applied by the worker; why it could not goes to the status line (`copied`).
+pub fn mount(state: State, notices: RwSignal<Vec<Notice>>, copied: RwSignal<String>) {
+    mount_notices(state, notices);
+    let answer = Memo::new(move |_| {
+        state.shown.with(|x| {
+            x.as_ref()
+                .map(|x| {
+                    state
+                        .sglang_now
+                        .with(|sg| page::engine_answer(&x.s, &x.o, sg.as_ref()))
+                })
+                .unwrap_or_default()
+        })
     });
-    page::answer_bar_html(&text, refused)
-}
-
-/// The notices, the answer bar and the results panel: its text is one memo written as HTML
-/// (`page::results_top`, `page::results_bottom`), so an edit replaces that text and nothing else;
-/// the primer between them and the actions under them are drawn once.
-pub fn parts(state: State, ui: Ui) {
-    notices(state, ui);
-    part("p-answer", Box::new(move || answer_html(state)));
+    views::mount("p-answer", move || view! { <AnswerBar answer /> });
     let fixes = Asked::new(
         state.lang,
         Box::new(move || {
@@ -133,51 +153,39 @@ pub fn parts(state: State, ui: Ui) {
             })
         }),
     );
-    let html = Memo::new(move |_| {
-        let _ = state.lang.get();
-        panel_html(state, fixes)
+    let (top, bottom) = views(state, fixes);
+    let on_fix = Callback::new(move |index| {
+        apply_button(state, copied, |shown, target| Request::FixApply {
+            index,
+            shown,
+            target,
+        })
     });
-    part("p-top", Box::new(move || html.with(|h| h.0.clone())));
+    views::mount("p-top", move || view! { <ResultsTop top on_fix /> });
+    let something = Memo::new(move |_| state.shown.with(Option::is_some));
+    views::mount("p-primer", move || {
+        move || something.get().then(|| view! { <Primer /> })
+    });
+    views::mount("p-bottom", move || view! { <ResultsBottom bottom /> });
+}
+
+/// The results' actions (shown once there is an answer) and their status line.
+pub fn parts(state: State, ui: Ui) {
     let something = move || state.shown.with(Option::is_some);
-    part(
-        "p-primer",
-        Box::new(move || {
-            if something() {
-                page::primer_html()
-            } else {
-                String::new()
-            }
-        }),
-    );
-    part("p-bottom", Box::new(move || html.with(|h| h.1.clone())));
     shown_while("actions", Box::new(something));
     let scenario = state.scenario;
     shown_while(
         "use-budget",
         Box::new(move || scenario.with(|s| s.kv_memory.is_some())),
     );
-    part("copy-status", Box::new(move || esc(&ui.copied.get())));
+    watch(
+        "copy-status".into(),
+        Box::new(move || ui.copied.get()),
+        dom::set_text,
+    );
 }
 
-/// A refusal's fix (`data-fix-index`). Returns whether the click was one.
-pub fn click(state: State, ui: Ui, ev: &leptos::ev::MouseEvent) -> bool {
-    // (The worker lists the fixes of the scenario shown the same way.)
-    let Some(i) = browser::clicked_data(ev, "button[data-fix-index]", "data-fix-index") else {
-        return false;
-    };
-    let Ok(index) = i.parse::<usize>() else {
-        return true;
-    };
-    apply_button(state, ui, |shown, target| Request::FixApply {
-        index,
-        shown,
-        target,
-    });
-    true
-}
-
-/// The results' actions and the notices' dismissal (a button's `data-action`). Returns whether
-/// the action was theirs.
+/// The results' actions (a button's `data-action`). Returns whether the action was theirs.
 pub fn action(state: State, ui: Ui, action: &str) -> bool {
     let scenario = state.scenario;
     match action {
@@ -196,7 +204,6 @@ pub fn action(state: State, ui: Ui, action: &str) -> bool {
             dom::set_attr(r#"[data-action="embed"]"#, "aria-expanded", &open);
         }
         "use-budget" => scenario.update(|s| s.kv_memory = None),
-        "dismiss" => ui.notices.set(Vec::new()),
         _ => return false,
     }
     true

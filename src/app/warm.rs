@@ -53,7 +53,7 @@ fn rounds(state: State, ui: Ui, left: u32) {
             Some(w) if w > 0 => w,
             _ => DEFAULT_WIDTH,
         };
-        let (_, svgs) = std::hint::black_box(crate::page::rehearse(&s, width));
+        let svgs = std::hint::black_box(crate::page::rehearse(&s, width));
         if left > ROUNDS - PATCH_ROUNDS {
             super::dom::rehearse_patch(&svgs);
         }

@@ -205,3 +205,9 @@ pub fn list_items_html(items: &[String]) -> String {
         .map(|n| format!("<li>{}</li>", esc(n)))
         .collect()
 }
+
+/// A panel the worker wrote for an older scenario, shown dimmed and marked busy while it computes
+/// the current one (rather than the panel blinking out and back on every keystroke).
+pub fn dimmed(html: &str) -> String {
+    format!(r#"<div class="stale" aria-busy="true">{html}</div>"#)
+}

@@ -17,7 +17,6 @@ pub mod patch;
 mod prerender;
 mod rehearse;
 mod results;
-mod results_html;
 mod shell;
 mod tables_html;
 
@@ -33,6 +32,5 @@ pub use log_html::*;
 pub use prerender::*;
 pub use rehearse::*;
 pub use results::*;
-pub use results_html::*;
 pub use shell::*;
 pub use tables_html::*;

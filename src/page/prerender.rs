@@ -5,14 +5,16 @@
 //! only its skeleton until then (`index.html`'s start script, `style/main.css`).
 
 use super::{
-    answer_bar_html, chart_box_id, chart_shown, chart_svg, engine_answer, figure_html, log_lines,
-    page_html, primer_html, repertoire_html, results_bottom, results_top, Prefill, CHARTS,
+    bottom_view, chart_box_id, chart_shown, chart_svg, engine_answer, figure_html, page_html,
+    repertoire_view, top_view, Fixes, Prefill, CHARTS,
 };
+use crate::view::{self, AnswerBar, Primer, Repertoire, ResultsBottom, ResultsTop};
 use kvbudget_core::calc::evaluate;
 use kvbudget_core::chart_data;
 use kvbudget_core::explain::explain;
 use kvbudget_core::i18n::Lang;
 use kvbudget_core::scenario::{Embed, PageScenario};
+use leptos::prelude::*;
 
 /// Writes `inner` into the empty box `id="{id}"` of `html`. Returns whether the box was there.
 fn fill(html: &mut String, id: &str, inner: &str) -> bool {
@@ -27,26 +29,40 @@ fn fill(html: &mut String, id: &str, inner: &str) -> bool {
 }
 
 /// The full page showing `s` in English, its charts drawn `width` pixels wide; none when `s`
-/// does not evaluate (then the page is written by the app alone).
+/// does not evaluate (then the page is written by the app alone). The results are the page's
+/// components rendered to HTML.
 pub fn prerender(s: &PageScenario, width: u32) -> Option<String> {
     let o = evaluate(s).ok()?;
     let words = explain(s, &o);
     let mut html = page_html(Lang::En, Some(&Prefill::of(s, Some(&o))));
-    let (answer, refused) = engine_answer(s, &o, None);
-    let lines = log_lines(&o.chosen.report);
+    let answer = engine_answer(s, &o, None);
+    let top = top_view(s, &o, &words, Fixes::Checking, None);
+    let bottom = bottom_view(&o, &words, &words.serve_command);
     let charts = chart_data::build(s, &o).ok()?;
+    let en = |f: &dyn Fn() -> AnyView| view::to_html(Lang::En, f);
     let mut parts = vec![
-        ("p-answer".to_string(), answer_bar_html(&answer, refused)),
+        (
+            "p-answer".to_string(),
+            en(&|| view! { <AnswerBar answer=answer.clone() /> }.into_any()),
+        ),
         (
             "p-top".into(),
-            results_top(s, &o, &words, "", None, &lines, false),
+            en(&|| {
+                let top = Signal::stored(Some(top.clone()));
+                view! { <ResultsTop top on_fix=Callback::new(|_| {}) /> }.into_any()
+            }),
         ),
-        ("p-primer".into(), primer_html()),
+        ("p-primer".into(), en(&|| view! { <Primer /> }.into_any())),
         (
             "p-bottom".into(),
-            results_bottom(&o, &words, &words.serve_command),
+            en(&|| view! { <ResultsBottom bottom=Some(bottom.clone()) /> }.into_any()),
         ),
-        ("p-repertoire".into(), repertoire_html(s)),
+        (
+            "p-repertoire".into(),
+            en(&|| {
+                view! { <Repertoire table=Some(repertoire_view(s)) on_load=Callback::new(|_| {}) /> }.into_any()
+            }),
+        ),
     ];
     for c in CHARTS.iter().filter(|c| chart_shown(c, Embed::Full)) {
         let svg = chart_svg(c, &charts, width);

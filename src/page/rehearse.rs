@@ -3,28 +3,25 @@
 //! optimize the code they run (it compiles wasm functions on their first call and optimizes them
 //! once they have run enough; on a 2-core machine that work slowed the first twenty or so edits).
 
-use super::{answer, chart_svg, log_lines, results_bottom, results_top, CHARTS};
+use super::{bottom_view, chart_svg, top_view, Fixes, CHARTS};
 use kvbudget_core::calc::evaluate;
 use kvbudget_core::chart_data;
 use kvbudget_core::explain::explain;
 use kvbudget_core::scenario::PageScenario;
 
 /// Computes everything an edit to `s` computes for the full page (the evaluation, the
-/// derivations, the results' text, the charts' series and their SVGs at `width`) and returns the
-/// markup it would write: the results' (the answer and the results' two parts) and the charts' (the
-/// three SVGs; none when they cannot be drawn). Nothing when `s` does not evaluate.
-pub fn rehearse(s: &PageScenario, width: u32) -> (Vec<String>, Vec<String>) {
+/// derivations, the results' view data, the charts' series and their SVGs at `width`) and returns
+/// the charts' markup: the three SVGs (none when they cannot be drawn). Nothing when `s` does not
+/// evaluate.
+pub fn rehearse(s: &PageScenario, width: u32) -> Vec<String> {
     let Ok(o) = evaluate(s) else {
-        return Default::default();
+        return Vec::new();
     };
     let words = explain(s, &o);
-    let lines = log_lines(&o.chosen.report);
-    let results = vec![
-        // (The answer is text; the page writes it escaped, as here.)
-        crate::html_escape(&answer(s, &o)),
-        results_top(s, &o, &words, "", None, &lines, false),
-        results_bottom(&o, &words, &words.serve_command),
-    ];
+    std::hint::black_box((
+        top_view(s, &o, &words, Fixes::Checking, None),
+        bottom_view(&o, &words, &words.serve_command),
+    ));
     let mut svgs = Vec::new();
     if let Ok(d) = chart_data::build(s, &o) {
         for c in &CHARTS {
@@ -32,5 +29,5 @@ pub fn rehearse(s: &PageScenario, width: u32) -> (Vec<String>, Vec<String>) {
             std::hint::black_box(((c.value)(&o), (c.summary)(&o, &d)));
         }
     }
-    (results, svgs)
+    svgs
 }

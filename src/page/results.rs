@@ -1,6 +1,7 @@
 //! The texts of the results panel, the answer bar, the embedded headline and the repertoire.
 
 use kvbudget_core::calc::{Outcome, Range};
+use kvbudget_core::handoff::sglang::SglangView;
 use kvbudget_core::scenario::PageScenario;
 use kvbudget_core::t;
 use kvbudget_core::units::{thousands, Bytes};
@@ -209,4 +210,182 @@ pub fn refusal_short(kind: RefusalKind) -> &'static str {
 /// What the plan's figures mean.
 pub fn plan_note() -> &'static str {
     t!(RS_PLAN_NOTE)
+}
+
+/// A refusal's fixes as the results show them: searched by the worker on first use.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Fixes {
+    /// The worker is checking them.
+    Checking,
+    /// The worker could not: why.
+    Failed(String),
+    /// The changes that make the engine start (none found: empty).
+    Found(Vec<kvbudget_core::handoff::FixView>),
+}
+
+/// A refusal at the top of the results: its kind (`data-value`), what it means, the engine's
+/// error line, and the fixes.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RefusalView {
+    pub key: &'static str,
+    pub summary: &'static str,
+    pub error: String,
+    pub fixes: Fixes,
+}
+
+/// SGLang's panel: its figures and both engines side by side, `stale` while the worker computes
+/// those of a newer scenario.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SglangPanel {
+    pub view: SglangView,
+    pub stale: bool,
+}
+
+/// The results panel from its heading to the startup lines.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TopView {
+    pub title: String,
+    /// The answer in one line, for screen readers.
+    pub answer: String,
+    pub refusal: Option<RefusalView>,
+    /// Under SGLang, the heading over vLLM's figures (which stay, for comparison).
+    pub stats_heading: Option<String>,
+    pub stats: Vec<Stat>,
+    /// The figures come with a range (the overhead is estimated).
+    pub range_note: bool,
+    pub warnings: Vec<String>,
+    pub lines_heading: String,
+    pub lines: String,
+    /// The lines are an older scenario's (SGLang's worker computes the current ones).
+    pub stale: bool,
+    pub sglang: Option<SglangPanel>,
+}
+
+/// A derivation's row: the term, what it means (shown on hover and focus), its value.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Derivation {
+    pub term: &'static str,
+    pub definition: Option<&'static str>,
+    pub value: String,
+}
+
+/// The results panel after the primer: the derivations, the formula against the engine, the
+/// serve command.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BottomView {
+    pub derivations: Vec<Derivation>,
+    pub formula_vs: String,
+    /// The engine would refuse: the command is said to be the refused one.
+    pub refused: bool,
+    pub serve: String,
+}
+
+/// The embedded card: the refusal (its kind and meaning), the four figures, vLLM's lines.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CardView {
+    pub refusal: Option<(&'static str, &'static str)>,
+    pub stats: Vec<Stat>,
+    pub lines: String,
+}
+
+/// SGLang's figures as the results read them: `None` when vLLM is the engine; else the worker's
+/// latest answer (`None` before the first) and whether it is for the scenario shown.
+pub type SglangNow<'a> = Option<(Option<&'a SglangView>, bool)>;
+
+/// The results' top for `s` and its outcome `o`: `fixes` (the worker's search, for a refusal),
+/// `sg` SGLang's figures when it is the engine.
+pub fn top_view(
+    s: &PageScenario,
+    o: &Outcome,
+    words: &kvbudget_core::explain::Explanation,
+    fixes: Fixes,
+    sg: SglangNow<'_>,
+) -> TopView {
+    use super::{engine_answer, lines_heading, vllm_stats_heading};
+    use kvbudget_core::scenario::Engine;
+    let r = &o.chosen.report;
+    let busy = sg.is_some_and(|(_, current)| !current);
+    // The lines of an older scenario stay, dimmed, until SGLang's worker has the current ones.
+    let lines = match sg {
+        Some((Some(v), _)) => v.lines.clone(),
+        Some((None, _)) => t!(RS_SGLANG_PENDING).to_string(),
+        None => log_lines(r),
+    };
+    let current = sg.and_then(|(v, current)| v.filter(|_| current));
+    TopView {
+        title: results_title(s, o),
+        answer: engine_answer(s, o, current).0,
+        refusal: r.refusal.map(|x| RefusalView {
+            key: x.kind.key(),
+            summary: refusal_summary(x.kind),
+            error: r.error_line().unwrap_or_default(),
+            fixes,
+        }),
+        stats_heading: (s.engine == Engine::Sglang).then(|| vllm_stats_heading(s)),
+        stats: stats(s, o).into(),
+        range_note: o.range.is_some(),
+        warnings: words.warnings.clone(),
+        lines_heading: lines_heading(s),
+        lines,
+        stale: busy,
+        sglang: match sg {
+            Some((Some(v), current)) if !v.stats.is_empty() => Some(SglangPanel {
+                view: v.clone(),
+                stale: !current,
+            }),
+            _ => None,
+        },
+    }
+}
+
+/// The results after the primer; `serve` is the command shown (vLLM's, or SGLang's).
+pub fn bottom_view(
+    o: &Outcome,
+    words: &kvbudget_core::explain::Explanation,
+    serve: &str,
+) -> BottomView {
+    let r = &o.chosen.report;
+    BottomView {
+        derivations: words
+            .derivations
+            .iter()
+            .map(|(k, v)| Derivation {
+                term: kvbudget_core::i18n::tr(k),
+                definition: definition(k),
+                value: v.clone(),
+            })
+            .collect(),
+        // Where vLLM refuses, its 0 is the refusal's, not its blocks'.
+        formula_vs: if r.refusal.is_some() {
+            kvbudget_core::tf!(RS_FORMULA_VS_REFUSAL, thousands(o.chosen.seed_max))
+        } else {
+            t!(rs_formula_vs_vllm(
+                o.chosen.seed_max,
+                r.block_size,
+                o.chosen.vllm_max
+            ))
+        },
+        refused: r.refusal.is_some(),
+        serve: serve.to_string(),
+    }
+}
+
+/// The serve command the results show: SGLang's once its worker has it for the scenario shown (a
+/// pending line until then), else vLLM's.
+pub fn serve_shown(words: &kvbudget_core::explain::Explanation, sg: SglangNow<'_>) -> String {
+    match sg {
+        None => words.serve_command.clone(),
+        Some((Some(v), true)) => v.command.clone(),
+        Some(_) => t!(RS_SGLANG_PENDING).to_string(),
+    }
+}
+
+/// The embedded card for `s`.
+pub fn card_view(s: &PageScenario, o: &Outcome) -> CardView {
+    let r = &o.chosen.report;
+    CardView {
+        refusal: r.refusal.map(|x| (x.kind.key(), refusal_summary(x.kind))),
+        stats: stats(s, o).into(),
+        lines: log_lines(r),
+    }
 }

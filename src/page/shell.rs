@@ -2,11 +2,11 @@
 //! with an empty box (by id) for each part that an edit rewrites (`app::parts`). Every control
 //! here is handled by the page's one handler per event type (`app::events`).
 
-use super::{
-    actions_html, drop_fields_html, embed_pickers_html, footer_html, form_head_html,
-    form_model_rest_html, form_rest_html, header_html, hf_field_html, Chart, Prefill, CHARTS,
-};
 use super::{chart_shown, html_escape as esc};
+use super::{
+    drop_fields_html, embed_pickers_html, footer_html, form_head_html, form_model_rest_html,
+    form_rest_html, header_html, hf_field_html, Chart, Prefill, CHARTS,
+};
 use kvbudget_core::config::MAX_CONFIG_BYTES;
 use kvbudget_core::i18n::Lang;
 use kvbudget_core::scenario::Embed;
@@ -124,4 +124,16 @@ pub fn embed_html(embed: Embed) -> String {
     );
     charts_html(&mut out, embed);
     out + "</main>"
+}
+
+/// The results' action buttons as HTML text (each names its `data-action`; "Use the GPU's
+/// budget" is shown only while the scenario starts from a fixed KV memory).
+pub fn actions_html() -> String {
+    format!(
+        r#"<button type="button" data-action="copy-command">{}</button><button type="button" data-testid="copy-link" data-action="copy-link">{}</button><button type="button" aria-expanded="false" data-action="embed">{}</button><button type="button" id="use-budget" data-testid="use-budget" data-action="use-budget" data-when="use-budget" hidden>{}</button>"#,
+        esc(t!(RS_COPY_COMMAND)),
+        esc(t!(RS_COPY_LINK)),
+        esc(t!(RS_EMBED)),
+        esc(t!(RS_USE_BUDGET))
+    )
 }

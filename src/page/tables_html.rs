@@ -5,7 +5,6 @@
 use super::{html_escape as esc, rate, refusal_short};
 use kvbudget_core::floatfmt::fixed;
 use kvbudget_core::handoff::GpuRowView;
-use kvbudget_core::repertoire::Row;
 use kvbudget_core::scenario::PageScenario;
 use kvbudget_core::t;
 use kvbudget_core::units::{fixed2, thousands, GIB};
@@ -24,58 +23,58 @@ pub fn table_html(attrs: &str, caption: &str, heads: &[&str], rows: &str) -> Str
     out + "</tr></thead><tbody>" + rows + "</tbody></table>"
 }
 
-/// The repertoire's rows: a button that loads the row, its KV dtype, bytes per token, GiB per
-/// sequence and sequences that fit.
-pub fn repertoire_rows_html(rows: &[Row]) -> String {
-    let mut out = String::with_capacity(rows.len() * 600);
-    for (i, row) in rows.iter().enumerate() {
-        let short = row.model.id().rsplit('/').next().unwrap_or_default();
-        let kv = row.kv.label(row.model_dtype);
-        let _ = write!(
-            out,
-            r#"<tr data-row="{}"><th scope="row"><button type="button" class="linkish" aria-label="{}" data-load="{i}">{}</button></th><td data-label="{}">{}</td><td class="num" data-label="{}" data-value="{}">{}</td><td class="num" data-label="{}">{}</td><td class="num key" data-label="{}" data-value="{}">{}</td></tr>"#,
-            esc(&row.key()),
-            esc(&t!(rp_load(short, &kv))),
-            esc(short),
-            esc(t!(IN_KV_DTYPE)),
-            esc(&kv),
-            esc(t!(RP_BPT)),
-            row.bytes_per_token.0,
-            esc(&format!("{} KiB", thousands(row.bytes_per_token.0 / 1024))),
-            esc(t!(RP_PER_SEQ)),
-            fixed2(row.bytes_per_sequence.0 as f64 / GIB as f64),
-            esc(t!(RS_STAT_SEQS)),
-            row.capped,
-            // A 0 says why: vLLM would not start, and for what reason (as the GPU table does).
-            match row.refusal {
-                Some(k) => refusal_short(k).to_string(),
-                None => thousands(row.capped),
-            }
-        );
-    }
-    out
+/// A row of the repertoire: a button that loads its model and dtype (`label` for screen readers),
+/// its KV dtype, bytes per token, GiB per sequence and sequences that fit.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RepertoireRow {
+    /// `data-row`: the model and dtype.
+    pub key: String,
+    pub label: String,
+    pub model: String,
+    pub kv: String,
+    pub bytes_per_token: u64,
+    pub kib_per_token: String,
+    pub gib_per_sequence: String,
+    pub sequences: u64,
+    /// The sequences, or why vLLM would not start.
+    pub fits: String,
 }
 
-/// The repertoire's section: the course's models under the scenario's settings (or those of its
-/// `repertoire::rows_key`, the same rows), a row's button loading its model and dtype.
-pub fn repertoire_html(s: &PageScenario) -> String {
-    let heads = [
-        t!(IN_MODEL),
-        t!(IN_KV_DTYPE),
-        t!(RP_BPT),
-        t!(RP_PER_SEQ),
-        t!(RS_STAT_SEQS),
-    ];
-    format!(
-        r#"<section class="repertoire" aria-labelledby="rep-title"><h2 id="rep-title">{}</h2><div class="table-wrap">{}</div></section>"#,
-        esc(t!(RP_TITLE)),
-        table_html(
-            "",
-            &super::repertoire_caption(s),
-            &heads,
-            &repertoire_rows_html(&kvbudget_core::repertoire::rows(s))
-        )
-    )
+/// The repertoire: the course's models under the scenario's settings.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RepertoireView {
+    pub caption: String,
+    pub rows: Vec<RepertoireRow>,
+}
+
+/// The repertoire for `s` (or any scenario with the same `repertoire::rows_key`: the same rows).
+pub fn repertoire_view(s: &PageScenario) -> RepertoireView {
+    let rows = kvbudget_core::repertoire::rows(s)
+        .iter()
+        .map(|row| {
+            let short = row.model.id().rsplit('/').next().unwrap_or_default();
+            let kv = row.kv.label(row.model_dtype);
+            RepertoireRow {
+                key: row.key(),
+                label: t!(rp_load(short, &kv)),
+                model: short.to_string(),
+                kv,
+                bytes_per_token: row.bytes_per_token.0,
+                kib_per_token: format!("{} KiB", thousands(row.bytes_per_token.0 / 1024)),
+                gib_per_sequence: fixed2(row.bytes_per_sequence.0 as f64 / GIB as f64),
+                sequences: row.capped,
+                // A 0 says why: vLLM would not start, and for what reason (as the GPU table does).
+                fits: match row.refusal {
+                    Some(k) => refusal_short(k).to_string(),
+                    None => thousands(row.capped),
+                },
+            }
+        })
+        .collect();
+    RepertoireView {
+        caption: super::repertoire_caption(s),
+        rows,
+    }
 }
 
 /// The GPU table: the scenario's model (`model`: its name) and `context` on every GPU preset,

@@ -1,5 +1,5 @@
 //! kvbudget's Web Worker: it answers the page's requests (`kvbudget_core::handoff`: typed
-//! requests and answers as JSON) off the main thread and outside the page's first load. Trunk
+//! requests and answers in their wire format) off the main thread and outside the page's first load. Trunk
 //! builds it (`data-type="worker"` in `index.html`) with a loader the page starts on first use.
 //! The answers are data; the page draws them. A config.json on the Hugging Face Hub is fetched
 //! here too.
@@ -18,7 +18,7 @@ fn main() {
     kvbudget_core::i18n::load_builtin_zh();
     // One session for the worker's life: it keeps the last log read.
     let session = Rc::new(RefCell::new(Session::default()));
-    // An envelope (`handoff::Envelope`, JSON); the answer goes back under the same number, its
+    // An envelope (`handoff::Envelope`, as `handoff::to_wire` writes it); the answer goes back under the same number, its
     // texts in the envelope's language.
     let answer = Rc::new(move |n: u32, request: Request| {
         if let Request::ImportHub { id } = request {
@@ -52,20 +52,22 @@ fn main() {
 /// Reads an envelope, setting its language as the worker's: its number and request (`None`: not
 /// an envelope of this protocol).
 #[cfg(target_arch = "wasm32")]
-fn open(message: &str) -> Option<(u32, kvbudget_core::handoff::Request)> {
-    let e: kvbudget_core::handoff::Envelope = serde_json::from_str(message).ok()?;
+fn open(message: &wasm_bindgen::JsValue) -> Option<(u32, kvbudget_core::handoff::Request)> {
+    use kvbudget_core::handoff::{from_wire, Envelope};
+    let e: Envelope = from_wire(&js_sys::Uint8Array::new(message).to_vec())?;
     kvbudget_core::i18n::set_lang(kvbudget_core::i18n::Lang::parse(&e.lang).unwrap_or_default());
     Some((e.n, e.request))
 }
 
-/// Sends the page `answer` under the request's number `n` (`handoff::Reply`, JSON).
+/// Sends the page `answer` under the request's number `n` (a `handoff::Reply`, as
+/// `handoff::to_wire`'s bytes).
 #[cfg(target_arch = "wasm32")]
 fn reply(n: u32, answer: kvbudget_core::handoff::Answer) {
     use wasm_bindgen::JsCast;
     let scope: web_sys::DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
     let reply = kvbudget_core::handoff::Reply { n, answer };
-    if let Ok(text) = serde_json::to_string(&reply) {
-        let _ = scope.post_message(&text.into());
+    if let Some(bytes) = kvbudget_core::handoff::to_wire(&reply) {
+        let _ = scope.post_message(&js_sys::Uint8Array::from(&bytes[..]));
     }
 }
 
@@ -92,12 +94,12 @@ fn take(inbox: &std::rc::Rc<Inbox>, data: wasm_bindgen::JsValue) {
         return;
     }
     let Some(pair) = data.dyn_ref::<js_sys::Array>() else {
-        if let Some((n, request)) = open(&data.as_string().unwrap_or_default()) {
+        if let Some((n, request)) = open(&data) {
             (inbox.answer)(n, request);
         }
         return;
     };
-    let Some((n, _)) = open(&pair.get(0).as_string().unwrap_or_default()) else {
+    let Some((n, _)) = open(&pair.get(0)) else {
         return;
     };
     let file: web_sys::Blob = pair.get(1).unchecked_into();

@@ -1,0 +1,51 @@
+use super::text;
+use crate::page::BottomView;
+use kvbudget_core::t;
+use leptos::either::Either;
+use leptos::prelude::*;
+
+/// The results after the primer: the derivations (a term with a meaning is defined on hover and on
+/// keyboard focus), the formula against the engine's blocks, and the serve command.
+#[component]
+pub fn ResultsBottom(#[prop(into)] bottom: Signal<Option<BottomView>>) -> impl IntoView {
+    let field = move |f: fn(&BottomView) -> String| {
+        move || bottom.with(|v| v.as_ref().map(f).unwrap_or_default())
+    };
+    let serve = field(|v| v.serve.clone());
+    let shown = Memo::new(move |_| bottom.with(Option::is_some));
+    let panel = move || {
+        view! {
+            <h3>{text(|| t!(RS_HOW))}</h3>
+            <dl class="derivation" data-testid="derivations">
+                {move || {
+                    bottom.with(|v| {
+                        v.iter()
+                            .flat_map(|v| v.derivations.iter().cloned())
+                            .map(|d| {
+                                let term = match d.definition {
+                                    Some(def) => Either::Left(view! {
+                                        <span class="term" tabindex="0" title=def>{d.term}</span>
+                                    }),
+                                    None => Either::Right(view! { <span>{d.term}</span> }),
+                                };
+                                view! {
+                                    <dt>{term}</dt>
+                                    <dd>{d.value}</dd>
+                                }
+                            })
+                            .collect_view()
+                    })
+                }}
+                <dt>{text(|| t!(RS_FORMULA_VS_VLLM))}</dt>
+                <dd>{field(|v| v.formula_vs.clone())}</dd>
+            </dl>
+            <h3>{text(|| t!(RS_SERVE_IT))}</h3>
+            {move || {
+                bottom.with(|v| v.as_ref().is_some_and(|v| v.refused))
+                    .then(|| view! { <p class="hint">{text(|| t!(RS_REFUSED_COMMAND))}</p> })
+            }}
+            <pre class="cmd" data-testid="serve-command" data-value=serve>{serve}</pre>
+        }
+    };
+    move || shown.get().then(panel)
+}
