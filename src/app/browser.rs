@@ -402,7 +402,7 @@ pub fn keep_boot_chart_width() {
         .is_some_and(|b| b.class_name().contains("boot--embed"));
     let w = doc
         .filter(|_| !embed)
-        .and_then(|d| d.get_element_by_id("boot-chart"))
+        .and_then(|d| d.get_element_by_id(crate::page::BOOT_CHART))
         .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok())
         .map(|e| width_of(&e))
         .filter(|&w| w > 0);

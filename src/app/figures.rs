@@ -43,7 +43,7 @@ fn figure_html(state: State, ui: Ui, chart: &'static Chart) -> String {
             _ => (String::new(), String::new()),
         })
     });
-    page::figure_html(chart, &value, &summary, &svg)
+    page::figure_html(chart, &value, &summary, &svg, None)
 }
 
 /// The charts the view `embed` shows. The page's first charts are drawn at the loading state's

@@ -30,19 +30,6 @@ fn main() -> std::process::ExitCode {
         eprintln!("kvbudget-prerender: the default scenario does not evaluate");
         return ExitCode::FAILURE;
     };
-    // The first chart's box is the one the app measures before it draws its own charts; the form
-    // takes no typing until the app replaces it (nothing typed is lost).
-    let page = page
-        .replacen(
-            r#"class="chart__svg""#,
-            r#"class="chart__svg" id="boot-chart""#,
-            1,
-        )
-        .replacen(
-            r#"<form class="inputs""#,
-            r#"<form class="inputs" inert"#,
-            1,
-        );
     // Trunk's minifier may drop the attribute's quotes.
     let Some(at) = ["id=prerendered></div>", r#"id="prerendered"></div>"#]
         .iter()

@@ -202,11 +202,19 @@ pub fn figure_export_html(chart: &Chart) -> String {
     )
 }
 
-/// A chart's figure as HTML text: its caption, its SVG (`svg`: the chart code's, escaped there),
-/// its exact value for automation, the summary for screen readers and the download buttons.
-pub fn figure_html(chart: &Chart, value: &str, summary: &str, svg: &str) -> String {
+/// A chart's figure as HTML text: its caption, its SVG (`svg`: the chart code's, escaped there; in
+/// a box named `svg_id` if given), its exact value for automation, the summary for screen readers
+/// and the download buttons.
+pub fn figure_html(
+    chart: &Chart,
+    value: &str,
+    summary: &str,
+    svg: &str,
+    svg_id: Option<&str>,
+) -> String {
+    let id = svg_id.map(|i| format!(r#" id="{i}""#)).unwrap_or_default();
     format!(
-        r#"<figure class="chart" data-testid="{}" data-value="{}"><figcaption>{}</figcaption><div class="chart__svg">{svg}</div><p class="sr-summary">{}</p><p class="chart__export">{}</p></figure>"#,
+        r#"<figure class="chart" data-testid="{}" data-value="{}"><figcaption>{}</figcaption><div class="chart__svg"{id}>{svg}</div><p class="sr-summary">{}</p><p class="chart__export">{}</p></figure>"#,
         chart.testid,
         super::html_escape(value),
         figure_caption_html(chart),

@@ -16,6 +16,9 @@ use kvbudget_core::i18n::Lang;
 use kvbudget_core::scenario::{Embed, PageScenario};
 use leptos::prelude::*;
 
+/// The id of the prerendered page's first chart box, whose width the app's first charts take.
+pub const BOOT_CHART: &str = "boot-chart";
+
 /// Writes `inner` into the empty box `id="{id}"` of `html`. Returns whether the box was there.
 fn fill(html: &mut String, id: &str, inner: &str) -> bool {
     let open = format!(r#"id="{id}">"#);
@@ -28,9 +31,9 @@ fn fill(html: &mut String, id: &str, inner: &str) -> bool {
     }
 }
 
-/// The full page showing `s` in English, its charts drawn `width` pixels wide; none when `s`
-/// does not evaluate (then the page is written by the app alone). The results are the page's
-/// components rendered to HTML.
+/// The full page showing `s` in English, its charts drawn `width` pixels wide, its form inert
+/// until the app replaces it; none when `s` does not evaluate (then the page is written by the app
+/// alone). The results are the page's components rendered to HTML.
 pub fn prerender(s: &PageScenario, width: u32) -> Option<String> {
     let o = evaluate(s).ok()?;
     let words = explain(s, &o);
@@ -64,9 +67,15 @@ pub fn prerender(s: &PageScenario, width: u32) -> Option<String> {
             }),
         ),
     ];
-    for c in CHARTS.iter().filter(|c| chart_shown(c, Embed::Full)) {
+    // The first chart's box is the one the app measures before it draws its own charts.
+    for (i, c) in CHARTS
+        .iter()
+        .filter(|c| chart_shown(c, Embed::Full))
+        .enumerate()
+    {
         let svg = chart_svg(c, &charts, width);
-        let figure = figure_html(c, &(c.value)(&o), &(c.summary)(&o, &charts), &svg);
+        let id = (i == 0).then_some(BOOT_CHART);
+        let figure = figure_html(c, &(c.value)(&o), &(c.summary)(&o, &charts), &svg, id);
         parts.push((chart_box_id(c), figure));
     }
     for (id, inner) in &parts {

@@ -73,8 +73,11 @@ pub fn page_html(lang: Lang, pre: Option<&Prefill>) -> String {
     let mut out = String::with_capacity(24_000);
     let _ = write!(
         out,
-        r#"<div class="part">{}</div><div class="part" id="p-notices"></div><div class="part" id="p-answer"></div><main class="layout"><form class="inputs" aria-label="{}"><fieldset><legend>{}</legend>{}<details class="import"><summary>{}</summary>{}<div class="field">{}</div><div role="status" data-testid="import-status" id="import-status"></div></details>{}</fieldset>{}</form>"#,
+        r#"<div class="part">{}</div><div class="part" id="p-notices"></div><div class="part" id="p-answer"></div><main class="layout"><form class="inputs"{} aria-label="{}"><fieldset><legend>{}</legend>{}<details class="import"><summary>{}</summary>{}<div class="field">{}</div><div role="status" data-testid="import-status" id="import-status"></div></details>{}</fieldset>{}</form>"#,
         header_html(lang),
+        // (Prefilled, the page is the one written at build time: its form takes no typing until the
+        // app replaces it, so nothing typed is lost.)
+        if pre.is_some() { " inert" } else { "" },
         esc(t!(SCENARIO)),
         esc(t!(IN_MODEL)),
         form_head_html(pre),
