@@ -553,3 +553,62 @@ fn older_families_as_vllm_reads_them() {
         none.notes
     );
 }
+
+/// A config that sets a key laying the KV cache out otherwise than kvbudget models is refused by
+/// the key's name and value, not sized as if the key were absent. Qwen3-8B's own config (36
+/// layers, 8 KV heads of 128: 147,456 B per token) with one such key added each time.
+#[test]
+fn a_key_that_changes_the_kv_layout_is_refused_by_name() {
+    use serde_json::{json, Value};
+    let base: Value = serde_json::from_str(&config("Qwen3-8B")).unwrap();
+    let with = |key: &str, value: Value| {
+        let mut c = base.clone();
+        c[key] = value;
+        import(&c.to_string(), "x")
+    };
+    for (key, value, shown) in [
+        ("num_kv_shared_layers", json!(4), "4"),
+        ("attention_k_eq_v", json!(true), "true"),
+        ("global_head_dim", json!(512), "512"),
+        ("num_global_key_value_heads", json!(2), "2"),
+        ("use_cla", json!(true), "true"),
+        ("swa_head_dim", json!(192), "192"),
+        ("swa_num_key_value_heads", json!(4), "4"),
+        ("v_head_dim", json!(96), "96"),
+        ("compress_ratios", json!([1, 4]), "[…]"),
+        ("linear_attn_config", json!({"kda_layers": [1]}), "{…}"),
+        ("cross_attention_layers", json!([3, 8]), "[…]"),
+        ("block_configs", json!([{}]), "[…]"),
+    ] {
+        let e = with(key, value).unwrap_err().to_string();
+        assert!(e.starts_with(&format!("{key} is {shown}: ")), "{key}: {e}");
+        assert!(e.ends_with("not supported"), "{key}: {e}");
+    }
+    assert_eq!(
+        with("num_kv_shared_layers", json!(20)).unwrap_err().to_string(),
+        "num_kv_shared_layers is 20: the last layers reuse the KV cache of earlier layers and keep \
+         none of their own (Gemma 3n, Gemma 4). kvbudget does not model that layout, so it cannot \
+         size this model's KV cache: not supported"
+    );
+    // The same keys at values that change nothing import as the model without them: no sharing,
+    // K apart from V, the head dimension (128) and KV heads (8) the model has, empty lists.
+    let plain = import(&config("Qwen3-8B"), "x").unwrap().spec;
+    // (2 × 36 layers × 8 KV heads × 128 × 2 B = 147,456 B.)
+    assert_eq!(
+        bytes_per_token(&plain, KvDtype::Auto, 1, 1).unwrap().0,
+        147_456
+    );
+    for (key, value) in [
+        ("num_kv_shared_layers", json!(0)),
+        ("attention_k_eq_v", json!(false)),
+        ("global_head_dim", json!(128)),
+        ("num_global_key_value_heads", json!(8)),
+        ("use_cla", json!(false)),
+        ("v_head_dim", json!(128)),
+        ("cross_attention_layers", json!([])),
+        ("compress_ratios", Value::Null),
+    ] {
+        let spec = with(key, value).unwrap().spec;
+        assert_eq!(spec, plain, "{key}");
+    }
+}

@@ -647,7 +647,11 @@ fn the_prerendered_page_shows_the_scenario_in_its_form_and_answer() {
     // The three charts are drawn, the first in the box the app measures; the actions show; the
     // form takes no typing until the app replaces it.
     assert_eq!(html.matches("<svg").count(), 3);
-    assert_eq!(html.matches(r#"class="chart__svg" id="boot-chart""#).count(), 1);
+    assert_eq!(
+        html.matches(r#"class="chart__svg" id="boot-chart""#)
+            .count(),
+        1
+    );
     assert!(html.contains(r#"<form class="inputs" inert "#));
     assert!(html.contains(r#"id="actions">"#) && !html.contains(r#"id="actions" hidden"#));
     // Text from a scenario reaches the form's attributes escaped.

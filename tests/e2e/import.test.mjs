@@ -98,6 +98,22 @@ test('dropping a file imports it; broken JSON and a Mamba hybrid say what is wro
   await context.close();
 });
 
+test('a config with a key that lays the KV cache out otherwise is refused by the key, and changes nothing', async () => {
+  const { context, page, problems } = await open();
+  // Qwen3-8B on an H100 at 8K: 2 × 36 × 8 × 128 × 2 = 147,456 B per token.
+  assert.equal(await value(page, 'bytes-per-token'), '147456');
+  const shared = JSON.parse(read('Qwen3-8B'));
+  shared.num_kv_shared_layers = 4;
+  await page.fill(sel('config-text'), JSON.stringify(shared));
+  await click(page, 'config-import');
+  await waitText(page, 'import-status', /num_kv_shared_layers is 4: the last layers reuse the KV cache of earlier layers/);
+  assert.match(await text(page, 'import-status'), /not supported/);
+  assert.equal(await value(page, 'bytes-per-token'), '147456');
+  assert.equal(await fieldValue(page, 'model'), 'Qwen/Qwen3-8B');
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
 test('fetching by id: found, not found, gated and unreachable each get their own message', async () => {
   const { context, page, problems } = await open();
   const routes = {

@@ -5,6 +5,7 @@ use crate::error::truncate;
 use crate::error::{KvError, Result};
 use crate::model::{Attention, Embeddings, Extras, ModelDtype, ModelSpec, NoFloat16};
 
+mod keys;
 mod layers;
 mod weights;
 use crate::units::{thousands, Bytes};
@@ -332,6 +333,8 @@ pub fn import(text: &str, name: &str) -> Result<Imported> {
         }
         None => hidden / heads,
     };
+    // A key that lays the cache out otherwise than the reading below assumes: refused by name.
+    keys::refuse_unmodelled(m, &keys::Read { head_dim, kv_heads })?;
     let vocab = u(m, &["vocab_size", "padded_vocab_size"])
         .or_else(|| u(top, &["vocab_size"]))
         .or_else(|| class_default(&model_type, "vocab_size"))
