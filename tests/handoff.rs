@@ -228,7 +228,9 @@ fn the_worker_reads_an_sglang_log_and_a_log_without_figures() {
     let v = view(&mut w, &q);
     let available = v.rows.iter().find(|r| r.key == "available").unwrap();
     assert_eq!(available.printed, "6.51 GiB");
-    let (s, _) = adopt_log(&mut w, &q);
+    // (On a GPU that holds it beside the log's 27.52 GiB of weights: an H100.)
+    let h100 = query::encode(&query::decode("?gpu=h100-sxm").0);
+    let (s, _) = adopt_log(&mut w, &h100);
     assert_eq!(s.kv_memory.map(|b| b.0), Some(6_990_059_274));
 }
 
@@ -340,7 +342,8 @@ fn what_the_page_cannot_take_is_refused_with_its_cause() {
         .collect();
     assert!(cut.contains("Available KV cache memory: 0.00 GiB"));
     read_log(&mut w, &cut);
-    let q = query::encode(&PageScenario::default());
+    // (On an H100, which holds the log's 27.52 GiB of weights.)
+    let q = query::encode(&query::decode("?gpu=h100-sxm").0);
     let (s, _) = adopt_log(&mut w, &q);
     assert_eq!(s.kv_memory.map(|b| b.0), Some(1));
     let o = kvbudget::core::calc::evaluate(&s).unwrap();

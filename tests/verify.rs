@@ -34,18 +34,18 @@ fn adopting_a_v1_log_reproduces_its_blocks_and_tokens() {
         "{notes:?}"
     );
     // The log prints no GPU memory, so the page keeps its RTX 4090 (23.55 GiB), which cannot hold
-    // the log's 27.52 GiB of weights (27.5191 rounded) and 6.51 GiB of KV memory: the note says so.
+    // the log's 27.52 GiB of weights (27.5191 rounded) and 6.51 GiB of KV memory: the note says so,
+    // and that memory is not taken (no `--kv-cache-memory` the GPU cannot hold).
     assert!(
-        notes.contains(&"the log does not print its GPU's memory, and this page's GPU (23.55 GiB) cannot hold its KV memory (6.51 GiB) beside the weights (27.52 GiB): choose the GPU the log came from".to_string()),
+        notes.contains(&"the GPU (23.55 GiB) cannot hold the KV memory the log's figures give (6.51 GiB) beside the weights (27.52 GiB), so that memory is not taken: choose the GPU the log came from".to_string()),
         "{notes:?}"
     );
-    // On an H100 (79.19 GiB) they fit: no such note.
+    assert_eq!(adopted.kv_memory, None);
+    // On an H100 (79.19 GiB) they fit: no such note, and the log's memory is taken.
     let (h100, _) = decode("?model=Qwen/Qwen3-8B&gpu=h100-sxm");
+    let (adopted, notes) = adopt(&h100, &log);
     assert!(
-        adopt(&h100, &log)
-            .1
-            .iter()
-            .all(|n| !n.contains("GPU's memory")),
+        notes.iter().all(|n| !n.contains("cannot hold")),
         "{notes:?}"
     );
     assert!(matches!(adopted.model, ModelChoice::Preset(_)));
@@ -61,7 +61,7 @@ fn adopting_a_v1_log_reproduces_its_blocks_and_tokens() {
     let edited =
         parse(&fixture("v1_0.11_two_line.log").replace("memory: 6.51 GiB", "memory: 6.50 GiB"));
     assert_eq!(
-        adopt(&s, &edited).0.kv_memory.map(|b| b.0),
+        adopt(&h100, &edited).0.kv_memory.map(|b| b.0),
         Some(2666 * 2_621_440)
     );
     let o = evaluate(&adopted).unwrap();
@@ -84,9 +84,27 @@ fn adopting_a_v1_log_reproduces_its_blocks_and_tokens() {
 
 #[test]
 fn adopting_a_v0_log() {
-    // V0: "# GPU blocks: 2960" of Qwen3-14B-AWQ at 8,192 → 2,960 blocks, 47,360 tokens.
-    let log = parse(&fixture("v0_gpu_blocks.log"));
+    // V0: "# GPU blocks: 2960" of Qwen3-14B-AWQ at 8,192 (the seed lab's pair: 47,360 tokens). A
+    // block is 16 tokens × 40 layers × 4,096 B = 2,621,440 B, so 2,960 blocks take
+    // 7,759,462,400 B = 7.23 GiB, which the page's RTX 5080 (15.50 GiB; the log prints no GPU
+    // memory the page reads) cannot hold beside the log's 9.44 GiB of weights: adopting says so,
+    // and puts no such KV memory into the scenario (nor a `--kv-cache-memory` into its command).
+    let text = fixture("v0_gpu_blocks.log");
     let (s, _) = decode("?model=Qwen/Qwen3-14B-AWQ&gpu=rtx-5080");
+    let (adopted, notes) = adopt(&s, &parse(&text));
+    assert_eq!(adopted.kv_memory, None);
+    assert!(
+        notes.contains(
+            &"the GPU (15.50 GiB) cannot hold the KV memory the log's figures give (7.23 GiB) \
+              beside the weights (9.44 GiB), so that memory is not taken: choose the GPU the log \
+              came from"
+                .to_string()
+        ),
+        "{notes:?}"
+    );
+    // On an RTX 4090 (23.55 GiB), which holds them, the log's blocks are reproduced.
+    let log = parse(&text);
+    let (s, _) = decode("?model=Qwen/Qwen3-14B-AWQ&gpu=rtx-4090");
     let (adopted, _) = adopt(&s, &log);
     assert_eq!(adopted.version.to_string(), "0.6");
     let o = evaluate(&adopted).unwrap();
@@ -289,4 +307,33 @@ fn adopting_a_pipeline_parallel_log_keeps_its_weights_per_gpu() {
     assert_eq!(adopted.pp, 4, "{notes:?}");
     assert_eq!(adopted.weights.map(|b| b.0), Some(16_396_081_272));
     assert_eq!(evaluate(&adopted).unwrap().weights_per_gpu.0, 4_721_350_174);
+}
+
+/// A log whose count the printed KV memory cannot give for the scenario's model is another
+/// model's: the check says so first, and adopting it makes up no KV memory. The 0.33 log of
+/// Qwen3-8B (taken here on an H100, which holds its 15.27 GiB of weights and its KV memory) prints
+/// 9.96 GiB and 72,496 tokens at 40,960: 72,496 / 16 = 4,531 blocks of 16 × 147,456 B =
+/// 2,359,296 B, 10,689,970,176 B = 9.956 GiB, its own. Edited to 101,600 tokens
+/// (6,350 blocks: 6,350 × 2,359,296 = 14,981,529,600 B = 13.95 GiB) beside the same 9.96 GiB, it
+/// cannot come from Qwen3-8B (a model sharing KV across layers prints such pairs).
+#[test]
+fn a_log_that_cannot_come_from_the_model_is_said_so_and_adopts_no_kv_memory() {
+    use kvbudget::core::handoff::log::{log_view, Loaded};
+    use kvbudget::core::verify::not_this_model;
+    let text = fixture("v1_0.33_one_line.log");
+    let (s, _) = decode("?model=Qwen/Qwen3-8B&gpu=h100-sxm&ctx=40960");
+    let own = parse(&text);
+    assert_eq!(not_this_model(&s, &own), None);
+    assert!(adopt(&s, &own).0.kv_memory.is_some());
+    let other = parse(&text.replace("72,496 tokens", "101,600 tokens"));
+    let why = "the model does not match the log: for this model its 101,600 tokens take 13.95 GiB \
+               of KV memory, and it printed 9.96 GiB; the log's model lays out its KV cache \
+               otherwise, so its KV memory is not taken";
+    assert_eq!(not_this_model(&s, &other).as_deref(), Some(why));
+    let (adopted, notes) = adopt(&s, &other);
+    assert_eq!(adopted.kv_memory, None);
+    assert!(notes.iter().any(|n| n == why), "{notes:?}");
+    // The log check leads with it, before the settings that differ.
+    let v = log_view(&s, &Loaded::Vllm(other));
+    assert_eq!(v.mismatches.first().map(String::as_str), Some(why));
 }

@@ -420,14 +420,20 @@ pub fn adopt(current: &PageScenario, log: &ParsedLog) -> (PageScenario, Vec<Stri
     // The KV memory that reproduces the printed count exactly, or the refusal's.
     // (A printed 0.00 GiB is below 0.005 GiB: at least 1 B, which the page takes, and with which
     // it refuses as the log did.)
+    // A count that the printed memory cannot give for this model: the log is another model's,
+    // and no KV memory is made up to reproduce it.
+    let other_model = not_this_model(&s, log);
     s.kv_memory = match &log.error {
         Some(LogError::RequestTooLong { available_gib, .. }) => Bytes::from_gib_f64(*available_gib),
         // A log cut short after "Available KV cache memory": that memory.
         _ if log.kv.is_none() => log.available_kv_gib.and_then(Bytes::from_gib_f64),
+        _ if other_model.is_some() => None,
         _ => kv_memory_for(&s, log),
     }
     .map(|b| Bytes(b.0.max(1)));
-    if s.kv_memory.is_none()
+    if let Some(why) = other_model {
+        notes.push(why);
+    } else if s.kv_memory.is_none()
         && !matches!(
             log.error,
             Some(LogError::NoMemory) | Some(LogError::NoBfloat16)
@@ -435,11 +441,12 @@ pub fn adopt(current: &PageScenario, log: &ParsedLog) -> (PageScenario, Vec<Stri
     {
         notes.push(t!(VF_NO_CAPACITY).into());
     }
-    // A log that does not print the GPU's memory leaves the page's GPU, which may be too small
-    // for what the log shows (the results warn too: `EX_W_OVER_GPU`).
-    if log.total_gpu_gib.is_none() && s.kv_memory.is_some() {
+    // KV memory that does not fit beside the weights on the scenario's GPU is not taken (a log
+    // that does not print its GPU's memory leaves the page's GPU, which may be too small).
+    if s.kv_memory.is_some() {
         let o = crate::calc::evaluate(&s).ok();
         if let Some((kv, weights, total)) = o.and_then(|o| crate::calc::over_gpu(&s, &o)) {
+            s.kv_memory = None;
             notes.push(crate::tf!(VF_GPU_TOO_SMALL, kv, weights, total));
         }
     }
@@ -500,8 +507,9 @@ fn changes(before: &PageScenario, after: &PageScenario) -> Vec<String> {
     out
 }
 
-/// Bytes of KV memory that make vLLM print the log's block or token count for this scenario.
-fn kv_memory_for(s: &PageScenario, log: &ParsedLog) -> Option<Bytes> {
+/// The blocks vLLM allocated for the log's block or token count under this scenario, with the
+/// bytes of one block and the number of KV cache groups (a hybrid's layer kinds).
+fn log_blocks(s: &PageScenario, log: &ParsedLog) -> Option<(u64, u128, u64)> {
     // The page's own vLLM scenario, probed with one block for its block size and groups.
     let mut probe = vllm_scenario(s, &s.model.spec(), s.kv, s.ctx);
     probe.memory = KvMemory::Blocks(1);
@@ -526,6 +534,12 @@ fn kv_memory_for(s: &PageScenario, log: &ParsedLog) -> Option<Bytes> {
                 .unwrap_or(guess)
         }
     };
+    Some((blocks, per_block, groups))
+}
+
+/// Bytes of KV memory that make vLLM print the log's block or token count for this scenario.
+fn kv_memory_for(s: &PageScenario, log: &ParsedLog) -> Option<Bytes> {
+    let (blocks, per_block, _) = log_blocks(s, log)?;
     // The log's own figure when it gives the same blocks (it prints GiB to two decimals), else
     // the fewest bytes that give them.
     if let Some(b) = log.available_kv_gib.and_then(Bytes::from_gib_f64) {
@@ -534,4 +548,35 @@ fn kv_memory_for(s: &PageScenario, log: &ParsedLog) -> Option<Bytes> {
         }
     }
     u64::try_from(blocks as u128 * per_block).ok().map(Bytes)
+}
+
+/// Why the log cannot come from the scenario's model (`s`, with the log's settings), if it cannot:
+/// the KV memory that gives the log's count for this model ([`kv_memory_for`]: its whole blocks)
+/// is not the memory the log printed, beyond the printed rounding (two decimals of GiB) and a
+/// block per KV cache group (a hybrid's count moves by a block of each group at a time). A model
+/// that lays its cache out otherwise (layers sharing KV, other head dimensions) gives its count
+/// from other bytes.
+pub fn not_this_model(s: &PageScenario, log: &ParsedLog) -> Option<String> {
+    // (A run in another dtype than the page runs the model in, `--dtype float32`, is said as such
+    // among the settings that differ.)
+    if mismatches(s, log).iter().any(|m| m.what == "--dtype") {
+        return None;
+    }
+    let printed = log.available_kv_gib?;
+    let (_, per_block, groups) = log_blocks(s, log)?;
+    let implied = kv_memory_for(s, log)?.0 as f64 / GIB as f64;
+    let slack = 0.005 + (groups + 1) as f64 * per_block as f64 / GIB as f64;
+    if (implied - printed).abs() <= slack {
+        return None;
+    }
+    let count = match log.kv? {
+        KvFigure::Tokens(t) => crate::tf!(VF_TOKENS_OF, thousands(t)),
+        KvFigure::Blocks(b) => crate::tf!(VF_BLOCKS_OF, thousands(b)),
+    };
+    Some(crate::tf!(
+        VF_NOT_THIS_MODEL,
+        count,
+        fixed2(implied),
+        fixed2(printed)
+    ))
 }

@@ -20,7 +20,8 @@ async function open(query = '?model=Qwen/Qwen3-8B&gpu=rtx-4090') {
 }
 
 test('paste a log, see the differences, adopt its numbers: zero differences in blocks and tokens', async () => {
-  const { context, page, problems } = await open();
+  // (On an H100: it holds the log's 27.52 GiB of weights and 6.51 GiB of KV memory.)
+  const { context, page, problems } = await open('?model=Qwen/Qwen3-8B&gpu=h100-sxm');
   await page.fill(sel('log-text'), fs.readFileSync(path.join(LOGS, 'v1_0.11_two_line.log'), 'utf8'));
   await click(page, 'log-read');
   await page.waitForSelector(LOG_COMPARE);
@@ -48,6 +49,22 @@ test('paste a log, see the differences, adopt its numbers: zero differences in b
   // The button hides once the scenario is back on the GPU's budget.
   await page.waitForSelector(sel('use-budget'), { state: 'hidden' });
   assert.equal(await page.isVisible(sel('use-budget')), false);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('adopting a log onto a GPU that cannot hold its KV memory beside the weights takes no KV memory', async () => {
+  // The 0.11 log of Qwen3-14B prints no GPU memory; the page's RTX 4090 (23.55 GiB) cannot hold its
+  // 27.52 GiB of weights, let alone its 6.51 GiB of KV memory: no --kv-cache-memory is made of it.
+  const { context, page, problems } = await open();
+  await page.fill(sel('log-text'), fs.readFileSync(path.join(LOGS, 'v1_0.11_two_line.log'), 'utf8'));
+  await click(page, 'log-read');
+  await page.waitForSelector(LOG_COMPARE);
+  await click(page, 'log-adopt');
+  await waitText(page, 'log-adopted', /cannot hold the KV memory the log's figures give \(6\.51 GiB\)/);
+  await urlParam(page, 'model', 'Qwen/Qwen3-14B');
+  assert.equal(new URL(page.url()).searchParams.get('kv_bytes'), null);
+  assert.doesNotMatch(await value(page, 'serve-command'), /--kv-cache-memory/);
   assert.deepEqual(problems, []);
   await context.close();
 });

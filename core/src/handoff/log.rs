@@ -8,7 +8,7 @@ use crate::i18n::{en, tr};
 use crate::scenario::PageScenario;
 use crate::sglang::logparse::{self as sglog, ParsedLog as SgLog};
 use crate::units::{fixed2, thousands};
-use crate::verify::{adopt, align, compare, mismatches, Verdict};
+use crate::verify::{adopt, align, compare, mismatches, not_this_model, Verdict};
 use crate::vllm::logparse::{self, LogError, ParsedLog};
 use crate::{t, tf};
 use serde::{Deserialize, Serialize};
@@ -199,10 +199,13 @@ pub fn log_view(s: &PageScenario, log: &Loaded) -> LogView {
     let mut v = LogView::default();
     match log {
         Loaded::Vllm(p) => {
-            v.mismatches = mismatches(s, p)
-                .into_iter()
-                .map(|m| tf!(VF_MISMATCH, tr(m.what), m.scenario, m.log))
-                .collect();
+            // Said first: a log whose count cannot come from this model (with its settings).
+            v.mismatches = not_this_model(&align(s, p), p).into_iter().collect();
+            v.mismatches.extend(
+                mismatches(s, p)
+                    .into_iter()
+                    .map(|m| tf!(VF_MISMATCH, tr(m.what), m.scenario, m.log)),
+            );
             if let Ok(o) = evaluate(s) {
                 v.rows = compare(s, &o, p)
                     .into_iter()
