@@ -708,6 +708,32 @@ fn config_json_stands_in_for_model() {
     );
     assert_eq!(o.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&o.stderr).contains("not supported"));
+    // So is a config whose key lays the KV cache out otherwise: Qwen3-8B's with Gemma 4's K = V.
+    let dir = tempdir("kv-key");
+    let mut c: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(config_fixture("Qwen3-8B")).unwrap())
+            .unwrap();
+    c["attention_k_eq_v"] = serde_json::json!(true);
+    let path = dir.join("config.json");
+    std::fs::write(&path, c.to_string()).unwrap();
+    let o = kvbudget(
+        &[
+            "vllm",
+            "--config",
+            path.to_str().unwrap(),
+            "--gpu",
+            "h100-sxm",
+        ],
+        None,
+    );
+    assert_eq!(o.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains(
+            "attention_k_eq_v is true: the full-attention layers keep one tensor for K and V"
+        ),
+        "{err}"
+    );
     // Broken JSON names the flag and the problem.
     let o = kvbudget(
         &[
