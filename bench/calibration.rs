@@ -1,6 +1,7 @@
 //! Calibration benchmark: kvbudget's estimate of vLLM's available KV memory on every shared vLLM
 //! startup log that has the numbers (`../shared/calibration/`), cross-validated: leave one GPU
-//! out and leave one version family out, single- and multi-GPU apart.
+//! out, leave one version family out, and leave one source out (the logs of one repository,
+//! thread or blog held out together), single- and multi-GPU apart.
 //!
 //! Run: `cargo run --release --example calibration` (add `-- --logs` for every log's row).
 
@@ -65,6 +66,7 @@ fn main() {
         .collect();
     let by_gpu = cross_validate(&all, |c| c.gpu, fit);
     let by_family = cross_validate(&all, |c| c.family, fit);
+    let by_source = cross_validate(&all, |c| c.source.as_str(), fit);
     if verbose {
         println!(
             "\n{:<58} {:<11} {:<12} {:>5} {:>8} {:>8} {:>8} {:>17}",
@@ -100,6 +102,13 @@ fn main() {
     );
     report("leave one GPU out", &by_gpu);
     report("leave one version family out", &by_family);
+    let mut sources: Vec<&str> = all.iter().map(|c| c.source.as_str()).collect();
+    sources.sort_unstable();
+    sources.dedup();
+    report(
+        &format!("leave one source out ({} sources)", sources.len()),
+        &by_source,
+    );
     let single: Vec<&Row> = in_sample.iter().filter(|r| r.single_gpu()).collect();
     let (f1, n) = common::within(&single, 0.05, |r| (r.fixed1 - r.reported) / r.reported);
     let (f2, _) = common::within(&single, 0.05, |r| (r.fixed2 - r.reported) / r.reported);

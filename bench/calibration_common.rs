@@ -84,6 +84,8 @@ pub struct Case {
     pub gpu: &'static str,
     /// The version family (the leave-one-family-out key).
     pub family: &'static str,
+    /// Where the log was published (the leave-one-source-out key: [`source_of`]).
+    pub source: String,
     pub tp: u64,
     pub pp: u64,
     pub util: f64,
@@ -366,6 +368,7 @@ fn case_of(r: &Value) -> Result<Case, String> {
         id: id.to_string(),
         gpu,
         family: family_of(version, engine),
+        source: source_of(r["source"].as_str().unwrap_or_default()),
         tp,
         pp,
         util,
@@ -487,10 +490,10 @@ pub fn figures(rows: &[&Row]) -> Figures {
 /// Cross-validated predictions: each case predicted with constants fitted without its group.
 pub fn cross_validate(
     all: &[Case],
-    key: impl Fn(&Case) -> &'static str,
+    key: impl for<'a> Fn(&'a Case) -> &'a str,
     fit: impl Fn(&[&Case]) -> Fitted,
 ) -> Vec<Row> {
-    let mut groups: Vec<&'static str> = all.iter().map(&key).collect();
+    let mut groups: Vec<&str> = all.iter().map(&key).collect();
     groups.sort_unstable();
     groups.dedup();
     let mut rows = Vec::new();
@@ -592,4 +595,34 @@ pub fn fit(train: &[&Case]) -> Fitted {
         v[11] = k.max(1.0);
     }
     Fitted::from_vec(v)
+}
+
+/// The source a record's log was published in, the unit a leave-one-source-out split holds out
+/// together: a repository's issue or pull request (`owner/repo#N`), else the repository
+/// (`owner/repo`), else the record's description up to its first `:` or `(`. Logs of one
+/// benchmark run, blog or thread share their setup and their biases, so they are held out as one.
+pub fn source_of(text: &str) -> String {
+    let head = text.split([':', '(']).next().unwrap_or_default();
+    let words: Vec<&str> = head.split_whitespace().collect();
+    let repo = words.iter().find(|w| {
+        let name = w.split('#').next().unwrap_or_default();
+        !w.starts_with("http") && name.split('/').count() == 2 && !name.ends_with('/')
+    });
+    let Some(repo) = repo else {
+        return head.trim().chars().take(40).collect();
+    };
+    let (name, attached) = repo.split_once('#').unwrap_or((repo, ""));
+    let number = if attached.is_empty() {
+        words
+            .iter()
+            .find_map(|w| w.strip_prefix('#'))
+            .filter(|n| !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()))
+            .unwrap_or_default()
+    } else {
+        attached.trim_matches(|c: char| !c.is_ascii_digit())
+    };
+    match number {
+        "" => name.to_string(),
+        n => format!("{name}#{n}"),
+    }
 }

@@ -337,3 +337,53 @@ fn a_log_that_cannot_come_from_the_model_is_said_so_and_adopts_no_kv_memory() {
     let v = log_view(&s, &Loaded::Vllm(other));
     assert_eq!(v.mismatches.first().map(String::as_str), Some(why));
 }
+
+/// A log that ran with prefix caching is read as such: a hybrid then keeps two state blocks per
+/// GDN group per request instead of one (`mamba_cache_mode` "align", vLLM 0.19
+/// `v1/kv_cache_interface.py`), which lowers the printed concurrency while the token line stays.
+/// Qwen3.5-9B on an L40S with 0.19 at 262,144 tokens (VLLM-HYBRID example 1): 1,258 blocks of 528
+/// tokens; per request ⌈262,144 / 528⌉ = 497 attention blocks + 3 groups × 2 state blocks = 503,
+/// 1,258 / 503 = 2.501 → "2.50x" (without prefix caching 497 + 3 = 500: "2.52x").
+#[test]
+fn a_hybrid_log_with_prefix_caching_is_adopted_with_it() {
+    let log_text = || {
+        "INFO 04-22 16:02:00 [api_server.py:1351] vLLM API server version 0.19.0\n\
+         INFO 04-22 16:02:00 [utils.py:233] non-default args: {'model': 'Qwen/Qwen3.5-9B', 'max_model_len': 262144, 'enable_prefix_caching': True}\n\
+         INFO 04-22 16:03:34 [gpu_worker.py:436] Available KV cache memory: 20.27 GiB\n\
+         INFO 04-22 16:03:34 [kv_cache_utils.py:1319] GPU KV cache size: 165,792 tokens\n\
+         INFO 04-22 16:03:34 [kv_cache_utils.py:1324] Maximum concurrency for 262,144 tokens per request: 2.50x\n"
+            .to_string()
+    };
+    let log = parse(&log_text());
+    assert_eq!(log.prefix_caching, Some(true));
+    let (s, _) = decode("?model=Qwen/Qwen3.5-9B&gpu=l40s&ctx=262144&vllm=0.19");
+    assert!(mismatches(&s, &log)
+        .iter()
+        .any(|m| m.what == "prefix caching" && m.scenario == "off" && m.log == "on"));
+    assert!(align(&s, &log).knobs.prefix_caching);
+    let (adopted, notes) = adopt(&s, &log);
+    assert!(adopted.knobs.prefix_caching, "{notes:?}");
+    let o = evaluate(&adopted).unwrap();
+    let lines = &o.chosen.report.lines;
+    assert!(
+        lines.contains(&"GPU KV cache size: 165,792 tokens".to_string()),
+        "{lines:?}"
+    );
+    assert!(
+        lines.contains(&"Maximum concurrency for 262,144 tokens per request: 2.50x".to_string()),
+        "{lines:?}"
+    );
+    // Read without it, no block count gives both of the log's figures: the printed 20.27 GiB
+    // holds ⌊21,764,918,722 / 17,301,504⌋ = 1,257 blocks, which print the same tokens and
+    // 1,257 / 500 = 2.514 → "2.51x", not the log's 2.50x.
+    let (plain, _) = adopt(
+        &s,
+        &parse(&log_text().replace(", 'enable_prefix_caching': True", "")),
+    );
+    assert!(!plain.knobs.prefix_caching);
+    let lines = evaluate(&plain).unwrap().chosen.report.lines;
+    assert!(
+        lines.contains(&"Maximum concurrency for 262,144 tokens per request: 2.51x".to_string()),
+        "{lines:?}"
+    );
+}

@@ -120,6 +120,12 @@ pub fn mismatches(s: &PageScenario, log: &ParsedLog) -> Vec<Mismatch> {
         let ran = vllm::runs_in(&s.model_spec(), s.gpu.arch(), s.knobs.dtype_half, s.version);
         push("--dtype", ran.name().into(), d.name().into());
     }
+    if let Some(on) = log.prefix_caching {
+        let here = s.knobs.prefix_caching
+            || (s.version >= Version::new(0, 28) && !s.knobs.no_prefix_caching);
+        let word = |b: bool| if b { t!(VF_ON) } else { t!(VF_OFF) }.to_string();
+        push(en::VF_PREFIX_CACHING, word(here), word(on));
+    }
     if let Some(m) = log.model.as_deref() {
         let same = s.model.name().eq_ignore_ascii_case(m)
             || presets::model(m).is_some_and(|p| s.model.name().eq_ignore_ascii_case(p.id()));
@@ -176,6 +182,12 @@ fn settings_of(s: &mut PageScenario, log: &ParsedLog) -> Option<String> {
     }
     if let Some(v) = log.version.as_deref().and_then(|v| Version::parse(v).ok()) {
         s.version = v.canonical();
+    }
+    // Prefix caching as the log ran (read once its release is set: hybrids have it on by default
+    // from 0.28, `vllm::mamba`).
+    if let Some(on) = log.prefix_caching {
+        s.knobs.prefix_caching = on;
+        s.knobs.no_prefix_caching = !on && s.version >= Version::new(0, 28);
     }
     let refused_len = match log.error {
         Some(LogError::RequestTooLong { max_model_len, .. })
@@ -507,8 +519,9 @@ fn changes(before: &PageScenario, after: &PageScenario) -> Vec<String> {
     out
 }
 
-/// The blocks vLLM allocated for the log's block or token count under this scenario, with the
-/// bytes of one block and the number of KV cache groups (a hybrid's layer kinds).
+/// The blocks vLLM allocated for the log's block or token count under this scenario (for a token
+/// count, the blocks that print it and the log's concurrency), with the bytes of one block and
+/// the number of KV cache groups (a hybrid's layer kinds).
 fn log_blocks(s: &PageScenario, log: &ParsedLog) -> Option<(u64, u128, u64)> {
     // The page's own vLLM scenario, probed with one block for its block size and groups.
     let mut probe = vllm_scenario(s, &s.model.spec(), s.kv, s.ctx);
@@ -529,8 +542,31 @@ fn log_blocks(s: &PageScenario, log: &ParsedLog) -> Option<(u64, u128, u64)> {
             let prints = |b: u64| {
                 vllm::printed_tokens(fam, b, r.blocks_per_request, groups, r.block_size, s.ctx).0
             };
-            (guess.saturating_sub(groups + 2)..=guess + groups + 2)
-                .find(|&b| prints(b) == t)
+            // Several block counts may print one token count (a hybrid's moves by a block of
+            // each group at a time): the one whose concurrency is the log's, else the one the
+            // printed memory holds, else the smallest.
+            let candidates: Vec<u64> = (guess.saturating_sub(groups + 2)..=guess + groups + 2)
+                .filter(|&b| prints(b) == t)
+                .collect();
+            let concurrency = |b: u64| {
+                let mut p = probe.clone();
+                p.memory = KvMemory::Blocks(b);
+                vllm::report(&p).ok()?.max_concurrency.map(fixed2)
+            };
+            let printed_concurrency = log.max_concurrency.as_ref().map(|c| fixed2(c.value));
+            let held = log
+                .available_kv_gib
+                .and_then(Bytes::from_gib_f64)
+                .map(|b| (b.0 as u128 / per_block.max(1)) as u64);
+            let by_concurrency = printed_concurrency.and_then(|c| {
+                candidates
+                    .iter()
+                    .copied()
+                    .find(|&b| concurrency(b).as_ref() == Some(&c))
+            });
+            by_concurrency
+                .or_else(|| held.filter(|b| candidates.contains(b)))
+                .or_else(|| candidates.first().copied())
                 .unwrap_or(guess)
         }
     };

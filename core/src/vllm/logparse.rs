@@ -66,6 +66,10 @@ pub struct ParsedLog {
     pub dtype: Option<ModelDtype>,
     /// `tensor_parallel_size` from the arguments.
     pub tensor_parallel_size: Option<u64>,
+    /// Whether prefix caching was on: `enable_prefix_caching=True` in the engine's configuration
+    /// line, or `'enable_prefix_caching': True` in the arguments (a hybrid then keeps more state
+    /// blocks per request, `vllm/v1/kv_cache_interface.py` `MambaSpec`).
+    pub prefix_caching: Option<bool>,
     /// `pipeline_parallel_size` from the arguments.
     pub pipeline_parallel_size: Option<u64>,
     /// The first KV capacity line.
@@ -260,6 +264,15 @@ pub fn scan_line(line: &str, p: &mut ParsedLog) {
         &mut p.tensor_parallel_size,
         int_after(line, "'tensor_parallel_size': "),
     );
+    for key in ["'enable_prefix_caching': ", "enable_prefix_caching="] {
+        if let Some(i) = line.find(key) {
+            let rest = &line[i + key.len()..];
+            let on = [("True", true), ("False", false)]
+                .into_iter()
+                .find_map(|(t, b)| rest.starts_with(t).then_some(b));
+            set(&mut p.prefix_caching, on);
+        }
+    }
     set(
         &mut p.pipeline_parallel_size,
         int_after(line, "'pipeline_parallel_size': "),
