@@ -13,19 +13,23 @@ use common::{calibration_dir, cases, cross_validate, figures, predict, Row};
 fn report(title: &str, rows: &[Row]) {
     println!("\n{title}");
     println!(
-        "  {:<12} {:>4} {:>10} {:>10} {:>14} {:>12} {:>13}",
-        "logs", "n", "±5 %", "±2 %", "inside range", "median |err|", "median width"
+        "  {:<14} {:>4} {:>10} {:>10} {:>14} {:>12} {:>13} {:>11}",
+        "logs", "n", "±5 %", "±2 %", "inside range", "median |err|", "median width", "GiB med/max"
     );
     let pct = |a: usize, n: usize| a as f64 / n.max(1) as f64 * 100.0;
     for (name, pick) in [
         ("all", &(|_: &Row| true) as &dyn Fn(&Row) -> bool),
         ("single-GPU", &|r: &Row| r.single_gpu()),
         ("multi-GPU", &|r: &Row| !r.single_gpu()),
+        ("pools ≤ 4 GiB", &|r: &Row| r.reported <= 4.0),
     ] {
         let v: Vec<&Row> = rows.iter().filter(|r| pick(r)).collect();
         let f = figures(&v);
+        if f.n == 0 {
+            continue;
+        }
         println!(
-            "  {:<12} {:>4} {:>4} {:>4.0} % {:>4} {:>4.0} % {:>6} {:>5.0} % {:>10.2} % {:>11.1} %",
+            "  {:<14} {:>4} {:>4} {:>4.0} % {:>4} {:>4.0} % {:>6} {:>5.0} % {:>10.2} % {:>11.1} % {:>4.2}/{:<4.2}",
             name,
             f.n,
             f.within5,
@@ -35,7 +39,9 @@ fn report(title: &str, rows: &[Row]) {
             f.inside,
             pct(f.inside, f.n),
             f.median_abs_error * 100.0,
-            f.median_width * 100.0
+            f.median_width * 100.0,
+            f.median_abs_error_gib,
+            f.max_abs_error_gib
         );
     }
 }

@@ -465,6 +465,9 @@ pub struct Figures {
     pub inside: usize,
     pub median_abs_error: f64,
     pub median_width: f64,
+    /// The error in GiB (a small pool's percent is large for a small miss).
+    pub median_abs_error_gib: f64,
+    pub max_abs_error_gib: f64,
 }
 
 fn median(mut v: Vec<f64>) -> f64 {
@@ -484,6 +487,15 @@ pub fn figures(rows: &[&Row]) -> Figures {
         inside: rows.iter().filter(|r| r.inside()).count(),
         median_abs_error: median(rows.iter().map(|r| r.error().abs()).collect()),
         median_width: median(rows.iter().map(|r| r.width()).collect()),
+        median_abs_error_gib: median(
+            rows.iter()
+                .map(|r| (r.predicted - r.reported).abs())
+                .collect(),
+        ),
+        max_abs_error_gib: rows
+            .iter()
+            .map(|r| (r.predicted - r.reported).abs())
+            .fold(0.0, f64::max),
     }
 }
 
