@@ -387,3 +387,28 @@ fn a_hybrid_log_with_prefix_caching_is_adopted_with_it() {
         "{lines:?}"
     );
 }
+
+/// Speculative decoding as the log ran it is named when the scenario has another: with MTP's 3
+/// tokens a hybrid keeps 3 more state blocks per group per request, so the log's concurrency
+/// cannot be the scenario's. Read from the engine's configuration line, or from the arguments.
+#[test]
+fn a_logs_speculative_tokens_are_named_when_they_differ() {
+    let engine = parse(
+        "INFO [core.py:105] Initializing a V1 LLM engine (v0.19.0) with config: model='Qwen/Qwen3.5-9B', speculative_config=SpeculativeConfig(method='mtp', model='Qwen/Qwen3.5-9B', num_spec_tokens=3), tokenizer='Qwen/Qwen3.5-9B'\n",
+    );
+    assert_eq!(engine.speculative_tokens, Some(3));
+    let args = parse("INFO [utils.py:233] non-default args: {'model': 'Qwen/Qwen3.5-9B', 'speculative_config': {'method': 'mtp', 'num_speculative_tokens': 2}}\n");
+    assert_eq!(args.speculative_tokens, Some(2));
+    let none = parse("INFO [core.py:105] Initializing a V1 LLM engine (v0.19.0) with config: model='x', speculative_config=None, tokenizer='x'\n");
+    assert_eq!(none.speculative_tokens, Some(0));
+    let (s, _) = decode("?model=Qwen/Qwen3.5-9B&gpu=l40s&vllm=0.19");
+    let m = mismatches(&s, &engine);
+    assert!(
+        m.iter()
+            .any(|m| m.what == "speculative tokens per step" && m.scenario == "0" && m.log == "3"),
+        "{m:?}"
+    );
+    assert!(mismatches(&s, &none)
+        .iter()
+        .all(|m| m.what != "speculative tokens per step"));
+}

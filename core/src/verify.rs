@@ -120,6 +120,10 @@ pub fn mismatches(s: &PageScenario, log: &ParsedLog) -> Vec<Mismatch> {
         let ran = vllm::runs_in(&s.model_spec(), s.gpu.arch(), s.knobs.dtype_half, s.version);
         push("--dtype", ran.name().into(), d.name().into());
     }
+    if let Some(n) = log.speculative_tokens {
+        let here = s.knobs.speculative.map_or(0, |x| x.num_tokens);
+        push(en::VF_SPECULATIVE, here.to_string(), n.to_string());
+    }
     if let Some(on) = log.prefix_caching {
         let here = s.knobs.prefix_caching
             || (s.version >= Version::new(0, 28) && !s.knobs.no_prefix_caching);

@@ -70,6 +70,11 @@ pub struct ParsedLog {
     /// line, or `'enable_prefix_caching': True` in the arguments (a hybrid then keeps more state
     /// blocks per request, `vllm/v1/kv_cache_interface.py` `MambaSpec`).
     pub prefix_caching: Option<bool>,
+    /// Speculative tokens per step (0: no speculative decoding): `num_spec_tokens=N` in the
+    /// engine's `speculative_config=SpeculativeConfig(…)`, `speculative_config=None`, or
+    /// `'num_speculative_tokens': N` in the arguments (a hybrid then keeps that many more state
+    /// blocks per group per request, `vllm/v1/kv_cache_interface.py` `MambaSpec`).
+    pub speculative_tokens: Option<u64>,
     /// `pipeline_parallel_size` from the arguments.
     pub pipeline_parallel_size: Option<u64>,
     /// The first KV capacity line.
@@ -263,6 +268,12 @@ pub fn scan_line(line: &str, p: &mut ParsedLog) {
     set(
         &mut p.tensor_parallel_size,
         int_after(line, "'tensor_parallel_size': "),
+    );
+    set(
+        &mut p.speculative_tokens,
+        int_after(line, "num_spec_tokens=")
+            .or_else(|| int_after(line, "'num_speculative_tokens': "))
+            .or_else(|| line.contains("speculative_config=None").then_some(0)),
     );
     for key in ["'enable_prefix_caching': ", "enable_prefix_caching="] {
         if let Some(i) = line.find(key) {

@@ -90,6 +90,7 @@ crate::texts! {
     VF_BLOCKS: "GPU blocks",
     VF_TOKENS: "cached tokens",
     VF_CONCURRENCY: "maximum concurrency",
+    VF_SPECULATIVE: "speculative tokens per step",
     VF_PREFIX_CACHING: "prefix caching",
     VF_ON: "on",
     VF_OFF: "off",

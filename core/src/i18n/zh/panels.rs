@@ -90,6 +90,7 @@ crate::texts! {
     VF_BLOCKS: "GPU 块数",
     VF_TOKENS: "可缓存 token 数",
     VF_CONCURRENCY: "最大并发",
+    VF_SPECULATIVE: "每步推测 token 数",
     VF_PREFIX_CACHING: "前缀缓存",
     VF_ON: "开启",
     VF_OFF: "关闭",
