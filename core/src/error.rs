@@ -95,6 +95,9 @@ pub fn truncate(s: &str, n: usize) -> String {
     out
 }
 
+/// A template's argument, as it displays (the texts name it in either language).
+impl crate::i18n::Arg for KvError {}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -181,9 +181,6 @@ impl Arg for i64 {}
 impl Arg for i128 {}
 impl Arg for std::borrow::Cow<'_, str> {}
 impl Arg for crate::units::Bytes {}
-impl Arg for crate::vllm::Version {}
-impl Arg for crate::sglang::version::Version {}
-impl Arg for crate::error::KvError {}
 impl<T: Arg + ?Sized> Arg for &T {}
 
 /// `x` as a template's argument (see [`Arg`]).

@@ -555,6 +555,9 @@ pub enum PrefillGraph {
     Default,
 }
 
+/// A template's argument, as it displays (the texts name it in either language).
+impl crate::i18n::Arg for Version {}
+
 #[cfg(test)]
 mod tests {
     use super::*;

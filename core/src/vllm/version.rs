@@ -260,6 +260,9 @@ pub fn requested_bytes(total: Bytes, util: f64, rounding: Rounding) -> Result<u6
     })
 }
 
+/// A template's argument, as it displays (the texts name it in either language).
+impl crate::i18n::Arg for Version {}
+
 #[cfg(test)]
 mod tests {
     use super::*;
