@@ -142,7 +142,7 @@ fn app() {
         };
         events::listen(state, ui);
         dom::patch(&page, last.as_deref(), &html);
-        if whole {
+        if whole || views::lost() {
             root.with(|| views::mount_all(embed, state, notices, kept.copied));
         }
         (embed, html)

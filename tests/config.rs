@@ -570,6 +570,7 @@ fn a_key_that_changes_the_kv_layout_is_refused_by_name() {
         ("num_kv_shared_layers", json!(4), "4"),
         ("attention_k_eq_v", json!(true), "true"),
         ("global_head_dim", json!(512), "512"),
+        ("global_head_dim", json!(512.0), "512"),
         ("num_global_key_value_heads", json!(2), "2"),
         ("use_cla", json!(true), "true"),
         ("swa_head_dim", json!(192), "192"),

@@ -320,9 +320,20 @@ fn adopting_a_pipeline_parallel_log_keeps_its_weights_per_gpu() {
 fn a_log_that_cannot_come_from_the_model_is_said_so_and_adopts_no_kv_memory() {
     use kvbudget::core::handoff::log::{log_view, Loaded};
     use kvbudget::core::verify::not_this_model;
-    let text = fixture("v1_0.33_one_line.log");
+    // (With the engine's configuration line, which states the layout: one GPU, one stage.)
+    let engine = "(EngineCore pid=211) INFO 10-11 18:02:20 [v1/engine/core.py:105] Initializing a V1 LLM engine (v0.33.0) with config: model='Qwen/Qwen3-8B', speculative_config=None, dtype=torch.bfloat16, max_seq_len=40960, tensor_parallel_size=1, pipeline_parallel_size=1, decode_context_parallel_size=1, kv_cache_dtype=auto, enable_prefix_caching=True\n";
+    let text = engine.to_string() + &fixture("v1_0.33_one_line.log");
     let (s, _) = decode("?model=Qwen/Qwen3-8B&gpu=h100-sxm&ctx=40960");
     let own = parse(&text);
+    assert_eq!(own.tensor_parallel_size, Some(1));
+    // (A transformer's prefix caching changes no memory: not a setting that differs.)
+    assert_eq!(own.prefix_caching, Some(true));
+    assert!(
+        mismatches(&s, &own).is_empty(),
+        "{:?}",
+        mismatches(&s, &own)
+    );
+    assert!(!align(&s, &own).knobs.prefix_caching);
     assert_eq!(not_this_model(&s, &own), None);
     assert!(adopt(&s, &own).0.kv_memory.is_some());
     let other = parse(&text.replace("72,496 tokens", "101,600 tokens"));
@@ -336,6 +347,30 @@ fn a_log_that_cannot_come_from_the_model_is_said_so_and_adopts_no_kv_memory() {
     // The log check leads with it, before the settings that differ.
     let v = log_view(&s, &Loaded::Vllm(other));
     assert_eq!(v.mismatches.first().map(String::as_str), Some(why));
+    // Where the log's count is not one GPU's of one known layout, nothing is claimed: two
+    // pipeline stages (vLLM takes the smallest count of its ranks, and prints rank 0's memory),
+    // a draft's layers, decode context parallelism, an overridden block count, or no stated
+    // tensor-parallel size.
+    let edited = text.replace("72,496 tokens", "101,600 tokens");
+    for (from, to) in [
+        ("pipeline_parallel_size=1", "pipeline_parallel_size=2"),
+        (
+            "speculative_config=None",
+            "speculative_config=SpeculativeConfig(method='eagle3', num_spec_tokens=3)",
+        ),
+        (
+            "decode_context_parallel_size=1",
+            "decode_context_parallel_size=2",
+        ),
+        (
+            "kv_cache_dtype=auto",
+            "kv_cache_dtype=auto, num_gpu_blocks_override=6350",
+        ),
+        (" tensor_parallel_size=1,", ""),
+    ] {
+        let log = parse(&edited.replace(from, to));
+        assert_eq!(not_this_model(&s, &log), None, "{to}");
+    }
 }
 
 /// A log that ran with prefix caching is read as such: a hybrid then keeps two state blocks per

@@ -124,7 +124,11 @@ pub fn mismatches(s: &PageScenario, log: &ParsedLog) -> Vec<Mismatch> {
         let here = s.knobs.speculative.map_or(0, |x| x.num_tokens);
         push(en::VF_SPECULATIVE, here.to_string(), n.to_string());
     }
-    if let Some(on) = log.prefix_caching {
+    // (It changes the memory of a hybrid only: its state blocks.)
+    if let Some(on) = log
+        .prefix_caching
+        .filter(|_| s.model_spec().state.is_some())
+    {
         let here = s.knobs.prefix_caching
             || (s.version >= Version::new(0, 28) && !s.knobs.no_prefix_caching);
         let word = |b: bool| if b { t!(VF_ON) } else { t!(VF_OFF) }.to_string();
@@ -187,9 +191,12 @@ fn settings_of(s: &mut PageScenario, log: &ParsedLog) -> Option<String> {
     if let Some(v) = log.version.as_deref().and_then(|v| Version::parse(v).ok()) {
         s.version = v.canonical();
     }
-    // Prefix caching as the log ran (read once its release is set: hybrids have it on by default
-    // from 0.28, `vllm::mamba`).
-    if let Some(on) = log.prefix_caching {
+    // Prefix caching as the log ran, for a hybrid (read once its release is set: hybrids have it
+    // on by default from 0.28, `vllm::mamba`).
+    if let Some(on) = log
+        .prefix_caching
+        .filter(|_| s.model_spec().state.is_some())
+    {
         s.knobs.prefix_caching = on;
         s.knobs.no_prefix_caching = !on && s.version >= Version::new(0, 28);
     }
@@ -597,9 +604,18 @@ fn kv_memory_for(s: &PageScenario, log: &ParsedLog) -> Option<Bytes> {
 /// that lays its cache out otherwise (layers sharing KV, other head dimensions) gives its count
 /// from other bytes.
 pub fn not_this_model(s: &PageScenario, log: &ParsedLog) -> Option<String> {
-    // (A run in another dtype than the page runs the model in, `--dtype float32`, is said as such
-    // among the settings that differ.)
-    if mismatches(s, log).iter().any(|m| m.what == "--dtype") {
+    // Only where the log's count and memory are one GPU's of one known layout: one pipeline stage
+    // (vLLM takes the smallest count of its ranks, and prints rank 0's memory), its tensor-parallel
+    // size read, no decode context parallelism, no block override, no speculative decoding (a
+    // draft adds layers the log does not size), no setting that differs (a run in another dtype,
+    // `--dtype float32`, is said as such).
+    let one_layout = log.tensor_parallel_size.is_some()
+        && log.pipeline_parallel_size.unwrap_or(1) <= 1
+        && log.decode_context_parallel_size.unwrap_or(1) <= 1
+        && !log.blocks_overridden
+        && log.speculative_tokens.unwrap_or(0) == 0
+        && mismatches(s, log).iter().all(|m| m.what == "model");
+    if !one_layout {
         return None;
     }
     let printed = log.available_kv_gib?;

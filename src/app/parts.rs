@@ -93,6 +93,8 @@ pub struct Ui {
 
 impl Ui {
     pub fn new(history: super::browser::History, kept: Kept) -> Self {
+        // (What the last copy said was said in the language the page is no longer drawn in.)
+        kept.copied.set(String::new());
         Ui {
             history,
             copied: kept.copied,

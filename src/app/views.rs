@@ -1,8 +1,9 @@
 //! The page's components (`crate::view`) mounted into their boxes in the page's markup. They
 //! live under the page's root owner, not under the drawing that wrote the markup: a change of
 //! language redraws the markup around them and leaves them (their texts follow the language), so
-//! an opened primer or a focused fix stays. Written whole (the first time, or between the full
-//! page and an embedded view), the page's boxes are new and the components are mounted anew.
+//! an opened primer stays open. Written whole (the first time, or between the full page and an
+//! embedded view), the page's boxes are new and the components are mounted anew; so they are when
+//! a redrawing had to write a box's surroundings whole (the DOM no longer matched the markup).
 
 use super::{embed, repertoire, results, State};
 use kvbudget_core::i18n::Lang;
@@ -12,8 +13,9 @@ use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
 thread_local! {
-    /// What keeps each mounted component: dropping it unmounts the component.
-    static MOUNTED: std::cell::RefCell<Vec<Box<dyn std::any::Any>>> = Default::default();
+    /// Each mounted component's box, and what keeps the component: dropping it unmounts it.
+    static MOUNTED: std::cell::RefCell<Vec<(web_sys::HtmlElement, Box<dyn std::any::Any>)>> =
+        Default::default();
     /// The owner of the components mounted now, and of their memos and effects.
     static OWNER: std::cell::RefCell<Option<Owner>> = const { std::cell::RefCell::new(None) };
 }
@@ -34,8 +36,13 @@ pub fn mount<V: IntoView + 'static>(id: &str, view: impl FnOnce() -> V + 'static
         return;
     };
     el.set_text_content(None);
-    let handle = leptos::mount::mount_to(el, view);
-    MOUNTED.with(|m| m.borrow_mut().push(Box::new(handle)));
+    let handle = leptos::mount::mount_to(el.clone(), view);
+    MOUNTED.with(|m| m.borrow_mut().push((el, Box::new(handle))));
+}
+
+/// Whether a component's box has left the page (a redrawing wrote its surroundings whole).
+pub fn lost() -> bool {
+    MOUNTED.with(|m| m.borrow().iter().any(|(el, _)| !el.is_connected()))
 }
 
 /// Mounts the components of the page just written whole (`embed`: the full page or an embedded

@@ -21,8 +21,13 @@ fn yes(v: &Value) -> bool {
     v.as_bool() == Some(true)
 }
 
+/// A count as the file writes it, whole numbers written as floats (`512.0`) included.
 fn count(v: &Value) -> Option<u64> {
-    v.as_u64()
+    v.as_u64().or_else(|| {
+        v.as_f64()
+            .filter(|f| *f >= 0.0 && f.fract() == 0.0 && *f < 1e15)
+            .map(|f| f as u64)
+    })
 }
 
 fn listed(v: &Value) -> bool {
@@ -64,7 +69,8 @@ const KEYS: [(&str, &str, Changes); 12] = [
     // K and V of different widths outside MLA (MiMo-V2-Flash: 192 and 128); with
     // `kv_lora_rank`, `v_head_dim` is MLA's and modelled.
     ("v_head_dim", en::CF_K_V_HEAD_DIM, |v, m, r| {
-        !m.contains_key("kv_lora_rank") && count(v).is_some_and(|d| d != r.head_dim)
+        m.get("kv_lora_rank").is_none_or(Value::is_null)
+            && count(v).is_some_and(|d| d != r.head_dim)
     }),
     // DeepSeek V4: layers that keep a compressed cache (`compress_ratios`, one per layer).
     ("compress_ratios", en::CF_K_COMPRESS, |v, _, _| listed(v)),

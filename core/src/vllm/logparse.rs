@@ -77,6 +77,11 @@ pub struct ParsedLog {
     pub speculative_tokens: Option<u64>,
     /// `pipeline_parallel_size` from the arguments.
     pub pipeline_parallel_size: Option<u64>,
+    /// `decode_context_parallel_size` (the engine's configuration line or the arguments).
+    pub decode_context_parallel_size: Option<u64>,
+    /// The log overrode the block count (`num_gpu_blocks_override`): its count is not what its
+    /// memory gives.
+    pub blocks_overridden: bool,
     /// The first KV capacity line.
     pub kv: Option<KvFigure>,
     /// The full text of that line.
@@ -166,6 +171,64 @@ fn float_after(line: &str, marker: &str) -> Option<f64> {
     let i = line.find(marker)?;
     let (n, _) = number_at(&line[i + marker.len()..])?;
     n.replace(',', "").parse().ok()
+}
+
+/// The settings a line states beyond the arguments' basics: the engine's configuration line
+/// (and an `args: Namespace(…)` line) write them as `name=value`; prefix caching and speculative
+/// decoding from either form.
+fn engine_settings(p: &mut ParsedLog, line: &str) {
+    // The engine's configuration line (and an `args: Namespace(…)` line) write the settings as
+    // `name=value`.
+    set(
+        &mut p.tensor_parallel_size,
+        int_after(line, " tensor_parallel_size="),
+    );
+    set(
+        &mut p.pipeline_parallel_size,
+        int_after(line, " pipeline_parallel_size="),
+    );
+    set(
+        &mut p.decode_context_parallel_size,
+        int_after(line, "decode_context_parallel_size=")
+            .or_else(|| int_after(line, "'decode_context_parallel_size': ")),
+    );
+    if p.kv_cache_dtype.is_none() {
+        if let Some(i) = line.find(" kv_cache_dtype=") {
+            let rest = &line[i + " kv_cache_dtype=".len()..];
+            let end = rest.find([',', ' ', ')']).unwrap_or(rest.len());
+            let v = rest[..end].trim_matches('\'');
+            if !v.is_empty() {
+                p.kv_cache_dtype = Some(v.chars().take(20).collect());
+            }
+        }
+    }
+    if line.contains("num_gpu_blocks_override") && !line.contains("num_gpu_blocks_override=None") {
+        p.blocks_overridden = true;
+    }
+    set(
+        &mut p.speculative_tokens,
+        int_after(line, "num_spec_tokens=")
+            .or_else(|| int_after(line, "'num_speculative_tokens': "))
+            .or_else(|| line.contains("speculative_config=None").then_some(0)),
+    );
+    // What the engine ran with (its configuration line) wins over what was asked (the arguments):
+    // vLLM may turn it off for a model.
+    for (key, engine) in [
+        ("'enable_prefix_caching': ", false),
+        ("enable_prefix_caching=", true),
+    ] {
+        if let Some(i) = line.find(key) {
+            let rest = &line[i + key.len()..];
+            let on = [("True", true), ("False", false)]
+                .into_iter()
+                .find_map(|(t, b)| rest.starts_with(t).then_some(b));
+            if engine && on.is_some() {
+                p.prefix_caching = on;
+            } else {
+                set(&mut p.prefix_caching, on);
+            }
+        }
+    }
 }
 
 fn set<T>(slot: &mut Option<T>, v: Option<T>) {
@@ -269,21 +332,7 @@ pub fn scan_line(line: &str, p: &mut ParsedLog) {
         &mut p.tensor_parallel_size,
         int_after(line, "'tensor_parallel_size': "),
     );
-    set(
-        &mut p.speculative_tokens,
-        int_after(line, "num_spec_tokens=")
-            .or_else(|| int_after(line, "'num_speculative_tokens': "))
-            .or_else(|| line.contains("speculative_config=None").then_some(0)),
-    );
-    for key in ["'enable_prefix_caching': ", "enable_prefix_caching="] {
-        if let Some(i) = line.find(key) {
-            let rest = &line[i + key.len()..];
-            let on = [("True", true), ("False", false)]
-                .into_iter()
-                .find_map(|(t, b)| rest.starts_with(t).then_some(b));
-            set(&mut p.prefix_caching, on);
-        }
-    }
+    engine_settings(p, line);
     set(
         &mut p.pipeline_parallel_size,
         int_after(line, "'pipeline_parallel_size': "),
