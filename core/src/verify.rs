@@ -124,11 +124,7 @@ pub fn mismatches(s: &PageScenario, log: &ParsedLog) -> Vec<Mismatch> {
         let here = s.knobs.speculative.map_or(0, |x| x.num_tokens);
         push(en::VF_SPECULATIVE, here.to_string(), n.to_string());
     }
-    // (It changes the memory of a hybrid only: its state blocks.)
-    if let Some(on) = log
-        .prefix_caching
-        .filter(|_| s.model_spec().state.is_some())
-    {
+    if let Some(on) = hybrid_prefix_caching(s, log) {
         let here = s.knobs.prefix_caching
             || (s.version >= Version::new(0, 28) && !s.knobs.no_prefix_caching);
         let word = |b: bool| if b { t!(VF_ON) } else { t!(VF_OFF) }.to_string();
@@ -166,6 +162,13 @@ fn log_util(log: &ParsedLog) -> Option<f64> {
     })
 }
 
+/// Whether the log ran with prefix caching, for a hybrid (of a transformer it changes no memory:
+/// vLLM 0.8–0.27 print it on for every one).
+fn hybrid_prefix_caching(s: &PageScenario, log: &ParsedLog) -> Option<bool> {
+    log.prefix_caching
+        .filter(|_| s.model_spec().state.is_some())
+}
+
 /// Sets the log's settings; returns why its model was not taken, if it was not.
 fn settings_of(s: &mut PageScenario, log: &ParsedLog) -> Option<String> {
     let note = s.take_logged_model(log.model.as_deref());
@@ -193,10 +196,7 @@ fn settings_of(s: &mut PageScenario, log: &ParsedLog) -> Option<String> {
     }
     // Prefix caching as the log ran, for a hybrid (read once its release is set: hybrids have it
     // on by default from 0.28, `vllm::mamba`).
-    if let Some(on) = log
-        .prefix_caching
-        .filter(|_| s.model_spec().state.is_some())
-    {
+    if let Some(on) = hybrid_prefix_caching(s, log) {
         s.knobs.prefix_caching = on;
         s.knobs.no_prefix_caching = !on && s.version >= Version::new(0, 28);
     }
@@ -587,6 +587,11 @@ fn log_blocks(s: &PageScenario, log: &ParsedLog) -> Option<(u64, u128, u64)> {
 /// Bytes of KV memory that make vLLM print the log's block or token count for this scenario.
 fn kv_memory_for(s: &PageScenario, log: &ParsedLog) -> Option<Bytes> {
     let (blocks, per_block, _) = log_blocks(s, log)?;
+    kv_memory_of(log, blocks, per_block)
+}
+
+/// Bytes of KV memory that give `blocks` of `per_block` bytes, as [`kv_memory_for`] takes them.
+fn kv_memory_of(log: &ParsedLog, blocks: u64, per_block: u128) -> Option<Bytes> {
     // The log's own figure when it gives the same blocks (it prints GiB to two decimals), else
     // the fewest bytes that give them.
     if let Some(b) = log.available_kv_gib.and_then(Bytes::from_gib_f64) {
@@ -619,8 +624,8 @@ pub fn not_this_model(s: &PageScenario, log: &ParsedLog) -> Option<String> {
         return None;
     }
     let printed = log.available_kv_gib?;
-    let (_, per_block, groups) = log_blocks(s, log)?;
-    let implied = kv_memory_for(s, log)?.0 as f64 / GIB as f64;
+    let (blocks, per_block, groups) = log_blocks(s, log)?;
+    let implied = kv_memory_of(log, blocks, per_block)?.0 as f64 / GIB as f64;
     let slack = 0.005 + (groups + 1) as f64 * per_block as f64 / GIB as f64;
     if (implied - printed).abs() <= slack {
         return None;

@@ -1,4 +1,4 @@
-use super::{text, Figure};
+use super::{field, text, Figure};
 use crate::page::CardView;
 use kvbudget_core::t;
 use leptos::prelude::*;
@@ -6,7 +6,7 @@ use leptos::prelude::*;
 /// The embedded card: the refusal (if the engine would refuse), the four figures, vLLM's lines.
 #[component]
 pub fn Card(#[prop(into)] card: Signal<Option<CardView>>) -> impl IntoView {
-    let lines = move || card.with(|c| c.as_ref().map(|c| c.lines.clone()).unwrap_or_default());
+    let lines = field(card, |c| c.lines.clone());
     let shown = Memo::new(move |_| card.with(Option::is_some));
     let panel = move || {
         view! {

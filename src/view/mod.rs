@@ -57,3 +57,17 @@ pub fn to_html<V: IntoView + 'static>(lang: Lang, view: impl FnOnce() -> V) -> S
         view().into_view().to_html()
     })
 }
+
+/// A text of a panel's data (`data`: none while there is nothing to show, then the text is
+/// empty), as a view that follows the data.
+pub fn field<T: Send + Sync + 'static>(
+    data: Signal<Option<T>>,
+    f: fn(&T) -> String,
+) -> impl Fn() -> String + Copy + Send + Sync + 'static {
+    move || data.with(|v| v.as_ref().map(f).unwrap_or_default())
+}
+
+/// A table's column heading, an interface text.
+pub fn column_head(f: fn() -> &'static str) -> impl IntoView {
+    view! { <th scope="col">{text(f)}</th> }
+}

@@ -1,4 +1,4 @@
-use super::text;
+use super::{column_head, text};
 use crate::page::{RepertoireRow, RepertoireView};
 use kvbudget_core::t;
 use leptos::prelude::*;
@@ -10,7 +10,6 @@ pub fn Repertoire(
     #[prop(into)] table: Signal<Option<RepertoireView>>,
     on_load: Callback<usize>,
 ) -> impl IntoView {
-    let head = move |f: fn() -> &'static str| view! { <th scope="col">{text(f)}</th> };
     let row = move |i: usize, r: RepertoireRow| {
         view! {
             <tr data-row=r.key>
@@ -52,11 +51,11 @@ pub fn Repertoire(
                     <caption>{caption}</caption>
                     <thead>
                         <tr>
-                            {head(|| t!(IN_MODEL))}
-                            {head(|| t!(IN_KV_DTYPE))}
-                            {head(|| t!(RP_BPT))}
-                            {head(|| t!(RP_PER_SEQ))}
-                            {head(|| t!(RS_STAT_SEQS))}
+                            {column_head(|| t!(IN_MODEL))}
+                            {column_head(|| t!(IN_KV_DTYPE))}
+                            {column_head(|| t!(RP_BPT))}
+                            {column_head(|| t!(RP_PER_SEQ))}
+                            {column_head(|| t!(RS_STAT_SEQS))}
                         </tr>
                     </thead>
                     <tbody>{rows}</tbody>

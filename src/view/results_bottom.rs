@@ -1,4 +1,4 @@
-use super::text;
+use super::{field, text};
 use crate::page::BottomView;
 use kvbudget_core::t;
 use leptos::either::Either;
@@ -8,10 +8,7 @@ use leptos::prelude::*;
 /// keyboard focus), the formula against the engine's blocks, and the serve command.
 #[component]
 pub fn ResultsBottom(#[prop(into)] bottom: Signal<Option<BottomView>>) -> impl IntoView {
-    let field = move |f: fn(&BottomView) -> String| {
-        move || bottom.with(|v| v.as_ref().map(f).unwrap_or_default())
-    };
-    let serve = field(|v| v.serve.clone());
+    let serve = field(bottom, |v| v.serve.clone());
     let shown = Memo::new(move |_| bottom.with(Option::is_some));
     let panel = move || {
         view! {
@@ -37,7 +34,7 @@ pub fn ResultsBottom(#[prop(into)] bottom: Signal<Option<BottomView>>) -> impl I
                     })
                 }}
                 <dt>{text(|| t!(RS_FORMULA_VS_VLLM))}</dt>
-                <dd>{field(|v| v.formula_vs.clone())}</dd>
+                <dd>{field(bottom, |v| v.formula_vs.clone())}</dd>
             </dl>
             <h3>{text(|| t!(RS_SERVE_IT))}</h3>
             {move || {

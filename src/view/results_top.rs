@@ -1,4 +1,4 @@
-use super::{text, Figure, Refusal, SglangPanel};
+use super::{field, text, Figure, Refusal, SglangPanel};
 use crate::page::TopView;
 use kvbudget_core::t;
 use leptos::either::Either;
@@ -14,15 +14,12 @@ pub fn ResultsTop(
     /// A fix chosen: its place in the refusal's list.
     on_fix: Callback<usize>,
 ) -> impl IntoView {
-    let field = move |f: fn(&TopView) -> String| {
-        move || top.with(|v| v.as_ref().map(f).unwrap_or_default())
-    };
-    let lines = field(|v| v.lines.clone());
+    let lines = field(top, |v| v.lines.clone());
     let shown = Memo::new(move |_| top.with(Option::is_some));
     let panel = move || {
         view! {
-            <h2 id="results-title">{field(|v| v.title.clone())}</h2>
-            <p class="sr-only" aria-live="polite">{field(|v| v.answer.clone())}</p>
+            <h2 id="results-title">{field(top, |v| v.title.clone())}</h2>
+            <p class="sr-only" aria-live="polite">{field(top, |v| v.answer.clone())}</p>
             {move || {
                 top.with(|v| v.as_ref()?.refusal.clone())
                     .map(|r| view! { <Refusal refusal=r on_fix /> })
@@ -61,7 +58,7 @@ pub fn ResultsTop(
                     })
                 }}
             </ul>
-            <h3 data-testid="lines-heading">{field(|v| v.lines_heading.clone())}</h3>
+            <h3 data-testid="lines-heading">{field(top, |v| v.lines_heading.clone())}</h3>
             <pre
                 class="log"
                 class:stale=move || top.with(|v| v.as_ref().is_some_and(|v| v.stale))

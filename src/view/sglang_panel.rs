@@ -1,4 +1,4 @@
-use super::{text, Figure};
+use super::{column_head, text, Figure};
 use crate::page::{tokens_cell, SglangPanel as Panel};
 use kvbudget_core::t;
 use kvbudget_core::units::thousands;
@@ -9,7 +9,6 @@ use leptos::prelude::*;
 #[component]
 pub fn SglangPanel(panel: Panel) -> impl IntoView {
     let Panel { view: sg, stale } = panel;
-    let head = move |f: fn() -> &'static str| view! { <th scope="col">{text(f)}</th> };
     let rows = sg.rows.into_iter().map(|r| {
         let engine = r.engine.to_ascii_lowercase();
         let tokens = r.tokens.map(|t| t.to_string()).unwrap_or_default();
@@ -46,10 +45,10 @@ pub fn SglangPanel(panel: Panel) -> impl IntoView {
                     <caption>{sg.caption}</caption>
                     <thead>
                         <tr>
-                            {head(|| t!(RS_ENGINE))}
-                            {head(|| t!(RS_TOKENS_IN_KV))}
-                            {head(|| t!(RS_SEQS_AT_CTX))}
-                            {head(|| t!(RS_HOW_POOL))}
+                            {column_head(|| t!(RS_ENGINE))}
+                            {column_head(|| t!(RS_TOKENS_IN_KV))}
+                            {column_head(|| t!(RS_SEQS_AT_CTX))}
+                            {column_head(|| t!(RS_HOW_POOL))}
                         </tr>
                     </thead>
                     <tbody>{rows.collect_view()}</tbody>
