@@ -136,7 +136,7 @@ fn app() {
             warm::after_first_paint(state, ui);
             crate::page::page_html(drawn, None)
         } else {
-            embed::post_height(state);
+            embed::post_height();
             figures::parts(state, ui, embed);
             crate::page::embed_html(embed)
         };

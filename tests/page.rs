@@ -165,7 +165,7 @@ fn the_embed_snippet_escapes_the_url() {
     );
     let snippet = page::embed_snippet(&url, Embed::Compact);
     assert!(snippet.starts_with(
-        "<iframe id=\"kvbudget-frame\" src=\"https://example.org/k/?model=custom&amp;name=a%22b%3Cc%3E&amp;"
+        "<iframe class=\"kvbudget-frame\" src=\"https://example.org/k/?model=custom&amp;name=a%22b%3Cc%3E&amp;"
     ));
     assert!(snippet.contains("embed=1&amp;theme=light\""), "{snippet}");
     assert!(snippet.contains("height=\"1900\"") && snippet.contains("allow=\"clipboard-write\""));

@@ -365,13 +365,44 @@ pub fn mark_live() {
     }
 }
 
-/// The document's height in CSS px.
-pub fn document_height() -> u32 {
+/// The height of the embedded view's content in CSS px: the bottom of `main.embed`, not the
+/// document's scroll height, which is never less than the frame's own height (so a frame sized
+/// too tall could never shrink to its content).
+pub fn content_height() -> u32 {
     window()
         .document()
-        .and_then(|d| d.document_element())
-        .map(|e| e.scroll_height().max(0) as u32)
+        .and_then(|d| d.query_selector("main.embed").ok().flatten())
+        .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok())
+        .map(|e| (e.offset_top() + e.offset_height()).max(0) as u32)
         .unwrap_or(0)
+}
+
+/// Calls `f` whenever the box of the element `selector` names changes size (a chart drawn late,
+/// text reflowed to a new frame width, a panel opened), from the next task on: the element is
+/// looked up then, once the page has been written. An element already observed keeps its one
+/// observer.
+pub fn on_size_change(selector: &'static str, f: impl Fn() + 'static) {
+    set_timeout(
+        move || {
+            let Some(el) = window()
+                .document()
+                .and_then(|d| d.query_selector(selector).ok().flatten())
+            else {
+                return;
+            };
+            // (One observer per element, however often the page is drawn anew in place.)
+            if el.has_attribute("data-observed") {
+                return;
+            }
+            let _ = el.set_attribute("data-observed", "");
+            let f = wasm_bindgen::closure::Closure::<dyn Fn()>::new(f);
+            if let Ok(o) = web_sys::ResizeObserver::new(f.as_ref().unchecked_ref()) {
+                o.observe(&el);
+            }
+            f.forget();
+        },
+        Duration::ZERO,
+    );
 }
 
 /// Posts `message` (JSON) to the embedding page, if there is one.

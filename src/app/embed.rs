@@ -10,29 +10,18 @@ use kvbudget_core::query::encode;
 use kvbudget_core::scenario::{Embed, Theme};
 use kvbudget_core::t;
 use leptos::prelude::*;
-use std::time::Duration;
 
-/// Posts the page's height to the embedding page after each change and on resize.
-pub fn post_height(state: State) {
-    let last = StoredValue::new(0u32);
-    let post = move || {
-        set_timeout(
-            move || {
-                let h = browser::document_height();
-                if h > 0 && h != last.get_value() {
-                    last.set_value(h);
-                    browser::post_to_parent(&page::height_message(h));
-                }
-            },
-            Duration::from_millis(50),
-        )
-    };
-    Effect::new_sync(move |_| {
-        state.charts.track();
-        state.shown.track();
-        post();
+/// Posts the height of the page's content to the embedding page whenever it changes size
+/// (growing or shrinking: a chart drawn, the frame made narrower or wider).
+pub fn post_height() {
+    // (Not a reactive value: the observer outlives the drawing that made it.)
+    let last = std::cell::Cell::new(0u32);
+    browser::on_size_change("main.embed", move || {
+        let h = browser::content_height();
+        if h > 0 && h != last.replace(h) {
+            browser::post_to_parent(&page::height_message(h));
+        }
     });
-    browser::on_resize(post);
 }
 
 /// The embedded view's components: a headline with a link to the full page, then the card

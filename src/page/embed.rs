@@ -14,23 +14,29 @@ pub fn height_message(height: u32) -> String {
     format!("{{\"type\":\"{HEIGHT_MESSAGE}\",\"height\":{height}}}")
 }
 
-/// A starting height for a frame about 700 px wide, before the page posts its own.
+/// A starting height for a frame about 700 px wide, before the page posts its own (measured at
+/// 700 px for the default scenario: the card 1,878 px, the memory chart 445, one of the other
+/// charts 540; the frame then follows its content both ways).
 pub fn suggested_height(mode: Embed) -> u32 {
     match mode {
         Embed::Compact => 1900,
         Embed::Full => 3200,
-        Embed::Memory => 330,
+        Embed::Memory => 450,
         Embed::Concurrency | Embed::Roofline => 560,
     }
 }
 
 /// The `<iframe>` a course page pastes to embed `url` in `mode`, and the script that resizes it
-/// to the height the embedded page posts (only messages from that frame are read).
+/// to the height the embedded page posts. Several snippets may share one course page: each
+/// message resizes only the frame it came from (matched by `event.source`, not by an id), and
+/// the listener is added once however many snippets the page holds.
 pub fn embed_snippet(url: &str, mode: Embed) -> String {
     format!(
-        "<iframe id=\"kvbudget-frame\" src=\"{}\" width=\"100%\" height=\"{}\" style=\"border:0\" loading=\"lazy\" allow=\"clipboard-write\" title=\"kvbudget: KV cache budget\"></iframe>\n\
-         <script>addEventListener(\"message\",function(e){{var f=document.getElementById(\"kvbudget-frame\");\
-         if(f&&e.source===f.contentWindow&&e.data&&e.data.type===\"{HEIGHT_MESSAGE}\")f.style.height=e.data.height+\"px\";}});</script>",
+        "<iframe class=\"kvbudget-frame\" src=\"{}\" width=\"100%\" height=\"{}\" style=\"border:0;display:block\" loading=\"lazy\" allow=\"clipboard-write\" title=\"kvbudget: KV cache budget\"></iframe>\n\
+         <script>window.kvbudgetFrames||(window.kvbudgetFrames=1,addEventListener(\"message\",function(e){{\
+         var d=e.data;if(d&&d.type===\"{HEIGHT_MESSAGE}\")\
+         [].forEach.call(document.querySelectorAll(\"iframe.kvbudget-frame\"),function(f){{\
+         if(f.contentWindow===e.source)f.style.height=d.height+\"px\"}})}}));</script>",
         html_escape(url),
         suggested_height(mode)
     )

@@ -268,22 +268,78 @@ test('embed modes and the embed snippet', async () => {
   await context.close();
 });
 
-test('an embedded view posts its height to the course page, which resizes the frame', async () => {
-  // A course page holding the snippet's frame and listener (a fresh page: navigating it to
-  // about:blank first makes Chromium refuse the loopback frame).
-  const context = await env.b.newContext({ viewport: { width: 900, height: 900 } });
+test('four embeds on one course page each follow their own content, growing and shrinking', async () => {
+  // The four snippets the builder writes (card, memory, concurrency, roofline), pasted one after
+  // another into one course page, as a teacher would.
+  const modes = ['1', 'memory', 'concurrency', 'roofline'];
+  const builder = await openReady(env, ISSUE_URL + '&theme=light');
+  await openEmbed(builder.page);
+  const snippets = [];
+  for (const m of modes) {
+    await builder.page.selectOption(sel('embed-mode'), m);
+    await builder.page.waitForFunction(([s, m]) => document.querySelector(s).value.includes(`embed=${m}&amp;`), [sel('embed-snippet'), m]);
+    snippets.push(await embedSnippet(builder.page));
+  }
+  await builder.context.close();
+  // Each snippet names no id of its own: four on a page must not collide.
+  for (const s of snippets) assert.doesNotMatch(s, / id="/);
+
+  const context = await env.b.newContext({ viewport: { width: 1280, height: 900 } });
   const page = await context.newPage();
   const problems = [];
   page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
-  const url = env.srv.base + ISSUE_URL + '&embed=1&theme=light';
-  await page.setContent(`<!doctype html><body style="background:#fff"><div style="width:700px">
-    <iframe id="kvbudget-frame" src="${url}" width="100%" height="300" style="border:0"></iframe></div>
-    <script>window.heights=[];addEventListener("message",function(e){var f=document.getElementById("kvbudget-frame");
-    if(f&&e.source===f.contentWindow&&e.data&&e.data.type==="kvbudget:height"){window.heights.push(e.data.height);f.style.height=e.data.height+"px";}});</script></body>`);
-  await page.waitForFunction(() => window.heights.length > 0 && window.heights[window.heights.length - 1] > 600, null, { timeout: 15000 });
-  const h = await page.evaluate(() => window.heights[window.heights.length - 1]);
-  const frameHeight = await page.evaluate(() => document.getElementById('kvbudget-frame').getBoundingClientRect().height);
-  assert.equal(Math.round(frameHeight), h);
+  // A course page (not about:blank first: Chromium then refuses the loopback frames).
+  await page.setContent(`<!doctype html><body style="margin:0 8px;background:#fff;font:16px serif">
+    ${snippets.map((s, i) => `<h2>Part ${i + 1}</h2>\n${s}`).join('\n<p>Course text between the frames.</p>\n')}</body>`);
+  const frames = () => page.$$('iframe.kvbudget-frame');
+  assert.equal((await frames()).length, 4);
+  // Every frame's height against the bottom of its content (the embedded view's main element),
+  // once all four have loaded and posted; lazy frames load as they are scrolled to.
+  const gaps = async () => {
+    const out = [];
+    for (const handle of await frames()) {
+      await handle.scrollIntoViewIfNeeded();
+      const frame = await handle.contentFrame();
+      await frame.waitForSelector('html[data-app="live"]', { state: 'attached', timeout: 20000 });
+      const content = await frame.evaluate(() => Math.ceil(document.querySelector('main.embed').getBoundingClientRect().bottom + scrollY));
+      const outer = (await handle.boundingBox()).height;
+      out.push({ content, outer });
+    }
+    return out;
+  };
+  const settled = async (label) => {
+    let last;
+    for (let attempt = 0; attempt < 40; attempt++) {
+      last = await gaps();
+      if (last.every(({ content, outer }) => Math.abs(content - outer) <= 2)) return last;
+      await page.waitForTimeout(250);
+    }
+    assert.fail(`${label}: frame heights do not follow their content: ${JSON.stringify(last)}`);
+  };
+  // (Chromium does not paint frames far out of view: the screenshot is taken with a viewport as
+  // tall as the course page, the width unchanged.)
+  const shot = async (name) => {
+    const size = page.viewportSize();
+    const height = await page.evaluate(() => document.documentElement.scrollHeight);
+    await page.setViewportSize({ width: size.width, height });
+    await page.waitForTimeout(500);
+    await page.screenshot({ path: path.join(SHOTS, name) });
+    await page.setViewportSize(size);
+  };
+  const wide = await settled('1280 px');
+  // The snippet's suggested heights (card 1900, memory 450, charts 560) are a start: the card,
+  // shorter at 1264 px than at 700, shrank to its content.
+  assert.ok(wide[0].outer < 1900, JSON.stringify(wide));
+  await shot('course-page-four-embeds-1280.png');
+  // A phone: the content reflows taller and each frame grows with it ...
+  await page.setViewportSize({ width: 390, height: 844 });
+  const narrow = await settled('390 px');
+  for (let i = 0; i < 4; i++) assert.ok(narrow[i].outer > wide[i].outer, `frame ${i} grew: ${JSON.stringify([wide[i], narrow[i]])}`);
+  await shot('course-page-four-embeds-390.png');
+  // ... and shrinks back when the page is wide again.
+  await page.setViewportSize({ width: 1280, height: 900 });
+  const back = await settled('1280 px again');
+  for (let i = 0; i < 4; i++) assert.ok(back[i].outer < narrow[i].outer, `frame ${i} shrank: ${JSON.stringify([narrow[i], back[i]])}`);
   // ?theme=light fixes the scheme whatever the reader's is.
   const frame = page.frames().find((f) => f.url().includes('embed=1'));
   assert.equal(await frame.evaluate(() => document.documentElement.dataset.theme), 'light');
