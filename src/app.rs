@@ -21,7 +21,6 @@ mod results;
 mod sglang;
 mod state;
 mod views;
-mod warm;
 
 use kvbudget_core::i18n::Lang;
 use kvbudget_core::query::{decode, encode};
@@ -133,7 +132,6 @@ fn app() {
             log_check::parts(state);
             figures::parts(state, ui, embed);
             gpus::parts(state, ui);
-            warm::after_first_paint(state, ui);
             crate::page::page_html(drawn, None)
         } else {
             embed::post_height();

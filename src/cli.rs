@@ -682,7 +682,9 @@ fn vllm_cmd(a: &VllmArgs) -> Result<i32, String> {
         for l in &r.lines {
             say!("{l}");
         }
-        if let Some(e) = r.error_line() {
+        // The exception as vLLM prints it; where its text is not known, kvbudget's own reckoning
+        // (which says it is kvbudget's).
+        if let Some(e) = r.error_line().or_else(|| r.error.clone()) {
             say!("{e}");
         }
     }

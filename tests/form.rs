@@ -9,6 +9,7 @@ fn form() -> String {
     [
         page::form_head_html(None),
         page::form_model_rest_html(None),
+        page::form_gpu_html(None),
         page::form_rest_html(None),
     ]
     .concat()
@@ -41,10 +42,11 @@ fn every_control_is_in_the_markup_once() {
     // 29 text fields (5 model geometry, weights, 3 custom GPU, 2 parallel, 4 vLLM, 2 requests,
     // 3 SGLang, 8 more flags, plan).
     assert_eq!(page::all_inputs().count(), 29);
-    // Tags balance (the three parts are set into separate elements).
+    // Tags balance (the parts are set into separate elements).
     for part in [
         page::form_head_html(None),
         page::form_model_rest_html(None),
+        page::form_gpu_html(None),
         page::form_rest_html(None),
     ] {
         for tag in ["div", "fieldset", "select", "details", "p", "label"] {

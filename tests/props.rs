@@ -198,7 +198,7 @@ proptest! {
             proptest::sample::select(vec!["model", "kv", "gpu", "util", "ctx", "seqs", "tp", "vllm", "prompt", "trace",
                 "overhead_gib", "name", "layers", "heads", "kv_heads", "head_dim", "weights_gib", "gpu_gib", "bw_gbs", "embed",
                 "attn", "window", "sliding_layers", "latent", "dtype", "max_pos", "vocab", "hidden", "inter", "experts_per_tok",
-                "moe_inter", "experts", "routed_gib", "encoder_gib", "mm", "pp", "kv_bytes", "theme", "tflops", "mnbt", "eager", "half", "prefix", "no_prefix", "dcp", "offload_gib", "loras",
+                "moe_inter", "experts", "routed_gib", "encoder_gib", "mm", "pp", "kv_bytes", "theme", "more", "tflops", "mnbt", "eager", "half", "prefix", "no_prefix", "dcp", "offload_gib", "loras",
                 "lora_rank", "spec_tokens", "draft_layers", "draft_gib", "plan"]),
             prop_oneof![
                 "[0-9]{1,25}", "-?[0-9]{0,6}\\.[0-9]{0,6}", "(custom|Qwen/Qwen3-8B|rtx-4090|fp8|auto|0\\.11|NaN|inf|1e308|sliding|mla|full|float16)",

@@ -77,12 +77,31 @@ fn round_trip() {
             chunked_prefill_size: Some(2048),
             num_tokens: Some(20_480),
         },
+        more: true,
         ..PageScenario::default()
     };
     let q = encode(&s);
     let (back, notes) = decode(&q);
     assert_eq!(notes, vec![]);
     assert_eq!(back, s);
+}
+
+#[test]
+fn the_forms_other_settings_open_is_remembered_as_more_1() {
+    // Open: `more=1` after the view's other keys; closed (the default): no key at all.
+    let open = PageScenario {
+        more: true,
+        ..PageScenario::default()
+    };
+    assert!(encode(&open).ends_with("more=1"), "{}", encode(&open));
+    assert!(!encode(&PageScenario::default()).contains("more"));
+    assert!(decode("?more=true").0.more);
+    assert!(!decode("?more=0").0.more);
+    // A value that is no flag falls back (closed) with a note naming the key.
+    let (s, notes) = decode("?more=maybe");
+    assert!(!s.more);
+    assert_eq!(notes.len(), 1);
+    assert_eq!(notes[0].param, "more");
 }
 
 #[test]

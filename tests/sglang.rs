@@ -628,14 +628,33 @@ fn weights_larger_than_the_free_memory_run_out_while_loading() {
     let model = presets::model("Qwen/Qwen3-14B").unwrap().spec();
     let r = run(&Scenario::new(model, v("0.5.12"), Some(24_564)));
     assert_eq!(r.error_type, Some("torch.OutOfMemoryError"));
-    assert!(r
-        .error
-        .as_deref()
-        .unwrap()
-        .starts_with("CUDA out of memory while loading the weights (27.52 GiB per GPU"));
+    // Not SGLang's text (PyTorch's message names the allocation that failed): kvbudget's own,
+    // said as such, and no exception line among what SGLang prints.
+    assert!(r.error_reckoned);
+    assert_eq!(r.error_line(), None);
+    assert!(r.error.as_deref().unwrap().starts_with(
+        "kvbudget's reckoning, not a line SGLang prints: the weights take 27.52 GiB per GPU, more than the 23.14 GB free before loading."
+    ));
     assert_eq!(r.lines, ["Load weight begin. avail mem=23.14 GB"]);
     assert_eq!(r.max_total_num_tokens, None);
     assert_eq!(r.cell_size_bytes, 163_840);
+}
+
+#[test]
+fn the_page_says_an_out_of_memory_load_in_its_own_words_not_as_sglangs_line() {
+    // The same scenario on the page: what SGLang prints is its one line before loading; the
+    // reckoning is a note said as kvbudget's, with the same figures.
+    let (s, _) = kvbudget::core::query::decode(
+        "?model=Qwen/Qwen3-14B&gpu=rtx-4090&engine=sglang&sglang=0.5.12",
+    );
+    let v = kvbudget::core::handoff::sglang::sglang_view(&s);
+    assert!(v.refused);
+    assert_eq!(v.lines, "Load weight begin. avail mem=23.14 GB");
+    assert!(
+        v.notes[0].starts_with("kvbudget's reckoning, not a line SGLang prints: the weights take 27.52 GiB per GPU, more than the 23.14 GB free before loading."),
+        "{:?}",
+        v.notes
+    );
 }
 
 #[test]

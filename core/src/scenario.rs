@@ -317,6 +317,9 @@ pub struct PageScenario {
     pub embed: Embed,
     /// Colour scheme.
     pub theme: Theme,
+    /// The page's form shows its settings beyond the model, GPU, context and KV dtype
+    /// (parallelism, engine, versions, requests), not only one click away.
+    pub more: bool,
     /// The interface's language; None follows the reader's browser.
     pub lang: Option<crate::i18n::Lang>,
     /// KV memory taken as given (e.g. adopted from a vLLM log) instead of the budget.
@@ -355,6 +358,7 @@ impl Default for PageScenario {
             overhead: None,
             embed: Embed::Full,
             theme: Theme::Auto,
+            more: false,
             lang: None,
             kv_memory: None,
             weights: None,

@@ -98,29 +98,6 @@ pub fn patch(root: &Element, old: Option<&str>, new: &str) {
     }
 }
 
-/// Patches an element outside the page from each of `svgs` into the next (the charts' SVGs into
-/// one another: other numbers, other shapes, some elements added and removed), keeping the nodes
-/// read as a part does: the code an edit runs to change the page, run where nobody sees it
-/// (`app::warm`). Only the charts: the results' texts, written whole into one another, made each
-/// round several times longer for no code the charts do not run. The element belongs to a document
-/// of its own with no window, where markup is inert: nothing in it loads or runs.
-pub fn rehearse_patch(svgs: &[String]) {
-    let Some(el) = window()
-        .document()
-        .and_then(|d| d.implementation().ok())
-        .and_then(|i| i.create_html_document().ok())
-        .and_then(|d| d.create_element("div").ok())
-    else {
-        return;
-    };
-    let mut nodes = patch::Mirror::default();
-    let mut old = "";
-    for new in svgs {
-        patch::patch(&Page, &el, &mut nodes, old, new);
-        old = new;
-    }
-}
-
 /// The page's DOM, for `page::patch`.
 struct Page;
 
@@ -219,6 +196,13 @@ pub fn set_block_shown(key: &str, shown: bool) {
         } else {
             b.set_attribute("hidden", "")
         };
+    }
+}
+
+/// Opens or closes the `<details>` with this id.
+pub fn set_open(id: &str, open: bool) {
+    if let Some(el) = by_id(id) {
+        let _ = el.toggle_attribute_with_force("open", open);
     }
 }
 

@@ -127,7 +127,12 @@ fn dispatch(state: State, ui: Ui, ev: web_sys::Event) {
                 .target()
                 .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
             {
-                gpus::toggled(ui, &d, d.has_attribute("open"));
+                let open = d.has_attribute("open");
+                gpus::toggled(ui, &d, open);
+                // The form's settings beyond the first screen: open or closed, in the URL.
+                if d.id() == "more-settings" && state.scenario.with_untracked(|s| s.more) != open {
+                    state.scenario.update(|s| s.more = open);
+                }
             }
         }
         _ => {}

@@ -17,6 +17,7 @@ struct Written {
     blocks: [(&'static str, bool); 3],
     hints: [String; 2],
     in_gb: bool,
+    more: bool,
 }
 
 /// Writes the form's controls from the scenario and what was typed; `prev` is what it wrote last
@@ -46,6 +47,9 @@ fn write_form(now: &Written, prev: Option<&Written>) {
             dom::set_testid_text(id, &now.hints[i]);
         }
     }
+    if prev.is_none_or(|w| w.more != now.more) {
+        dom::set_open("more-settings", now.more);
+    }
     if prev.is_none_or(|w| w.in_gb != now.in_gb) {
         dom::set_control_value(page::UNIT_PICK, if now.in_gb { "GB" } else { "GiB" });
     }
@@ -71,6 +75,7 @@ pub fn parts(state: State) {
                     blocks: page::shown_blocks(s),
                     hints: [page::gpu_seen(s), page::custom_summary(s)],
                     in_gb: t.units.weights_in_gb,
+                    more: s.more,
                 }
             })
         });

@@ -314,7 +314,9 @@ pub(crate) fn sglang_cmd(a: &SglangArgs) -> Result<i32, String> {
         for l in &r.lines {
             say!("{l}");
         }
-        if let Some(e) = r.error_line() {
+        // The exception as SGLang prints it; where its text is not known, kvbudget's own
+        // reckoning (which says it is kvbudget's).
+        if let Some(e) = r.error_line().or_else(|| r.error.clone()) {
             say!("{e}");
         }
         if let Some(g) = r.range {

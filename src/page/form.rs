@@ -193,6 +193,8 @@ pub struct Prefill {
     pub blocks: [(&'static str, bool); 3],
     /// The GPU's line and the custom model's summary.
     pub hints: [String; 2],
+    /// The settings beyond the first screen are open.
+    pub more: bool,
 }
 
 impl Prefill {
@@ -204,6 +206,7 @@ impl Prefill {
             checks: CHECKS.iter().map(|c| (c.get)(s)).collect(),
             blocks: shown_blocks(s),
             hints: [super::gpu_seen(s), super::custom_summary(s)],
+            more: s.more,
         }
     }
 }
@@ -299,7 +302,7 @@ pub fn form_head_html(pre: Option<&Prefill>) -> String {
 }
 
 /// The model fieldset after the config import: the custom geometry (with the weights and their
-/// unit) and the KV dtype.
+/// unit).
 pub fn form_model_rest_html(pre: Option<&Prefill>) -> String {
     let mut out = String::with_capacity(4096);
     block_open(&mut out, "custom", "custom-model", pre);
@@ -318,23 +321,38 @@ pub fn form_model_rest_html(pre: Option<&Prefill>) -> String {
         esc(t!(IN_GIB_OPTION)),
         esc(t!(IN_GB_OPTION))
     );
-    pick_html(&mut out, "kv", pre);
     out
 }
 
-/// The other four fieldsets (GPU, engine, vLLM, requests) and the reset button. Buttons carry
-/// their action in `data-action` (`seed-overhead`, `estimate-overhead`, `reset`).
-pub fn form_rest_html(pre: Option<&Prefill>) -> String {
-    let mut out = String::with_capacity(16384);
-    let legend = |out: &mut String, text: &str| {
-        let _ = write!(out, "<fieldset><legend>{}</legend>", esc(text));
-    };
-    legend(&mut out, t!(IN_GPU));
+/// The end of the first fieldset, after the model's: the GPU (with its custom memory, bandwidth
+/// and compute), the context (`max_model_len`) and the KV cache dtype.
+pub fn form_gpu_html(pre: Option<&Prefill>) -> String {
+    let mut out = String::with_capacity(4096);
     pick_html(&mut out, "gpu", pre);
     hint_html(&mut out, "gpu-seen", pre.map(|p| p.hints[0].as_str()));
     block_open(&mut out, "custom", "custom-gpu", pre);
     texts_html(&mut out, &CUSTOM_GPU, pre);
     out.push_str("</div>");
+    text_html(&mut out, &VLLM[0], pre);
+    pick_html(&mut out, "kv", pre);
+    out
+}
+
+/// The settings one click away (a `<details>`, open while the scenario's `more` is): the
+/// parallelism, engine, vLLM and requests fieldsets; then the reset button. Buttons carry their
+/// action in `data-action` (`seed-overhead`, `estimate-overhead`, `reset`).
+pub fn form_rest_html(pre: Option<&Prefill>) -> String {
+    let mut out = String::with_capacity(16384);
+    let legend = |out: &mut String, text: &str| {
+        let _ = write!(out, "<fieldset><legend>{}</legend>", esc(text));
+    };
+    let _ = write!(
+        out,
+        r#"<details class="more-settings" id="more-settings" data-testid="more-settings"{}><summary>{}</summary>"#,
+        if pre.is_some_and(|p| p.more) { " open" } else { "" },
+        esc(t!(IN_MORE_SETTINGS))
+    );
+    legend(&mut out, t!(IN_PARALLELISM));
     texts_html(&mut out, &PARALLEL, pre);
     out.push_str("</fieldset>");
 
@@ -351,7 +369,7 @@ pub fn form_rest_html(pre: Option<&Prefill>) -> String {
 
     legend(&mut out, t!(IN_VLLM));
     pick_html(&mut out, "vllm", pre);
-    texts_html(&mut out, &VLLM, pre);
+    texts_html(&mut out, &VLLM[1..], pre);
     let _ = write!(
         out,
         r#"<details class="more-flags"><summary>{}</summary>"#,
@@ -375,7 +393,7 @@ pub fn form_rest_html(pre: Option<&Prefill>) -> String {
     text_html(&mut out, &PLAN, pre);
     let _ = write!(
         out,
-        r#"</fieldset><button type="button" class="linkish" data-action="reset">{}</button>"#,
+        r#"</fieldset></details><button type="button" class="linkish" data-action="reset">{}</button>"#,
         esc(t!(IN_RESET))
     );
     out

@@ -265,19 +265,9 @@ pub const PARALLEL: [Input; 2] = [
     },
 ];
 
-/// vLLM's memory and scheduling settings (the version is a picker).
+/// The context (`max_model_len`, on the form's first screen), then vLLM's memory and scheduling
+/// settings (the version is a picker).
 pub const VLLM: [Input; 4] = [
-    Input {
-        id: "util",
-        label: || "gpu_memory_utilization",
-        hint: || t!(IN_UTIL_HINT),
-        inputmode: "decimal",
-        show: |s, _| s.util.map(display).unwrap_or_default(),
-        apply: |s, t, _| {
-            s.util = optional(t, fields::parse_util)?;
-            Ok(())
-        },
-    },
     Input {
         id: "ctx",
         label: || "max_model_len",
@@ -288,6 +278,17 @@ pub const VLLM: [Input; 4] = [
             s.ctx = fields::parse_ctx(t)?;
             // Not below a prompt + trace given (their fields say the same from their side).
             checked_context(s).map(drop)
+        },
+    },
+    Input {
+        id: "util",
+        label: || "gpu_memory_utilization",
+        hint: || t!(IN_UTIL_HINT),
+        inputmode: "decimal",
+        show: |s, _| s.util.map(display).unwrap_or_default(),
+        apply: |s, t, _| {
+            s.util = optional(t, fields::parse_util)?;
+            Ok(())
         },
     },
     Input {

@@ -229,7 +229,10 @@ pub enum Fixes {
 pub struct RefusalView {
     pub key: &'static str,
     pub summary: &'static str,
+    /// The exception as the engine prints it; empty where its text is not known.
     pub error: String,
+    /// kvbudget's own reckoning where the engine's text is not known: what loading needs.
+    pub note: String,
     pub fixes: Fixes,
 }
 
@@ -319,6 +322,11 @@ pub fn top_view(
             key: x.kind.key(),
             summary: refusal_summary(x.kind),
             error: r.error_line().unwrap_or_default(),
+            note: r
+                .error
+                .clone()
+                .filter(|_| !x.kind.printed())
+                .unwrap_or_default(),
             fixes,
         }),
         stats_heading: (s.engine == Engine::Sglang).then(|| vllm_stats_heading(s)),

@@ -4,8 +4,8 @@
 
 use super::{chart_shown, html_escape as esc};
 use super::{
-    drop_fields_html, embed_pickers_html, footer_html, form_head_html, form_model_rest_html,
-    form_rest_html, header_html, hf_field_html, Chart, Prefill, CHARTS,
+    drop_fields_html, embed_pickers_html, footer_html, form_gpu_html, form_head_html,
+    form_model_rest_html, form_rest_html, header_html, hf_field_html, Chart, Prefill, CHARTS,
 };
 use kvbudget_core::config::MAX_CONFIG_BYTES;
 use kvbudget_core::i18n::Lang;
@@ -44,14 +44,19 @@ pub fn chart_box_id(chart: &Chart) -> String {
     format!("p-{}", chart.testid)
 }
 
-/// The charts' section, with a box for each chart the view `embed` shows.
+/// The charts' section, with a box for each chart the view `embed` shows (the full page's
+/// first chart, the memory split, sits under the answer instead: [`page_html`]).
 fn charts_html(out: &mut String, embed: Embed) {
     let _ = write!(
         out,
         r#"<section class="charts" aria-label="{}">"#,
         esc(t!(CH_CHARTS))
     );
-    for c in CHARTS.iter().filter(|c| chart_shown(c, embed)) {
+    let lead = (embed == Embed::Full).then_some(CHARTS[0].testid);
+    for c in CHARTS
+        .iter()
+        .filter(|c| chart_shown(c, embed) && Some(c.testid) != lead)
+    {
         let _ = write!(out, r#"<div class="part" id="{}"></div>"#, chart_box_id(c));
     }
     out.push_str("</section>");
@@ -73,13 +78,13 @@ pub fn page_html(lang: Lang, pre: Option<&Prefill>) -> String {
     let mut out = String::with_capacity(24_000);
     let _ = write!(
         out,
-        r#"<div class="part">{}</div><div class="part" id="p-notices"></div><div class="part" id="p-answer"></div><main class="layout"><form class="inputs"{} aria-label="{}"><fieldset><legend>{}</legend>{}<details class="import"><summary>{}</summary>{}<div class="field">{}</div><div role="status" data-testid="import-status" id="import-status"></div></details>{}</fieldset>{}</form>"#,
+        r#"<div class="part">{}</div><div class="part" id="p-notices"></div><div class="part" id="p-answer"></div><main class="layout"><form class="inputs"{} aria-label="{}"><fieldset><legend>{}</legend>{}<details class="import"><summary>{}</summary>{}<div class="field">{}</div><div role="status" data-testid="import-status" id="import-status"></div></details>{}{}</fieldset>{}</form>"#,
         header_html(lang),
         // (Prefilled, the page is the one written at build time: its form takes no typing until the
         // app replaces it, so nothing typed is lost.)
         if pre.is_some() { " inert" } else { "" },
         esc(t!(SCENARIO)),
-        esc(t!(IN_MODEL)),
+        esc(t!(IN_FIRST)),
         form_head_html(pre),
         esc(t!(IM_SUMMARY)),
         drop_fields_html(
@@ -89,11 +94,14 @@ pub fn page_html(lang: Lang, pre: Option<&Prefill>) -> String {
         ),
         hf_field_html(),
         form_model_rest_html(pre),
+        form_gpu_html(pre),
         form_rest_html(pre)
     );
     let _ = write!(
         out,
-        r#"<div class="outputs"><section class="results" aria-labelledby="results-title"><div class="part" id="p-top"></div><div class="part" id="p-primer"></div><div class="part" id="p-bottom"></div><div class="actions" id="actions" hidden>{}<span class="copied" role="status" data-testid="copy-status" id="copy-status"></span></div><div class="embed-box" id="embed-box" hidden>{}<textarea id="embed-code" readonly rows="5" data-testid="embed-snippet"></textarea><button type="button" data-action="copy-snippet">{}</button><p class="hint">{}</p><div class="part" id="embed-preview"></div></div></section><div class="part" id="p-plan"></div>"#,
+        r#"<div class="outputs"><section class="results" aria-labelledby="results-title"><div class="part" id="p-top"></div></section><div class="charts"><div class="part" id="{}"></div></div><section class="results results--how" aria-label="{}"><div class="part" id="p-primer"></div><div class="part" id="p-bottom"></div><div class="actions" id="actions" hidden>{}<span class="copied" role="status" data-testid="copy-status" id="copy-status"></span></div><div class="embed-box" id="embed-box" hidden>{}<textarea id="embed-code" readonly rows="5" data-testid="embed-snippet"></textarea><button type="button" data-action="copy-snippet">{}</button><p class="hint">{}</p><div class="part" id="embed-preview"></div></div></section><div class="part" id="p-plan"></div>"#,
+        chart_box_id(&CHARTS[0]),
+        esc(t!(RS_HOW)),
         actions_html(),
         embed_pickers_html(),
         esc(t!(EM_COPY_SNIPPET)),

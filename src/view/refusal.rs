@@ -1,7 +1,7 @@
 use super::text;
 use crate::page::{Fixes, RefusalView};
 use kvbudget_core::t;
-use leptos::either::EitherOf3;
+use leptos::either::{Either, EitherOf3};
 use leptos::prelude::*;
 
 /// Why the engine would not start: what it means, the exception it raises, and the changes that
@@ -12,8 +12,19 @@ pub fn Refusal(refusal: RefusalView, on_fix: Callback<usize>) -> impl IntoView {
         key,
         summary,
         error,
+        note,
         fixes,
     } = refusal;
+    // The engine's exception as it prints it, or, where its text is not known, kvbudget's words.
+    let error = if error.is_empty() {
+        Either::Left(view! { <p class="refusal__note" data-testid="refusal-note">{note}</p> })
+    } else {
+        Either::Right(view! {
+            <p class="refusal__error">
+                <code>{error}</code>
+            </p>
+        })
+    };
     let fixes = match fixes {
         Fixes::Checking => {
             EitherOf3::A(view! { <p class="hint">{text(|| t!(RS_CHECKING_FIXES))}</p> })
@@ -50,9 +61,7 @@ pub fn Refusal(refusal: RefusalView, on_fix: Callback<usize>) -> impl IntoView {
                 <strong>{text(|| t!(RS_WOULD_REFUSE))}</strong>
                 {summary}
             </p>
-            <p class="refusal__error">
-                <code>{error}</code>
-            </p>
+            {error}
             <p>
                 <strong>{text(|| t!(RS_WHAT_MAKES_IT_START))}</strong>
                 {text(|| t!(RS_EACH_CHECKED))}

@@ -80,6 +80,9 @@ test('every control is reachable and usable from the keyboard', async () => {
       return el ? (el.id || el.dataset.testid || el.textContent.trim().slice(0, 24)) : '';
     });
     seen.add(id);
+    // The form's other settings open from the keyboard: Enter on their summary.
+    const closed = await page.evaluate(() => document.activeElement?.matches('[data-testid="more-settings"]:not([open]) > summary'));
+    if (closed) await page.keyboard.press('Enter');
   }
   for (const id of ['model', 'kv', 'gpu', 'tp', 'vllm', 'util', 'ctx', 'seqs', 'overhead', 'prompt', 'trace', 'copy-link', 'Copy command', 'Embed…']) {
     assert.ok(seen.has(id), `Tab never reached ${id}; reached ${[...seen].join(', ')}`);

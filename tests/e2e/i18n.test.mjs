@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { suite, openPage, urlParam, SHOTS, ROOT } from './harness.mjs';
-import { sel, value, click, ready, openReady, ANY_CHART_SVG, LOG_COMPARE, VERIFY_SUMMARY } from './page.mjs';
+import { sel, value, click, fill, ready, openReady, ANY_CHART_SVG, LOG_COMPARE, VERIFY_SUMMARY } from './page.mjs';
 
 const env = suite();
 before(() => fs.mkdirSync(SHOTS, { recursive: true }));
@@ -96,7 +96,7 @@ test('switching language keeps the scenario, and comes back', async () => {
   const { context, page, problems } = await openReady(env, SCENARIO + '&seqs=3');
   const before = await dataValues(page);
   // Text typed but refused survives the switch, its message written anew in the new language.
-  await page.fill('#tp', '65');
+  await fill(page, 'tp', '65');
   assert.match(await page.textContent(sel('error-tp')), /tensor-parallel size must be a whole number from 1 to 64/);
   await page.click('details.more-flags > summary');
   await page.click('details.gpus > summary');
@@ -133,8 +133,8 @@ test('switching language keeps the scenario, and comes back', async () => {
   await page.waitForFunction(() => document.documentElement.lang === 'en');
   assert.match(await page.textContent('.stats'), /Sequences that fit/);
   assert.match(await page.textContent(sel('error-tp')), /tensor-parallel size/);
-  await page.fill('#tp', '');
-  await page.fill('#tp', '1');
+  await fill(page, 'tp', '');
+  await fill(page, 'tp', '1');
   await page.press('#tp', 'Enter');
   assert.deepEqual(await dataValues(page), before);
   assert.deepEqual(problems, []);

@@ -111,14 +111,42 @@ export async function openReady(env, query, options = {}) {
   return o;
 }
 
+/** The form's settings beyond the first screen (parallelism, engine, vLLM, requests). */
+export const MORE_SETTINGS = sel('more-settings');
+
+/** Opens the `<details>` holding `selector`'s element (the form's other settings, "More vLLM
+ * flags") as a reader would, by clicking its summary, when it is closed. */
+export async function reveal(page, selector) {
+  for (;;) {
+    const summary = await page.evaluate((s) => {
+      const d = document.querySelector(s)?.closest('details:not([open])');
+      if (!d) return null;
+      d.querySelector(':scope > summary').setAttribute('data-reveal', '');
+      return true;
+    }, selector);
+    if (!summary) return;
+    await page.click('summary[data-reveal]');
+    await page.evaluate(() => document.querySelector('summary[data-reveal]')?.removeAttribute('data-reveal'));
+  }
+}
+
 /** Types `text` into a field (replacing what was there). */
-export const fill = (page, fieldId, text) => page.fill(field(fieldId), text);
+export const fill = async (page, fieldId, text) => {
+  await reveal(page, field(fieldId));
+  await page.fill(field(fieldId), text);
+};
 
 /** Chooses `option` (its value) in a select. */
-export const select = (page, fieldId, option) => page.selectOption(field(fieldId), option);
+export const select = async (page, fieldId, option) => {
+  await reveal(page, field(fieldId));
+  await page.selectOption(field(fieldId), option);
+};
 
 /** Clicks a test id. */
-export const click = (page, id) => page.click(sel(id));
+export const click = async (page, id) => {
+  await reveal(page, sel(id));
+  await page.click(sel(id));
+};
 
 /** Opens the embed box. */
 export const openEmbed = (page) => page.click(EMBED_BUTTON);

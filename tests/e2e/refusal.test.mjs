@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { suite, urlParam } from './harness.mjs';
-import { sel, value, text, openReady, fill, waitValue } from './page.mjs';
+import { sel, value, text, openReady, fill, reveal, waitValue } from './page.mjs';
 
 const env = suite();
 
@@ -147,6 +147,7 @@ test('the plan mode agrees with `kvbudget plan`, and its KV memory fed back fits
   assert.ok(Number(await value(page, 'max-seqs')) >= 2);
   // Text typed and deleted again in the utilization field (no change event fires) gives way to
   // the utilization the plan's button applies: the field shows what the scenario holds.
+  await reveal(page, '#util');
   await page.click('#util');
   await page.keyboard.type('0');
   await page.keyboard.press('Backspace');

@@ -4,8 +4,8 @@ import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { suite, SHOTS } from './harness.mjs';
-import { sel, value, openReady } from './page.mjs';
+import { suite, SHOTS, urlParam } from './harness.mjs';
+import { sel, value, openReady, MORE_SETTINGS } from './page.mjs';
 
 const env = suite();
 before(() => fs.mkdirSync(SHOTS, { recursive: true }));
@@ -25,6 +25,66 @@ for (const width of [1280, 768, 360]) {
     test(`the default scenario at ${width} px, ${scheme}`, () =>
       shoot(`default-${width}-${scheme}`, '', { width, height: width === 360 ? 740 : 900, scheme }));
   }
+}
+
+// Where the first screen's parts are, in CSS px from the top of the document (null: not shown).
+const firstScreen = (page) => page.evaluate(() => {
+  const box = (s) => {
+    const e = document.querySelector(s);
+    if (!e || !e.checkVisibility()) return null;
+    const r = e.getBoundingClientRect();
+    return { top: Math.round(r.top + scrollY), bottom: Math.round(r.bottom + scrollY), left: Math.round(r.left), right: Math.round(r.right) };
+  };
+  const visible = [...document.querySelectorAll('form.inputs :is(input, select, textarea)')].filter((e) => e.checkVisibility());
+  return {
+    model: box('#model'), gpu: box('#gpu'), ctx: box('#ctx'), kv: box('#kv'), tp: box('#tp'), vllm: box('#vllm'),
+    tokens: box('[data-testid="kv-tokens"]'), memory: box('[data-testid="chart-memory"] svg'),
+    form: box('form.inputs'), fields: visible.map((e) => e.id), fold: innerHeight,
+  };
+});
+
+for (const lang of ['en', 'zh-CN']) {
+  test(`the first screen answers (${lang}): model, GPU, context, KV dtype, then the answer and the memory split`, async () => {
+    // 1280 px: the four inputs first, in that order, and only they (the model's picker, the
+    // GPU's, max_model_len, the KV dtype: 4 controls, plus the closed config import's 2); the
+    // answer and the memory chart beside them, all above the fold.
+    const wide = await openReady(env, `?lang=${lang}`, { viewport: { width: 1280, height: 900 } });
+    await wide.page.waitForSelector(`${sel('chart-memory')} svg`);
+    const w = await firstScreen(wide.page);
+    assert.deepEqual(w.fields, ['model', 'gpu', 'ctx', 'kv'], 'only the first screen\'s controls are shown');
+    assert.ok(w.model.top < w.gpu.top && w.gpu.top < w.ctx.top && w.ctx.top < w.kv.top, JSON.stringify(w));
+    assert.ok(w.kv.bottom < w.fold && w.tokens.bottom < w.fold && w.memory.top < w.fold, JSON.stringify(w));
+    assert.ok(w.tokens.left > w.form.right && w.memory.left > w.form.right, 'beside the form');
+    assert.equal(w.tp, null, 'parallelism is one click away');
+    await wide.page.screenshot({ path: path.join(SHOTS, `first-screen-1280-${lang}.png`) });
+    // One click opens the rest, and the URL remembers it across a reload.
+    await wide.page.click(`${MORE_SETTINGS} > summary`);
+    await wide.page.waitForSelector('#tp', { state: 'visible' });
+    assert.equal(await urlParam(wide.page, 'more', '1'), '1');
+    await wide.page.reload();
+    await wide.page.waitForSelector('html[data-app="live"] #tp', { state: 'visible' });
+    assert.ok((await firstScreen(wide.page)).vllm !== null, 'the vLLM version shows with the rest');
+    await wide.page.click(`${MORE_SETTINGS} > summary`);
+    await wide.page.waitForSelector('#tp', { state: 'hidden' });
+    assert.equal(await urlParam(wide.page, 'more', null), null);
+    assert.deepEqual(wide.problems, []);
+    await wide.context.close();
+
+    // 360 px: the same four, then (past the one closed "more" line) the answer and the memory
+    // chart right under them: nothing else to scroll past.
+    const narrow = await openReady(env, `?lang=${lang}`, { viewport: { width: 360, height: 740 } });
+    await narrow.page.waitForSelector(`${sel('chart-memory')} svg`);
+    const n = await firstScreen(narrow.page);
+    assert.deepEqual(n.fields, ['model', 'gpu', 'ctx', 'kv']);
+    assert.ok(n.model.top < n.gpu.top && n.gpu.top < n.ctx.top && n.ctx.top < n.kv.top, JSON.stringify(n));
+    assert.ok(n.kv.bottom < n.fold, 'the four inputs on the first screen');
+    // (The closed summary, the reset link and the layout's gaps: under 600 px between them.)
+    assert.ok(n.tokens.top > n.kv.bottom && n.tokens.top - n.kv.bottom < 600, JSON.stringify(n));
+    assert.ok(n.memory.top > n.tokens.bottom && n.memory.top - n.tokens.bottom < 400, JSON.stringify(n));
+    await narrow.page.screenshot({ path: path.join(SHOTS, `first-screen-360-${lang}.png`) });
+    assert.deepEqual(narrow.problems, []);
+    await narrow.context.close();
+  });
 }
 
 test('Qwen2.5-7B on an H100 at 4K with max_num_seqs 64: both curves and the point in range', () =>

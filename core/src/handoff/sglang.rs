@@ -172,6 +172,11 @@ pub fn sglang_view(s: &PageScenario) -> SglangView {
             v.lines = sglang_lines(&sg);
             v.stats = sglang_stats(&sg);
             v.notes = sg.report.notes.clone();
+            // Out of memory while loading: no exception line (PyTorch's names the allocation that
+            // failed), kvbudget's reckoning instead, said as kvbudget's.
+            if let (true, Some(e)) = (sg.report.error_reckoned, &sg.report.error) {
+                v.notes.insert(0, e.clone());
+            }
             v.default_chunked = sg.report.defaults.chunked_prefill_size.to_string();
             if let Ok(o) = evaluate(s) {
                 let c = compare(&o, &sg);

@@ -1,4 +1,4 @@
-//! The URL parameters of the view rather than the arithmetic: `embed`, `theme`, `lang`, and the
+//! The URL parameters of the view rather than the arithmetic: `embed`, `theme`, `more`, `lang`, and the
 //! scheme's version `v`.
 
 use super::Param;
@@ -39,6 +39,15 @@ pub const VIEW_PARAMS: &[Param] = &[
             Ok(())
         }),
         default: |_| crate::t!(D_AUTO_SCHEME).into(),
+    },
+    Param {
+        key: "more",
+        read: |s| s.more.then(|| "1".to_string()),
+        write: Some(|s, v, _| {
+            s.more = crate::fields::parse_flag("more", v)?;
+            Ok(())
+        }),
+        default: |_| crate::t!(D_SETTINGS_FOLDED).into(),
     },
     Param {
         key: "lang",

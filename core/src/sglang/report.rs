@@ -230,6 +230,9 @@ pub struct Report {
     pub error: Option<String>,
     /// Its exception class (`RuntimeError`, `ValueError`).
     pub error_type: Option<&'static str>,
+    /// The message is kvbudget's reckoning, not SGLang's text (out of memory while loading:
+    /// PyTorch's message names the one allocation that failed, which kvbudget cannot know).
+    pub error_reckoned: bool,
     /// The pool at the ends of a predicted memory's range.
     pub range: Option<Range>,
     /// What is estimated rather than computed, in words.
@@ -240,7 +243,7 @@ impl Report {
     /// The refusal as Python prints the exception: its class, then its message (a bare `assert`
     /// prints its class alone).
     pub fn error_line(&self) -> Option<String> {
-        let e = self.error.as_ref()?;
+        let e = self.error.as_ref().filter(|_| !self.error_reckoned)?;
         let kind = self.error_type.unwrap_or("RuntimeError");
         Some(if e.is_empty() {
             kind.to_string()
@@ -343,6 +346,7 @@ pub fn report(s: &Scenario) -> Result<Report> {
         v_size_gib: None,
         kv_size_gib: None,
         kv_bytes: 0,
+        error_reckoned: false,
         max_running_requests: None,
         lines: Vec::new(),
         error: None,
@@ -378,13 +382,15 @@ pub fn report(s: &Scenario) -> Result<Report> {
     if let (Some(pre), Some(after)) = (r.pre_load_free_gib, r.post_load_free_gib) {
         if after < 0.0 {
             r.lines.push(lines::load_begin(pre));
-            // (In English, as the engine's own lines are.)
-            r.error = Some(format!(
-                "CUDA out of memory while loading the weights ({} GiB per GPU; avail mem={} GB before loading).",
-                fixed2(capacity::weights_per_gpu(s.model.weights, s.tp, s.pp).as_gib()),
+            // (Said as kvbudget's, in the page's language: PyTorch's message names the one
+            // allocation that failed, which kvbudget cannot know.)
+            r.error = Some(crate::tf!(
+                RS_SG_LOAD_NEED,
+                crate::units::gib_figure(capacity::weights_per_gpu(s.model.weights, s.tp, s.pp)),
                 fixed2(pre)
             ));
             r.error_type = Some("torch.OutOfMemoryError");
+            r.error_reckoned = true;
             r.cell_size_bytes = g.cell(v);
             return Ok(r);
         }

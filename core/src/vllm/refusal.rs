@@ -38,6 +38,14 @@ impl RefusalKind {
             RefusalKind::NoFloat16 => "no-float16",
         }
     }
+
+    /// Whether the refusal's message is the engine's own text. Out of memory while loading, it
+    /// is not: PyTorch's message names the one allocation that failed ("Tried to allocate …"),
+    /// which kvbudget cannot know, so the message is kvbudget's reckoning of the need, and no
+    /// engine line is shown for it.
+    pub const fn printed(self) -> bool {
+        !matches!(self, RefusalKind::WeightsDoNotFit)
+    }
 }
 
 /// vLLM's refusal: its kind and the exception it raises (the message is `Report::error`).

@@ -14,7 +14,7 @@ use crate::capacity;
 use crate::error::Result;
 use crate::model::{KvDtype, ModelSpec};
 use crate::presets::Arch;
-use crate::units::{fixed2, py_float_repr, thousands, Bytes, GIB};
+use crate::units::{fixed2, gib_figure, py_float_repr, thousands, Bytes, GIB};
 
 /// The non-KV memory besides the weights: one figure (the seed lab's assumption), or kvbudget's
 /// estimate from its parts ([`super::overhead`]), at its point value or either end of its range.
@@ -217,9 +217,13 @@ impl Report {
         }
     }
 
-    /// The refusal as Python prints it: `ValueError: …`.
+    /// The refusal as Python prints it: `ValueError: …` (None where the engine's message is not
+    /// known: [`RefusalKind::printed`]).
     pub fn error_line(&self) -> Option<String> {
         let e = self.error.as_ref()?;
+        if self.refusal.is_some_and(|r| !r.kind.printed()) {
+            return None;
+        }
         let exception = self.refusal.map(|r| r.exception).unwrap_or("ValueError");
         // A bare `assert` prints its exception alone.
         Some(if e.is_empty() {
@@ -477,11 +481,17 @@ fn build(s: &Scenario, quiet: bool) -> Result<Report> {
             out.refuse(
                 RefusalKind::WeightsDoNotFit,
                 "torch.OutOfMemoryError",
-                || format!(
-                    "CUDA out of memory while loading the weights ({} GiB per GPU on a GPU of {} GiB).",
-                    fixed2(b.weights_per_gpu.as_gib()),
-                    fixed2(gpu_total.as_gib())
-                ),
+                // (Not vLLM's text, which PyTorch's names: kvbudget's reckoning, said as such.)
+                || {
+                    let need = Bytes(b.weights_per_gpu.0.saturating_add(LOAD_RESERVE.0));
+                    crate::tf!(
+                        RS_LOAD_NEED,
+                        gib_figure(b.weights_per_gpu),
+                        gib_figure(LOAD_RESERVE),
+                        gib_figure(need),
+                        gib_figure(gpu_total)
+                    )
+                },
             );
             return Ok(out);
         }

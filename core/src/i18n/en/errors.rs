@@ -62,6 +62,7 @@ crate::texts! {
     D_FULL_PAGE: "the full page",
     D_AUTO_SCHEME: "auto: the reader's scheme",
     D_BROWSER_LANG: "the browser's language",
+    D_SETTINGS_FOLDED: "0: the form's other settings one click away",
     F_CPU_OFFLOAD: "CPU offload",
     F_GPU_MEMORY: "GPU memory",
     F_MLA_INDEXER: "MLA indexer width",

@@ -61,6 +61,7 @@ crate::texts! {
     D_POOL: "由空闲显存算出的缓存池",
     D_FULL_PAGE: "完整页面",
     D_AUTO_SCHEME: "auto：跟随系统配色",
+    D_SETTINGS_FOLDED: "0：表单的其他设置折叠，点一下展开",
     D_BROWSER_LANG: "浏览器的语言",
     F_CPU_OFFLOAD: "CPU 卸载",
     F_GPU_MEMORY: "GPU 显存",
