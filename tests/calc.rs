@@ -833,3 +833,40 @@ fn one_block_and_one_layer_read_in_the_singular() {
     assert!(e.contains("1 layer ") && !e.contains("1 layers"), "{e}");
     assert!(e.contains("4,096 B"), "{e}");
 }
+
+#[test]
+fn fixes_try_the_same_gpu_first() {
+    // Qwen3.5-35B-A3B on an H100 at 32,768 tokens with vLLM 0.33's default 1,024 sequences: the
+    // profile run samples 1,024 rows and leaves 0.72 GiB, less than one request needs. Fewer
+    // sequences shrink that batch; of the powers of two below 1,024 the most sequences fit at
+    // 128 and 64 (4 each; `kvbudget vllm … --max-num-seqs 128` prints 3,891,061,945 B and 174
+    // blocks), and the larger wins the tie. It comes first, before the shorter context, FP8 KV
+    // and a higher utilization, all on this GPU.
+    let (s, _) = decode("?model=Qwen/Qwen3.5-35B-A3B&gpu=h100-sxm&ctx=32768");
+    let o = evaluate(&s).unwrap();
+    assert_eq!(
+        o.chosen.report.refusal.unwrap().kind,
+        RefusalKind::MaxModelLen
+    );
+    let f = fixes(&s, &o);
+    let keys: Vec<&str> = f.iter().map(|x| x.change.key()).collect();
+    assert_eq!(
+        f[0].label,
+        "--max-num-seqs 128: 4 sequences of 32,768 tokens fit"
+    );
+    assert_eq!(keys[..5], ["seqs", "ctx", "kv", "util", "tp"], "{keys:?}");
+    // Other GPUs only when their memory differs: not the A100 80GB (79.15 GiB against the
+    // H100's 79.22), which would start only through its own default max_num_seqs.
+    let gpus: Vec<String> = f
+        .iter()
+        .filter(|x| x.change.key() == "gpu")
+        .map(|x| x.change.flag())
+        .collect();
+    assert!(!gpus.iter().any(|g| g.contains("A100")), "{gpus:?}");
+    assert!(!gpus.is_empty());
+    for x in &f {
+        let mut t = s.clone();
+        x.change.apply(&mut t);
+        assert!(evaluate(&t).unwrap().chosen.report.refusal.is_none(), "{}", x.label);
+    }
+}

@@ -158,6 +158,13 @@ fn smaller_checkpoints(s: &PageScenario) -> impl Iterator<Item = &'static ModelP
     })
 }
 
+/// Whether vLLM starts once `c` is made.
+fn starts(s: &PageScenario, c: &Change) -> bool {
+    let mut t = s.clone();
+    c.apply(&mut t);
+    fits(&t).is_some()
+}
+
 /// The lowest utilization (in hundredths, above the current one) at which vLLM starts, when one
 /// below what the GPU can give exists (vLLM refuses a request above the free memory at start).
 fn higher_util(s: &PageScenario) -> Option<Change> {
@@ -168,11 +175,24 @@ fn higher_util(s: &PageScenario) -> Option<Change> {
         .map(|h| h as f64 / 100.0)
         .take_while(|u| *u <= ceiling)
         .map(Change::Util)
-        .find(|c| {
+        .find(|c| starts(s, c))
+}
+
+/// A `--max-num-seqs` below the one in force (a power of two) at which vLLM starts: the profile
+/// run's batch (the sampler's rows, a hybrid's state) shrinks with it and leaves more memory to
+/// the KV cache. Of those, the one where the most sequences then fit (the larger on a tie).
+fn fewer_seqs(s: &PageScenario) -> Option<Change> {
+    let now = s.seqs();
+    (0..11)
+        .map(|k| 1u64 << k)
+        .filter(|&n| n < now)
+        .filter_map(|n| {
             let mut t = s.clone();
-            c.apply(&mut t);
-            fits(&t).is_some()
+            Change::Seqs(n).apply(&mut t);
+            fits(&t).map(|fit| (fit, n))
         })
+        .max()
+        .map(|(_, n)| Change::Seqs(n))
 }
 
 /// The changes that make vLLM start, for the refusal of `o` (empty when it starts).
@@ -220,6 +240,8 @@ pub fn fixes(s: &PageScenario, o: &Outcome) -> Vec<Fix> {
                 .collect();
         }
         RefusalKind::MaxModelLen => {
+            // The same GPU first: fewer sequences, a shorter context, FP8 KV, more memory.
+            changes.extend(fewer_seqs(s));
             let longest = r.estimated_max_len.filter(|&l| l >= MIN_CTX);
             changes.extend(longest.map(Change::Ctx));
             if s.kv.bytes(o.model.dtype) > 1 {
@@ -228,6 +250,7 @@ pub fn fixes(s: &PageScenario, o: &Outcome) -> Vec<Fix> {
             changes.extend(higher_util(s));
         }
         RefusalKind::NoKvMemory => {
+            changes.extend(fewer_seqs(s));
             changes.extend(higher_util(s));
             changes.extend(smaller_checkpoints(s).map(Change::Model));
         }
@@ -238,24 +261,22 @@ pub fn fixes(s: &PageScenario, o: &Outcome) -> Vec<Fix> {
         RefusalKind::NoFloat16 => changes.push(Change::Auto),
     }
     if refusal.kind != RefusalKind::InvalidTp {
-        if let Some(t) = valid_tps(s).filter(|&t| t > s.tp).find(|&t| {
-            let mut x = s.clone();
-            x.tp = t;
-            fits(&x).is_some()
-        }) {
+        if let Some(t) = valid_tps(s)
+            .filter(|&t| t > s.tp)
+            .find(|&t| starts(s, &Change::Tp(t)))
+        {
             changes.push(Change::Tp(t));
         }
-        // The smallest GPUs (as vLLM sees them) where it fits, up to three.
+        // Then other GPUs: the smallest (as vLLM sees them) where it fits, up to three, and
+        // only those whose memory differs from this one's by more than 5 % (an A100 80GB for an
+        // H100 would start only through another default, which is a flag on this GPU).
+        let total = s.gpu.total().0 as f64;
         changes.extend(
             crate::presets::gpus_smallest_first()
                 .into_iter()
-                .filter(|g| s.gpu != GpuChoice::Preset(g))
+                .filter(|g| (g.total.0 as f64 - total).abs() > 0.05 * total)
                 .map(Change::Gpu)
-                .filter(|c| {
-                    let mut t = s.clone();
-                    c.apply(&mut t);
-                    fits(&t).is_some()
-                })
+                .filter(|c| starts(s, c))
                 .take(3),
         );
     }

@@ -46,6 +46,8 @@ pub fn click(state: State, ui: Ui, ev: &leptos::ev::MouseEvent) -> bool {
         "util" => PlanButton::Util,
         "kv" => PlanButton::Kv,
         "seqs" => PlanButton::Seqs,
+        "ctx" => PlanButton::Ctx,
+        "tp" => PlanButton::Tp,
         _ => return true,
     };
     apply_button(state, ui.copied, |shown, target| Request::PlanApply {

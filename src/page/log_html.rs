@@ -160,10 +160,23 @@ pub fn plan_html(v: &PlanView) -> String {
         ),
     };
     let (point, safe, optimistic) = p.longest;
+    // Each suggestion a button, where there is one to apply.
+    let button = |which: &str, label: &str, shown: bool| {
+        if shown {
+            format!(
+                r#" <button type="button" class="linkish" data-testid="plan-apply-{which}" data-plan-apply="{which}">{}</button>"#,
+                esc(label)
+            )
+        } else {
+            String::new()
+        }
+    };
+    let use_ctx = button("ctx", t!(PL_SAFE_END), safe >= kvbudget_core::fields::MIN_CTX);
+    let use_tp = button("tp", t!(PL_USE_IT), p.smallest_tp.is_some());
     let tp = p.smallest_tp.map(|t| t.to_string());
     let _ = write!(
         out,
-        r#"<li>--kv-cache-memory <strong data-testid="plan-kv-bytes" data-value="{bytes}">{}</strong>{}{use_kv}</li><li>{}<strong data-testid="plan-ctx" data-value="{}">{}</strong>{}</li><li>{}<strong data-testid="plan-tp" data-value="{}">{}</strong></li>"#,
+        r#"<li>--kv-cache-memory <strong data-testid="plan-kv-bytes" data-value="{bytes}">{}</strong>{}{use_kv}</li><li>{}<strong data-testid="plan-ctx" data-value="{}">{}</strong>{}{use_ctx}</li><li>{}<strong data-testid="plan-tp" data-value="{}">{}</strong>{use_tp}</li>"#,
         thousands(bytes),
         esc(&t!(pl_kv_bytes(
             &Bytes(bytes).to_string(),

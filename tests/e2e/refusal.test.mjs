@@ -35,6 +35,22 @@ test('weights that do not load: no KV line, and the AWQ checkpoint is one click 
   await context.close();
 });
 
+test('Qwen3.5-35B-A3B refused on an H100: the same GPU\'s --max-num-seqs first, no GPU of the same memory', async () => {
+  // vLLM 0.33's 1,024 default sequences leave 0.72 GiB for a 32,768-token request; 128 sequences
+  // leave 3,891,061,945 B, where 4 fit (tests/calc.rs, fixes_try_the_same_gpu_first).
+  const { context, page, problems } = await openReady(env, '?model=Qwen/Qwen3.5-35B-A3B&gpu=h100-sxm&ctx=32768');
+  assert.equal(await value(page, 'refusal'), 'max-model-len');
+  await page.waitForSelector(sel('fix'));
+  const fixes = await page.$$eval(sel('fix'), (b) => b.map((x) => [x.dataset.fix, x.textContent.trim()]));
+  assert.deepEqual(fixes[0], ['seqs', '--max-num-seqs 128: 4 sequences of 32,768 tokens fit']);
+  assert.ok(!fixes.some(([, t]) => t.includes('A100')), JSON.stringify(fixes));
+  await applyFix(page, 'seqs');
+  assert.equal(await urlParam(page, 'seqs', '128'), '128');
+  assert.equal(await value(page, 'max-seqs'), '4');
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
 test('a bfloat16 model on a T4 before vLLM 0.9: vLLM\'s dtype error, and --dtype half fixes it', async () => {
   // Qwen3-8B (bfloat16) on two T4s (compute capability 7.5): vLLM 0.8's worker refuses bfloat16
   // before the weights load; --dtype half runs it in float16 with the same bytes.
@@ -155,6 +171,26 @@ test('the plan mode agrees with `kvbudget plan`, and its KV memory fed back fits
   const util = await urlParam(page, 'util', '*');
   assert.match(util ?? '', /^0\.\d+$/);
   assert.equal(await page.inputValue('#util'), util);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('every plan suggestion is a button: the longest max_model_len and the smallest TP', async () => {
+  // 6 × 8,192 tokens of Qwen3-8B on one RTX 4090 (`kvbudget plan … --sequences 6`): at most
+  // 4,848 tokens each (the safe end), or TP 2.
+  const { context, page, problems } = await openReady(env, '?model=Qwen/Qwen3-8B&gpu=rtx-4090&ctx=8192&plan=6');
+  await page.waitForSelector(sel('plan-apply-tp'));
+  assert.equal(await value(page, 'plan-ctx'), '4848');
+  assert.equal(await value(page, 'plan-tp'), '2');
+  await page.click(sel('plan-apply-tp'));
+  assert.equal(await urlParam(page, 'tp', '2'), '2');
+  assert.ok(Number(await value(page, 'max-seqs')) >= 6);
+  // Back to one GPU, then the length: 6 sequences of 4,848 tokens fit.
+  await fill(page, 'tp', '1');
+  await page.waitForFunction((s) => document.querySelector(s)?.dataset.value === '4848', sel('plan-ctx'));
+  await page.click(sel('plan-apply-ctx'));
+  assert.equal(await urlParam(page, 'ctx', '4848'), '4848');
+  assert.ok(Number(await value(page, 'max-seqs')) >= 6);
   assert.deepEqual(problems, []);
   await context.close();
 });

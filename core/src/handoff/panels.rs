@@ -90,6 +90,10 @@ pub enum PlanButton {
     Kv,
     /// `max_num_seqs` raised to the sequences.
     Seqs,
+    /// `max_model_len` set to the safe end of the longest for the sequences.
+    Ctx,
+    /// The smallest tensor-parallel size that holds them.
+    Tp,
 }
 
 /// The scenario of a query with its evaluation, or why there is none.
@@ -193,6 +197,14 @@ pub fn apply_plan(target: &mut PageScenario, s: &PageScenario, o: &Outcome, whic
             target.seqs = s
                 .plan
                 .filter(|n| crate::fields::parse_seqs(&n.to_string()).is_ok())
+        }
+        PlanButton::Ctx if p.longest_context.safe >= crate::fields::MIN_CTX => {
+            target.ctx = p.longest_context.safe;
+        }
+        PlanButton::Tp => {
+            if let Some(t) = p.smallest_tp {
+                target.tp = t;
+            }
         }
         _ => {}
     }
