@@ -611,17 +611,24 @@ fn where_vllm_refuses_the_formula_line_says_so_not_that_its_blocks_give_0() {
     let bottom = rendered::bottom(page::bottom_view(&o, &words, ""));
     assert!(
         bottom
-            .contains("the formula gives 222 sequences; vLLM would not start (above), so none run"),
+            .contains("sequences by the formula: 222; vLLM would not start (above), so none run"),
         "{bottom}"
     );
-    // Where it starts, the blocks' count stays: Qwen3-8B on an RTX 4090 at 8,192 tokens.
+    // Where it starts, the blocks' count stays: Qwen3-8B on an RTX 4090 at 8,192 tokens, 4. Said
+    // as "sequences by …: N", never "1 sequences".
     let (s, _) = decode("?model=Qwen/Qwen3-8B&gpu=rtx-4090&ctx=8192");
     let o = evaluate(&s).unwrap();
     let bottom = rendered::bottom(page::bottom_view(&o, &explain(&s, &o), ""));
     assert!(
-        bottom.contains("vLLM's whole 16-token blocks give"),
+        bottom.contains("by vLLM's whole 16-token blocks: 4"),
         "{bottom}"
     );
+    // At 32,768 tokens: 5,112,945,822 B // (32,768 × 147,456 B = 4,831,838,208 B) = 1.
+    let (s, _) = decode("?model=Qwen/Qwen3-8B&gpu=rtx-4090&ctx=32768");
+    let o = evaluate(&s).unwrap();
+    let bottom = rendered::bottom(page::bottom_view(&o, &explain(&s, &o), ""));
+    assert!(bottom.contains("sequences by the formula: 1;"), "{bottom}");
+    assert!(!bottom.contains("1 sequences"), "{bottom}");
 }
 
 #[test]

@@ -355,3 +355,19 @@ fn kv_heads_that_do_not_divide_the_heads_fall_back_with_a_notice() {
     assert!(notes.is_empty(), "{notes:?}");
     assert_eq!(s.model.name(), "mla");
 }
+
+#[test]
+fn a_custom_gpus_memory_reads_mib_as_nvidia_smi_prints_it() {
+    use kvbudget::core::fields::parse_gpu_gib;
+    // 24,564 MiB × 2²⁰ = 25,757,220,864 B (23.99 GiB); GiB with or without the unit as before.
+    assert_eq!(parse_gpu_gib("24564 MiB").unwrap().0, 25_757_220_864);
+    assert_eq!(parse_gpu_gib("24,564mib").unwrap().0, 25_757_220_864);
+    assert_eq!(parse_gpu_gib("24 GiB").unwrap().0, 24 << 30);
+    assert_eq!(parse_gpu_gib("24").unwrap().0, 24 << 30);
+    // Out of range either way, with the range named; no panic on a multi-byte ending.
+    for bad in ["512 MiB", "5000000 MiB", "0.5", "24中"] {
+        assert!(parse_gpu_gib(bad).is_err(), "{bad}");
+    }
+    let e = parse_gpu_gib("512 MiB").unwrap_err().to_string();
+    assert!(e.contains("from 1 to 4,096 (or of MiB, with the unit)"), "{e}");
+}

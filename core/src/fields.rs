@@ -350,13 +350,24 @@ pub fn parse_weights_gb(s: &str) -> Result<Bytes> {
 }
 /// GPU memory as vLLM sees it: 1 … 4,096 GiB.
 pub fn parse_gpu_gib(s: &str) -> Result<Bytes> {
-    bytes_in(
-        "GPU memory",
-        s,
-        (1.0, 4096.0),
-        Bytes::from_gib_f64,
-        "a number of GiB from 1 to 4,096",
-    )
+    const RANGE: &str = "a number of GiB from 1 to 4,096 (or of MiB, with the unit)";
+    // A figure in MiB, as nvidia-smi prints it ("24564 MiB"): 2²⁰ B each, exactly.
+    let t = s.trim();
+    if t
+        .get(t.len().saturating_sub(3)..)
+        .is_some_and(|u| u.eq_ignore_ascii_case("MiB"))
+    {
+        let mib = decimal_with_unit("GPU memory", t, "MiB")?;
+        if !(1024.0..=4096.0 * 1024.0).contains(&mib) {
+            return Err(KvError::OutOfRange {
+                field: "GPU memory",
+                range: RANGE,
+                got: t.into(),
+            });
+        }
+        return Ok(Bytes((mib * (1u64 << 20) as f64) as u64));
+    }
+    bytes_in("GPU memory", s, (1.0, 4096.0), Bytes::from_gib_f64, RANGE)
 }
 /// Bandwidth: 1 … 100,000 GB/s.
 pub fn parse_bw(s: &str) -> Result<f64> {

@@ -377,6 +377,13 @@ pub fn content_height() -> u32 {
         .unwrap_or(0)
 }
 
+/// Scrolls the element with this id to the top of the window.
+pub fn scroll_to(id: &str) {
+    if let Some(e) = window().document().and_then(|d| d.get_element_by_id(id)) {
+        e.scroll_into_view();
+    }
+}
+
 /// Calls `f` whenever the box of the element `selector` names changes size (a chart drawn late,
 /// text reflowed to a new frame width, a panel opened), from the next task on: the element is
 /// looked up then, once the page has been written. An element already observed keeps its one

@@ -29,6 +29,9 @@ pub fn mount(state: State) {
             .with_untracked(|x| x.as_ref().and_then(|x| rows(&x.s).get(i).cloned()));
         if let Some(row) = row {
             state.scenario.update(|s| row.load_into(s));
+            // Feedback where the table sits far below the answer: the answer, now the row's
+            // (once it is written).
+            request_animation_frame(|| super::browser::scroll_to("results-title"));
         }
     });
     views::mount(

@@ -298,6 +298,11 @@ fn hint_html(out: &mut String, testid: &str, text: Option<&str>) {
 pub fn form_head_html(pre: Option<&Prefill>) -> String {
     let mut out = String::with_capacity(4096);
     pick_html(&mut out, "model", pre);
+    hint_html(
+        &mut out,
+        "custom-geometry",
+        pre.map(|p| p.hints[1].as_str()),
+    );
     out
 }
 
@@ -307,11 +312,6 @@ pub fn form_model_rest_html(pre: Option<&Prefill>) -> String {
     let mut out = String::with_capacity(4096);
     block_open(&mut out, "custom", "custom-model", pre);
     texts_html(&mut out, &CUSTOM_MODEL, pre);
-    hint_html(
-        &mut out,
-        "custom-geometry",
-        pre.map(|p| p.hints[1].as_str()),
-    );
     out.push_str(r#"<div class="field-row">"#);
     text_html(&mut out, &WEIGHTS, pre);
     let _ = write!(

@@ -511,24 +511,14 @@ pub fn select_gpu(s: &mut PageScenario, value: &str) {
 
 /// A model preset as the picker lists it.
 pub fn model_option(m: &ModelPreset) -> String {
-    let attn = m.spec.kinds_text();
-    // The weights first: a narrow select cuts the end of the label.
-    format!(
-        "{} — {} GiB, {attn}",
-        m.id(),
-        fixed2(m.spec.weights.as_gib())
-    )
+    // Short, so that a narrow select does not cut it: the geometry is the line under the picker.
+    format!("{} — {} GiB", m.id(), fixed2(m.spec.weights.as_gib()))
 }
 
 /// A GPU preset as the picker lists it.
 pub fn gpu_option(g: &GpuPreset) -> String {
-    kvbudget_core::tf!(
-        IN_GPU_OPTION,
-        g.name,
-        g.marketed_gb,
-        fixed2(g.total.as_gib()),
-        thousands(g.bandwidth_gbs)
-    )
+    // Short, so that a narrow select does not cut it: the rest is the line under the picker.
+    format!("{} — {} GB", g.name, g.marketed_gb)
 }
 
 /// A vLLM release as the picker lists it.
@@ -574,10 +564,13 @@ pub fn gpu_seen(s: &PageScenario) -> String {
     }
 }
 
-/// What a custom model's geometry holds beyond the fields shown.
+/// The line under the model picker: a preset's weights and attention; a custom model's
+/// geometry beyond the fields shown.
 pub fn custom_summary(s: &PageScenario) -> String {
     let Some(c) = custom(s) else {
-        return String::new();
+        // A preset: its weights and the attention its KV cache follows.
+        let m = s.model.spec();
+        return format!("{} GiB, {}", fixed2(m.weights.as_gib()), m.kinds_text());
     };
     let attention = match c.attention {
         Attention::Full => t!(IN_FULL_ATTENTION).to_string(),

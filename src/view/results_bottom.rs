@@ -4,8 +4,8 @@ use kvbudget_core::t;
 use leptos::either::Either;
 use leptos::prelude::*;
 
-/// The results after the primer: the derivations (a term with a meaning is defined on hover and on
-/// keyboard focus), the formula against the engine's blocks, and the serve command.
+/// The results after the primer: the derivations (a term with a meaning is defined on hover, on
+/// keyboard focus and on a tap), the formula against the engine's blocks, and the serve command.
 #[component]
 pub fn ResultsBottom(#[prop(into)] bottom: Signal<Option<BottomView>>) -> impl IntoView {
     let serve = field(bottom, |v| v.serve.clone());
@@ -18,10 +18,23 @@ pub fn ResultsBottom(#[prop(into)] bottom: Signal<Option<BottomView>>) -> impl I
                     bottom.with(|v| {
                         v.iter()
                             .flat_map(|v| v.derivations.iter().cloned())
-                            .map(|d| {
+                            .enumerate()
+                            .map(|(i, d)| {
+                                // The definition shows on hover, on keyboard focus and on a tap
+                                // (which focuses the term), and describes the term to a screen
+                                // reader.
                                 let term = match d.definition {
                                     Some(def) => Either::Left(view! {
-                                        <span class="term" tabindex="0" title=def>{d.term}</span>
+                                        <span
+                                            class="term"
+                                            tabindex="0"
+                                            aria-describedby=format!("def-{i}")
+                                        >
+                                            {d.term}
+                                        </span>
+                                        <span class="term__def" role="tooltip" id=format!("def-{i}")>
+                                            {def}
+                                        </span>
                                     }),
                                     None => Either::Right(view! { <span>{d.term}</span> }),
                                 };

@@ -369,6 +369,11 @@ test('choosing a repertoire row loads it', async () => {
   // 2 × 28 × 4 × 128 × 2 = 57,344 B per token.
   await waitValue(page, 'bytes-per-token', '57344');
   assert.equal(await fieldValue(page, 'model'), 'Qwen/Qwen2.5-7B-Instruct');
+  // The table sits far below the answer: the click brings the answer, now the row's, into view.
+  await page.waitForFunction(() => {
+    const r = document.getElementById('results-title').getBoundingClientRect();
+    return r.top > -1 && r.bottom <= innerHeight;
+  });
   await context.close();
 });
 

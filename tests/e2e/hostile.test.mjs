@@ -18,7 +18,7 @@ test('absurd numbers get a message at their field and change nothing else', asyn
     ['layers', '1000000000000', /layers must be a whole number from 1 to 1,048,576/],
     ['ctx', '9223372036854775808', /max_model_len must be a whole number of tokens from 16 to 10,485,760 \(got 9223372036854775808\)/],
     ['util', 'NaN', /gpu_memory_utilization: "NaN" is not a finite number/],
-    ['gpu_gib', '-24', /GPU memory must be a number of GiB from 1 to 4,096/],
+    ['gpu_gib', '-24', /GPU memory must be a number of GiB from 1 to 4,096 \(or of MiB, with the unit\)/],
     ['weights', '', /weights: empty; enter a number/],
     ['name', '   ', /name: empty; give the model a name/],
     ['bw_gbs', '1e400', /bandwidth: "1e400" is not a finite number/],
@@ -40,6 +40,19 @@ test('absurd numbers get a message at their field and change nothing else', asyn
   await ready(page);
   assert.equal(await value(page, 'kv-pool-bytes'), before);
   assert.equal(await fieldValue(page, 'layers'), '32');
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('a custom GPU takes its memory as nvidia-smi prints it: "24564 MiB"', async () => {
+  const { context, page, problems } = await openReady(env, CUSTOM);
+  // 24,564 MiB × 2²⁰ = 25,757,220,864 B = 23.99 GiB; the pool grows by that minus 22 GiB, × 0.92.
+  await fill(page, 'gpu_gib', '24564 MiB');
+  await page.locator('#gpu_gib').blur();
+  assert.notEqual(await fieldInvalid(page, 'gpu_gib'), 'true');
+  assert.equal(await fieldError(page, 'gpu_gib'), '');
+  const gib = await urlParam(page, 'gpu_gib', '*');
+  assert.equal(Math.round(Number(gib) * 2 ** 30), 25757220864, gib);
   assert.deepEqual(problems, []);
   await context.close();
 });
@@ -98,6 +111,25 @@ test('every control is reachable and usable from the keyboard', async () => {
   await page.focus(field('ctx'));
   const outline = await page.evaluate(() => getComputedStyle(document.activeElement).outlineStyle);
   assert.equal(outline, 'solid');
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('a term\'s definition shows on keyboard focus and on a tap, not only on hover', async () => {
+  const { context, page, problems } = await openReady(env, '?model=Qwen/Qwen3-8B&gpu=rtx-4090', { viewport: { width: 360, height: 740 }, hasTouch: true, isMobile: true });
+  const term = page.locator('.derivation .term').first();
+  const def = page.locator('.derivation .term + .term__def').first();
+  assert.equal(await def.isVisible(), false);
+  // The definition describes the term to a screen reader.
+  const id = await term.getAttribute('aria-describedby');
+  assert.equal(await def.getAttribute('id'), id);
+  assert.match(await def.textContent(), /\w{3}/);
+  await term.focus();
+  assert.equal(await def.isVisible(), true, 'shown on keyboard focus');
+  await page.keyboard.press('Tab');
+  assert.equal(await def.isVisible(), false);
+  await term.tap();
+  assert.equal(await def.isVisible(), true, 'shown on a tap');
   assert.deepEqual(problems, []);
   await context.close();
 });

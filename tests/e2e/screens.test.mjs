@@ -81,6 +81,15 @@ for (const lang of ['en', 'zh-CN']) {
     // (The closed summary, the reset link and the layout's gaps: under 600 px between them.)
     assert.ok(n.tokens.top > n.kv.bottom && n.tokens.top - n.kv.bottom < 600, JSON.stringify(n));
     assert.ok(n.memory.top > n.tokens.bottom && n.memory.top - n.tokens.bottom < 400, JSON.stringify(n));
+    // The model's and the GPU's pickers show their whole choice (their details are the line
+    // under each): the chosen option's text is narrower than the select less its padding and arrow.
+    const cut = await narrow.page.evaluate(() => ['model', 'gpu'].filter((id) => {
+      const s = document.getElementById(id);
+      const ctx = document.createElement('canvas').getContext('2d');
+      ctx.font = getComputedStyle(s).font;
+      return ctx.measureText(s.selectedOptions[0].textContent).width > s.clientWidth - 40;
+    }));
+    assert.deepEqual(cut, []);
     await narrow.page.screenshot({ path: path.join(SHOTS, `first-screen-360-${lang}.png`) });
     assert.deepEqual(narrow.problems, []);
     await narrow.context.close();

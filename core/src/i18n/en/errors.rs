@@ -118,7 +118,7 @@ crate::texts! {
     R_GIB_1024: "a number of GiB from 0 to 1,024",
     R_GIB_10M: "a number of GiB from 0 to 10,000,000",
     R_GIB_4096: "a number of GiB from 0 to 4,096",
-    R_GIB_1_4096: "a number of GiB from 1 to 4,096",
+    R_GIB_1_4096: "a number of GiB from 1 to 4,096 (or of MiB, with the unit)",
     R_TFLOPS: "a number of TFLOPS from 0 (unknown) to 100,000",
     R_INDEXER: "a whole number from 0 (no indexer) to 1,048,576",
     R_0_1024: "a whole number from 0 to 1,024",

@@ -90,5 +90,4 @@ crate::texts! {
     MK_WINDOW: "{0}, window {1} on {2} layers",
     MK_CHUNKS: "{0}, chunks of {1} on {2} layers",
     MK_STATE: "; {0} {1} layers",
-    IN_GPU_OPTION: "{0} — {1} GB ({2} GiB to vLLM), {3} GB/s",
 }

@@ -90,5 +90,4 @@ crate::texts! {
     MK_WINDOW: "{0}，{2} 层为滑动窗口（窗口 {1}）",
     MK_CHUNKS: "{0}，{2} 层按 {1} 分块",
     MK_STATE: "；{0} 个 {1} 层",
-    IN_GPU_OPTION: "{0} — {1} GB（vLLM 识别为 {2} GiB），{3} GB/s",
 }
