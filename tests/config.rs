@@ -288,11 +288,21 @@ fn a_config_identical_to_a_preset_is_recognised() {
             "{file}"
         );
     }
-    // A pasted config without an id of its own keeps the generic name; with `_name_or_path` it
-    // takes that name.
+    // A pasted config without an id of its own takes its `_name_or_path`, else the class its
+    // `architectures` names, else its `model_type`; only a config with none of them keeps the
+    // generic name.
     let named = config("Qwen3-8B").replacen('{', "{\"_name_or_path\": \"Qwen/Qwen3-8B\",", 1);
     let m = import(&named, kvbudget::core::config::UNNAMED).unwrap();
     assert_eq!(m.spec.id, "Qwen/Qwen3-8B");
+    let m = import(&config("Qwen3-8B"), kvbudget::core::config::UNNAMED).unwrap();
+    assert_eq!(m.spec.id, "Qwen3ForCausalLM");
+    let bare = r#"{"num_hidden_layers": 4, "hidden_size": 512, "num_attention_heads": 8, "num_key_value_heads": 8, "head_dim": 64, "vocab_size": 1000}"#;
+    let m = import(bare, kvbudget::core::config::UNNAMED).unwrap();
+    assert_eq!(m.spec.id, "imported model");
+    let typed = bare.replacen('{', "{\"model_type\": \"llama\",", 1);
+    assert_eq!(import(&typed, kvbudget::core::config::UNNAMED).unwrap().spec.id, "llama");
+    // A file's name, given, stays.
+    assert_eq!(import(&config("Qwen3-8B"), "my-model.json").unwrap().spec.id, "my-model.json");
 }
 
 #[test]

@@ -421,6 +421,15 @@ fn the_log_comparison_html_escapes_the_log_and_names_its_jobs() {
     assert_eq!(page::log_compare_html("none", None), "");
     // A vLLM log whose answer is not in yet still offers its actions.
     assert!(page::log_compare_html("vllm", None).contains("log-download"));
+    // A reason the row above gives already is a ditto mark: three rows, one sentence.
+    let mut rows = vec![v.rows[0].clone(); 3];
+    rows[1].key = "pool".into();
+    rows[2].key = "seqs".into();
+    rows[2].why = "another reason".into();
+    let html = page::log_compare_html("vllm", Some(&LogView { mismatches: vec![], rows }));
+    assert_eq!(html.matches("a &amp; b").count(), 1, "{html}");
+    assert_eq!(html.matches('〃').count(), 1, "{html}");
+    assert!(html.contains("another reason"));
 }
 
 #[test]

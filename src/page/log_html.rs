@@ -47,7 +47,15 @@ pub fn log_compare_html(kind: &str, view: Option<&LogView>) -> String {
             }
             let cols = [t!(LC_SCENARIO), t!(LC_LOG), t!(LC_DIFFERENCE), t!(LC_WHY)];
             head(&mut out, t!(LC_CAPTION), &cols);
+            // A reason the row above gives already is a ditto mark, not the sentence again.
+            let mut above = "";
             for r in &v.rows {
+                let why = if !r.why.is_empty() && r.why == above {
+                    "〃"
+                } else {
+                    r.why.as_str()
+                };
+                above = &r.why;
                 let _ = write!(
                     out,
                     r#"<tr data-row="{}" data-diff="{}"><th scope="row">{}</th><td class="num" data-label="{}">{}</td><td class="num" data-label="{}">{}</td><td class="num" data-label="{}">{}</td><td data-label="{}">{}</td></tr>"#,
@@ -61,7 +69,7 @@ pub fn log_compare_html(kind: &str, view: Option<&LogView>) -> String {
                     esc(cols[2]),
                     esc(&r.difference_text),
                     esc(cols[3]),
-                    esc(&r.why)
+                    esc(why)
                 );
             }
             out.push_str("</tbody></table></div>");

@@ -91,6 +91,16 @@ test('a log that refused leads with the refusal, and adopting it refuses too', a
   await click(page, 'log-read');
   await waitText(page, 'log-status', /refused to start/);
   assert.equal(await value(page, 'log-status'), 'refused');
+  // Styled as an error: the page's error colour, as the refusal's own panel uses.
+  const [status, bad] = await page.evaluate(() => {
+    const probe = document.createElement('span');
+    probe.style.color = 'var(--bad)';
+    document.body.append(probe);
+    const out = [getComputedStyle(document.querySelector('[data-testid="log-status"]')).color, getComputedStyle(probe).color];
+    probe.remove();
+    return out;
+  });
+  assert.equal(status, bad);
   assert.match(await text(page, 'log-status'), /estimated maximum model length 23,648/);
   await click(page, 'log-adopt');
   // The page now refuses as the log did, instead of saying sequences fit.

@@ -382,9 +382,20 @@ pub fn import(text: &str, name: &str) -> Result<Imported> {
         0
     };
 
-    // A pasted or dropped config has no id of its own: its `_name_or_path` names it when present.
-    let name = match s(top, "_name_or_path").map(str::trim) {
-        Some(n) if (name == UNNAMED || name == unnamed()) && !n.is_empty() => n,
+    // A pasted or dropped config has no id of its own: its `_name_or_path` names it when present,
+    // else its architecture's class (`Qwen3ForCausalLM`), else its `model_type`.
+    let architecture = top
+        .get("architectures")
+        .and_then(Value::as_array)
+        .and_then(|a| a.first())
+        .and_then(Value::as_str);
+    let name = match [s(top, "_name_or_path"), architecture, s(top, "model_type")]
+        .into_iter()
+        .flatten()
+        .map(str::trim)
+        .find(|n| !n.is_empty())
+    {
+        Some(n) if name == UNNAMED || name == unnamed() => n,
         _ => name,
     };
     let mut spec = ModelSpec {
