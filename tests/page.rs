@@ -647,7 +647,12 @@ fn the_prerendered_page_shows_the_scenario_in_its_form_and_answer() {
     let html = page::prerender(&PageScenario::default(), 720).unwrap();
     assert!(html.contains(r#"data-testid="max-seqs" data-value="4""#));
     assert!(html.contains(r#"<option value="rtx-4090" selected>"#));
-    assert!(html.contains(r#"id="tp" type="text""#) && html.contains(r#" value="1" "#));
+    assert!(html.contains(r#"id="ctx" type="text""#) && html.contains(r#" value="8192" "#));
+    // The closed panels (the form's other settings, the config import, the log check) show only
+    // their summaries before the app replaces the page: their content is left out.
+    assert!(!html.contains(r#"id="tp""#) && !html.contains(r#"id="config-text""#));
+    assert!(!html.contains(r#"id="log-text""#));
+    assert!(html.contains(r#"data-testid="more-settings"><summary>"#));
     // The three charts are drawn, the first in the box the app measures; the actions show; the
     // form takes no typing until the app replaces it.
     assert_eq!(html.matches("<svg").count(), 3);

@@ -83,6 +83,26 @@ fn the_plan_panel_and_its_buttons() {
 }
 
 #[test]
+fn where_no_utilization_holds_the_plan_an_fp8_kv_cache_is_a_button() {
+    // 7 × 8,192 tokens of Qwen3-8B BF16 on an RTX 4090: no utilization holds them; with an fp8
+    // KV cache the lowest is 0.92 at the safe end (`kvbudget plan … --sequences 7
+    // --kv-cache-dtype fp8` prints the same).
+    let (shown, _) = decode("?model=Qwen/Qwen3-8B&gpu=rtx-4090&ctx=8192&plan=7");
+    let html = plan_panel(&shown);
+    assert!(html.contains(r#"data-testid="plan-fp8" data-value="0.92""#), "{html}");
+    assert!(html.contains(r#"data-plan-apply="fp8""#), "{html}");
+    assert_eq!(
+        plan_apply(PlanButton::Fp8, &shown, &shown).kv,
+        kvbudget::core::model::KvDtype::Fp8
+    );
+    // Already fp8, or a plan a utilization holds: no such line.
+    let (fp8, _) = decode("?model=Qwen/Qwen3-8B&gpu=rtx-4090&ctx=8192&plan=7&kv=fp8");
+    assert!(!plan_panel(&fp8).contains("plan-fp8"));
+    let (four, _) = decode("?model=Qwen/Qwen3-8B&gpu=rtx-4090&ctx=8192&plan=4");
+    assert!(!plan_panel(&four).contains("plan-fp8"));
+}
+
+#[test]
 fn a_refusals_fixes_each_make_it_start() {
     use kvbudget::core::calc::evaluate;
     let fixes = |s: &PageScenario| match ask(Request::Fixes { query: q(s) }) {

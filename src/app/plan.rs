@@ -48,6 +48,7 @@ pub fn click(state: State, ui: Ui, ev: &leptos::ev::MouseEvent) -> bool {
         "seqs" => PlanButton::Seqs,
         "ctx" => PlanButton::Ctx,
         "tp" => PlanButton::Tp,
+        "fp8" => PlanButton::Fp8,
         _ => return true,
     };
     apply_button(state, ui.copied, |shown, target| Request::PlanApply {

@@ -564,13 +564,12 @@ pub fn gpu_seen(s: &PageScenario) -> String {
     }
 }
 
-/// The line under the model picker: a preset's weights and attention; a custom model's
+/// The line under the model picker: a preset's attention; a custom model's
 /// geometry beyond the fields shown.
 pub fn custom_summary(s: &PageScenario) -> String {
     let Some(c) = custom(s) else {
-        // A preset: its weights and the attention its KV cache follows.
-        let m = s.model.spec();
-        return format!("{} GiB, {}", fixed2(m.weights.as_gib()), m.kinds_text());
+        // A preset (its weights are in the picker): the attention its KV cache follows.
+        return s.model.spec().kinds_text();
     };
     let attention = match c.attention {
         Attention::Full => t!(IN_FULL_ATTENTION).to_string(),

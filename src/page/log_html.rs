@@ -202,6 +202,14 @@ pub fn plan_html(v: &PlanView) -> String {
         tp.clone().unwrap_or_default(),
         esc(&tp.unwrap_or_else(|| t!(PL_NO_TP).into())),
     );
+    if let Some(u) = p.fp8_util {
+        let _ = write!(
+            out,
+            r#"<li data-testid="plan-fp8" data-value="{u}">{}{}</li>"#,
+            esc(&kvbudget_core::tf!(PL_FP8, kvbudget_core::floatfmt::display(u))),
+            button("fp8", t!(PL_USE_IT), true)
+        );
+    }
     // A max_num_seqs below N: the memory holds them, the scheduler does not run them at once.
     if let Some(cap) = p.capped_at {
         let _ = write!(

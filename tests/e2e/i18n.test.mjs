@@ -18,7 +18,7 @@ const KEEP = new Set(`GiB MiB KiB GB TFLOPS FLOPs KV GPU GPUs CPU MLA MHA GQA Lo
 Graph NCCL EAGLE TP PP DCP MoE MLP RoPE token tokens int min max Hub JSON config json auto bfloat float fp head dim
 SVG CSV English Gated DeltaNet Mamba Qwen Instruct AWQ RTX SXM PCIe Ada Llama Scout DeepSeek Gemma Nemotron Nano Next
 oss gpt Blackwell Hopper Ampere NVIDIA AMD Instinct MI kvbudget Hugging Face huggingface auto serve log
-rank Transformer key value profile torch Roofline PagedAttention logits OOM`.split(/\s+/));
+rank Transformer key value profile torch PyTorch OutOfMemoryError Roofline PagedAttention logits OOM`.split(/\s+/));
 
 /** Visible text and accessible names of the page, outside code blocks and the pickers' options. */
 async function uiText(page) {

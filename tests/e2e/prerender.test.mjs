@@ -30,7 +30,7 @@ test('the default page shows its answer and charts before the wasm, and the same
     assert.ok(await page.isVisible(sel('max-seqs')));
     for (const c of CHARTS) assert.equal(await page.locator(chartSvg(c)).count(), 1, c);
     // The form shows the scenario's values, and takes no typing until the app replaces it.
-    assert.equal(await page.inputValue('#tp'), '1');
+    assert.equal(await page.inputValue('#ctx'), '8192');
     assert.equal(await page.inputValue('#gpu'), 'rtx-4090');
     assert.ok(await page.$eval('form.inputs', (f) => f.inert));
     await page.screenshot({ path: path.join(SHOTS, `prerendered-${width}.png`) });

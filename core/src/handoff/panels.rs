@@ -65,6 +65,9 @@ pub struct PlanFigures {
     pub smallest_tp: Option<u64>,
     /// `max_num_seqs` in force when it is below the sequences.
     pub capped_at: Option<u64>,
+    /// Where no utilization gives them with a 16-bit KV cache: the safe end of the lowest that
+    /// does with an fp8 one.
+    pub fp8_util: Option<f64>,
 }
 
 /// The plan for `n` sequences of `context` tokens on vLLM `version`, or why there is none.
@@ -94,6 +97,8 @@ pub enum PlanButton {
     Ctx,
     /// The smallest tensor-parallel size that holds them.
     Tp,
+    /// An fp8 KV cache.
+    Fp8,
 }
 
 /// The scenario of a query with its evaluation, or why there is none.
@@ -111,6 +116,7 @@ pub fn plan_view(s: &PageScenario, o: &Outcome) -> Option<PlanView> {
     let figures = plan_of(s, o)?
         .map_err(|e| e.to_string())
         .map(|p| PlanFigures {
+            fp8_util: p.util.is_err().then(|| fp8_util(s)).flatten(),
             util: p
                 .util
                 .map(|u| UtilView {
@@ -136,6 +142,18 @@ pub fn plan_view(s: &PageScenario, o: &Outcome) -> Option<PlanView> {
         version: s.version.to_string(),
         figures,
     })
+}
+
+/// The safe end of the lowest utilization giving the plan with an fp8 KV cache, for a scenario
+/// whose KV cache is wider.
+fn fp8_util(s: &PageScenario) -> Option<f64> {
+    let mut t = s.clone();
+    t.kv = crate::model::KvDtype::Fp8;
+    if t.kv.bytes(s.model_spec().dtype) >= s.kv.bytes(s.model_spec().dtype) {
+        return None;
+    }
+    let o = evaluate(&t).ok()?;
+    plan_of(&t, &o)?.ok()?.util.ok().map(|u| u.safe)
 }
 
 /// The plan panel of a scenario.
@@ -206,6 +224,7 @@ pub fn apply_plan(target: &mut PageScenario, s: &PageScenario, o: &Outcome, whic
                 target.tp = t;
             }
         }
+        PlanButton::Fp8 => target.kv = crate::model::KvDtype::Fp8,
         _ => {}
     }
 }

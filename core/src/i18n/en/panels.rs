@@ -42,6 +42,7 @@ crate::texts! {
     PL_SMALLEST_TP: "Smallest --tensor-parallel-size: ",
     PL_CAPPED: "max_num_seqs {0} runs at most {0} sequences at once; for {1} at once, also set ",
     PL_NO_TP: "none up to 8",
+    PL_FP8: "An fp8 KV cache (--kv-cache-dtype fp8) holds them from --gpu-memory-utilization {0}.",
     GP_TITLE: "On other GPUs",
     GP_MEMORY: "Memory vLLM sees",
     GP_DECODE: "Decode, all together",

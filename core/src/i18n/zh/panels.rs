@@ -41,6 +41,7 @@ crate::texts! {
     PL_LONGEST: "满足这些序列的最长 --max-model-len：",
     PL_SMALLEST_TP: "最小 --tensor-parallel-size：",
     PL_CAPPED: "max_num_seqs 为 {0}，同时最多运行 {0} 条序列；要同时运行 {1} 条，还需设置 ",
+    PL_FP8: "改用 fp8 KV 缓存（--kv-cache-dtype fp8）时，--gpu-memory-utilization 从 {0} 起即可容纳。",
     PL_NO_TP: "8 以内均不可行",
     GP_TITLE: "换用其他 GPU",
     GP_MEMORY: "vLLM 识别到的显存",
