@@ -25,6 +25,10 @@ test('weights that do not load: no KV line, and the AWQ checkpoint is one click 
   assert.equal(await value(page, 'refusal'), 'weights-do-not-fit');
   assert.equal(await value(page, 'max-seqs'), '0');
   assert.ok(!(await value(page, 'vllm-lines')).includes('Available KV cache memory'));
+  // vLLM prints no line about the KV cache: no empty box under "What vLLM prints".
+  assert.equal(await value(page, 'vllm-lines'), '');
+  assert.equal(await page.isVisible(sel('vllm-lines')), false);
+  assert.equal(await page.isVisible(sel('lines-heading')), false);
   assert.match(await text(page, 'chart-concurrency'), /vLLM would not start/);
   // No utilization or KV dtype is offered: neither loads the weights.
   assert.equal(await page.locator(`${sel('fix')}[data-fix="util"], ${sel('fix')}[data-fix="kv"]`).count(), 0);
