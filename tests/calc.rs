@@ -867,6 +867,10 @@ fn fixes_try_the_same_gpu_first() {
     for x in &f {
         let mut t = s.clone();
         x.change.apply(&mut t);
-        assert!(evaluate(&t).unwrap().chosen.report.refusal.is_none(), "{}", x.label);
+        assert!(
+            evaluate(&t).unwrap().chosen.report.refusal.is_none(),
+            "{}",
+            x.label
+        );
     }
 }

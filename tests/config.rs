@@ -300,9 +300,21 @@ fn a_config_identical_to_a_preset_is_recognised() {
     let m = import(bare, kvbudget::core::config::UNNAMED).unwrap();
     assert_eq!(m.spec.id, "imported model");
     let typed = bare.replacen('{', "{\"model_type\": \"llama\",", 1);
-    assert_eq!(import(&typed, kvbudget::core::config::UNNAMED).unwrap().spec.id, "llama");
+    assert_eq!(
+        import(&typed, kvbudget::core::config::UNNAMED)
+            .unwrap()
+            .spec
+            .id,
+        "llama"
+    );
     // A file's name, given, stays.
-    assert_eq!(import(&config("Qwen3-8B"), "my-model.json").unwrap().spec.id, "my-model.json");
+    assert_eq!(
+        import(&config("Qwen3-8B"), "my-model.json")
+            .unwrap()
+            .spec
+            .id,
+        "my-model.json"
+    );
 }
 
 #[test]

@@ -426,7 +426,13 @@ fn the_log_comparison_html_escapes_the_log_and_names_its_jobs() {
     rows[1].key = "pool".into();
     rows[2].key = "seqs".into();
     rows[2].why = "another reason".into();
-    let html = page::log_compare_html("vllm", Some(&LogView { mismatches: vec![], rows }));
+    let html = page::log_compare_html(
+        "vllm",
+        Some(&LogView {
+            mismatches: vec![],
+            rows,
+        }),
+    );
     assert_eq!(html.matches("a &amp; b").count(), 1, "{html}");
     assert_eq!(html.matches('〃').count(), 1, "{html}");
     assert!(html.contains("another reason"));
@@ -619,8 +625,7 @@ fn where_vllm_refuses_the_formula_line_says_so_not_that_its_blocks_give_0() {
     let words = explain(&s, &o);
     let bottom = rendered::bottom(page::bottom_view(&o, &words, ""));
     assert!(
-        bottom
-            .contains("sequences by the formula: 222; vLLM would not start (above), so none run"),
+        bottom.contains("sequences by the formula: 222; vLLM would not start (above), so none run"),
         "{bottom}"
     );
     // Where it starts, the blocks' count stays: Qwen3-8B on an RTX 4090 at 8,192 tokens, 4. Said

@@ -369,5 +369,8 @@ fn a_custom_gpus_memory_reads_mib_as_nvidia_smi_prints_it() {
         assert!(parse_gpu_gib(bad).is_err(), "{bad}");
     }
     let e = parse_gpu_gib("512 MiB").unwrap_err().to_string();
-    assert!(e.contains("from 1 to 4,096 (or of MiB, with the unit)"), "{e}");
+    assert!(
+        e.contains("from 1 to 4,096 (or of MiB, with the unit)"),
+        "{e}"
+    );
 }

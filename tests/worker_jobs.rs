@@ -89,7 +89,10 @@ fn where_no_utilization_holds_the_plan_an_fp8_kv_cache_is_a_button() {
     // --kv-cache-dtype fp8` prints the same).
     let (shown, _) = decode("?model=Qwen/Qwen3-8B&gpu=rtx-4090&ctx=8192&plan=7");
     let html = plan_panel(&shown);
-    assert!(html.contains(r#"data-testid="plan-fp8" data-value="0.92""#), "{html}");
+    assert!(
+        html.contains(r#"data-testid="plan-fp8" data-value="0.92""#),
+        "{html}"
+    );
     assert!(html.contains(r#"data-plan-apply="fp8""#), "{html}");
     assert_eq!(
         plan_apply(PlanButton::Fp8, &shown, &shown).kv,

@@ -353,8 +353,7 @@ pub fn parse_gpu_gib(s: &str) -> Result<Bytes> {
     const RANGE: &str = "a number of GiB from 1 to 4,096 (or of MiB, with the unit)";
     // A figure in MiB, as nvidia-smi prints it ("24564 MiB"): 2²⁰ B each, exactly.
     let t = s.trim();
-    if t
-        .get(t.len().saturating_sub(3)..)
+    if t.get(t.len().saturating_sub(3)..)
         .is_some_and(|u| u.eq_ignore_ascii_case("MiB"))
     {
         let mib = decimal_with_unit("GPU memory", t, "MiB")?;

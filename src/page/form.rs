@@ -349,7 +349,11 @@ pub fn form_rest_html(pre: Option<&Prefill>) -> String {
     let _ = write!(
         out,
         r#"<details class="more-settings" id="more-settings" data-testid="more-settings"{}><summary>{}</summary>"#,
-        if pre.is_some_and(|p| p.more) { " open" } else { "" },
+        if pre.is_some_and(|p| p.more) {
+            " open"
+        } else {
+            ""
+        },
         esc(t!(IN_MORE_SETTINGS))
     );
     legend(&mut out, t!(IN_PARALLELISM));

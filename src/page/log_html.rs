@@ -179,7 +179,11 @@ pub fn plan_html(v: &PlanView) -> String {
             String::new()
         }
     };
-    let use_ctx = button("ctx", t!(PL_SAFE_END), safe >= kvbudget_core::fields::MIN_CTX);
+    let use_ctx = button(
+        "ctx",
+        t!(PL_SAFE_END),
+        safe >= kvbudget_core::fields::MIN_CTX,
+    );
     let use_tp = button("tp", t!(PL_USE_IT), p.smallest_tp.is_some());
     let tp = p.smallest_tp.map(|t| t.to_string());
     let _ = write!(
@@ -206,7 +210,10 @@ pub fn plan_html(v: &PlanView) -> String {
         let _ = write!(
             out,
             r#"<li data-testid="plan-fp8" data-value="{u}">{}{}</li>"#,
-            esc(&kvbudget_core::tf!(PL_FP8, kvbudget_core::floatfmt::display(u))),
+            esc(&kvbudget_core::tf!(
+                PL_FP8,
+                kvbudget_core::floatfmt::display(u)
+            )),
             button("fp8", t!(PL_USE_IT), true)
         );
     }

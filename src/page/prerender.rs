@@ -66,7 +66,10 @@ pub fn prerender(s: &PageScenario, width: u32) -> Option<String> {
         (r#"<details class="import">"#, "</details>"),
         (r#"<details class="verify">"#, "</details>"),
     ];
-    if !folded.iter().all(|(open, close)| fold(&mut html, open, close)) {
+    if !folded
+        .iter()
+        .all(|(open, close)| fold(&mut html, open, close))
+    {
         return None;
     }
     let answer = engine_answer(s, &o, None);
