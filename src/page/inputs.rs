@@ -511,8 +511,10 @@ pub fn select_gpu(s: &mut PageScenario, value: &str) {
 
 /// A model preset as the picker lists it.
 pub fn model_option(m: &ModelPreset) -> String {
-    // Short, so that a narrow select does not cut it: the geometry is the line under the picker.
-    format!("{} — {} GiB", m.id(), fixed2(m.spec.weights.as_gib()))
+    // Short, so that a narrow select does not cut it: the name without its organisation; the
+    // whole id, the weights and the geometry are the line under the picker.
+    let id = m.id();
+    id.rsplit_once('/').map_or(id, |(_, name)| name).to_string()
 }
 
 /// A GPU preset as the picker lists it.
@@ -564,12 +566,18 @@ pub fn gpu_seen(s: &PageScenario) -> String {
     }
 }
 
-/// The line under the model picker: a preset's attention; a custom model's
+/// The line under the model picker: a preset's id, weights and attention; a custom model's
 /// geometry beyond the fields shown.
 pub fn custom_summary(s: &PageScenario) -> String {
     let Some(c) = custom(s) else {
-        // A preset (its weights are in the picker): the attention its KV cache follows.
-        return s.model.spec().kinds_text();
+        // A preset: its whole id, its weights and the attention its KV cache follows.
+        let m = s.model.spec();
+        return format!(
+            "{}: {} GiB, {}",
+            m.id,
+            fixed2(m.weights.as_gib()),
+            m.kinds_text()
+        );
     };
     let attention = match c.attention {
         Attention::Full => t!(IN_FULL_ATTENTION).to_string(),

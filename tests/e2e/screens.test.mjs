@@ -90,6 +90,9 @@ for (const lang of ['en', 'zh-CN']) {
       return ctx.measureText(s.selectedOptions[0].textContent).width > s.clientWidth - 40;
     }));
     assert.deepEqual(cut, []);
+    // The whole id, the weights and the geometry: the line under the model's picker (a picker
+    // as narrow as a phone's still cuts the longest preset name, 325 px of text in 300).
+    assert.match(await narrow.page.textContent('[data-testid="custom-geometry"]'), /^Qwen\/Qwen3-8B: 15\.27 GiB, 8 (KV heads|个 KV 头) × 128/);
     await narrow.page.screenshot({ path: path.join(SHOTS, `first-screen-360-${lang}.png`) });
     assert.deepEqual(narrow.problems, []);
     await narrow.context.close();
