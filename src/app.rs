@@ -73,7 +73,8 @@ fn app() {
     if browser::search().contains("panic_test=1") {
         panic!("panic-test: a deliberate panic to test the error banner");
     }
-    let (initial, initial_notices) = decode(&browser::search());
+    let (mut initial, initial_notices) = decode(&browser::search());
+    initial.more |= crate::page::sets_more(&initial);
     let scenario: Scn = RwSignal::new(initial);
     let notices = RwSignal::new(initial_notices);
     let state = State::new(scenario);

@@ -180,3 +180,26 @@ fn typed_text_gives_way_when_the_scenario_changes_elsewhere() {
     let f = find(&c, &w, "weights");
     assert_eq!((f.value.as_str(), f.error.as_str()), ("16.40", ""));
 }
+
+#[test]
+fn a_link_that_sets_a_setting_one_click_away_opens_them() {
+    use kvbudget::core::query::decode;
+    // The first screen's own fields (model, GPU, context, KV dtype) keep the rest folded; a TP,
+    // a release or a plan in the link opens it, so the setting in force is in view.
+    for q in [
+        "",
+        "?model=Qwen/Qwen3-14B-AWQ&gpu=h100-sxm&ctx=32768&kv=fp8&lang=en&theme=dark",
+    ] {
+        assert!(!page::sets_more(&decode(q).0), "{q}");
+    }
+    for q in [
+        "?tp=2",
+        "?vllm=0.11",
+        "?util=0.8",
+        "?plan=8",
+        "?engine=sglang",
+        "?eager=1",
+    ] {
+        assert!(page::sets_more(&decode(q).0), "{q}");
+    }
+}

@@ -403,6 +403,18 @@ pub fn form_rest_html(pre: Option<&Prefill>) -> String {
     out
 }
 
+/// Whether `s` sets anything the form keeps one click away (parallelism, engine, release,
+/// vLLM's and SGLang's settings, requests, a plan): a link that does opens those settings, so
+/// that every setting in force is in view.
+pub fn sets_more(s: &PageScenario) -> bool {
+    let d = PageScenario::default();
+    (s.tp, s.pp, s.engine, s.version, s.util, s.seqs, s.mnbt)
+        != (d.tp, d.pp, d.engine, d.version, d.util, d.seqs, d.mnbt)
+        || (s.overhead, s.prompt, s.trace, s.plan) != (d.overhead, d.prompt, d.trace, d.plan)
+        || s.knobs != d.knobs
+        || s.sglang != d.sglang
+}
+
 /// What the form's conditional blocks show: `(data-when key, shown)`.
 pub fn shown_blocks(s: &PageScenario) -> [(&'static str, bool); 3] {
     [

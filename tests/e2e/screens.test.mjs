@@ -96,6 +96,14 @@ for (const lang of ['en', 'zh-CN']) {
     await narrow.page.screenshot({ path: path.join(SHOTS, `first-screen-360-${lang}.png`) });
     assert.deepEqual(narrow.problems, []);
     await narrow.context.close();
+
+    // A link that sets something kept one click away (here TP 2) opens those settings: what is
+    // in force is in view.
+    const shared = await openReady(env, `?lang=${lang}&tp=2`, { viewport: { width: 1280, height: 900 } });
+    await shared.page.waitForSelector('#tp', { state: 'visible' });
+    assert.equal(await shared.page.inputValue('#tp'), '2');
+    assert.equal(await urlParam(shared.page, 'more', '1'), '1');
+    await shared.context.close();
   });
 }
 
