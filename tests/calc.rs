@@ -874,3 +874,30 @@ fn fixes_try_the_same_gpu_first() {
         );
     }
 }
+
+#[test]
+fn v1_subtracts_only_the_growth_of_non_torch_memory_from_0_9_1() {
+    // vLLM 0.9.0's V1 worker subtracts all non-torch memory on the card (`non_torch_allocations =
+    // total_allocated_bytes − torch_allocated_bytes`); 0.9.1's only its growth during startup
+    // (`memory_profiling`, v1/worker/gpu_worker.py of each wheel, PR #19312), as 0.10's does.
+    let non_torch = |v: &str| {
+        let (s, _) = decode(&format!("?model=Qwen/Qwen3-8B&gpu=l4&ctx=4096&vllm={v}"));
+        evaluate(&s)
+            .unwrap()
+            .chosen
+            .report
+            .overhead
+            .unwrap()
+            .non_torch
+    };
+    assert_eq!(non_torch("0.9.1"), non_torch("0.10"));
+    assert!(non_torch("0.9") > non_torch("0.9.1"));
+    // The whole card's context (0.443 GiB, fitted) against its growth at TP 1 (0.144 GiB).
+    assert_eq!(
+        (
+            (non_torch("0.9").as_gib() * 1000.0).round(),
+            (non_torch("0.9.1").as_gib() * 1000.0).round()
+        ),
+        (443.0, 144.0)
+    );
+}

@@ -168,6 +168,12 @@ fn the_embed_snippet_escapes_the_url() {
         "<iframe class=\"kvbudget-frame\" src=\"https://example.org/k/?model=custom&amp;name=a%22b%3Cc%3E&amp;"
     ));
     assert!(snippet.contains("embed=1&amp;theme=light\""), "{snippet}");
+    // The form's open settings are the full page's, not the embed's.
+    let open = PageScenario {
+        more: true,
+        ..s.clone()
+    };
+    assert!(!encode(&page::embedded(&open, Embed::Compact, Theme::Light)).contains("more"));
     assert!(snippet.contains("height=\"1900\"") && snippet.contains("allow=\"clipboard-write\""));
     // The iframe, the script and their closing tags: nothing from the name opens a tag.
     assert_eq!(snippet.matches('<').count(), 4, "{snippet}");

@@ -54,6 +54,8 @@ pub fn embedded(s: &PageScenario, mode: Embed, theme: Theme) -> PageScenario {
         },
         theme,
         engine: kvbudget_core::scenario::Engine::Vllm,
+        // (An embedded view has no form to open.)
+        more: false,
         ..s.clone()
     }
 }

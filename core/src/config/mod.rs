@@ -65,6 +65,26 @@ pub fn unnamed() -> &'static str {
     crate::t!(CF_UNNAMED)
 }
 
+/// What to call an imported model: `name`, unless that is [`UNNAMED`] (a pasted or dropped config
+/// has no id of its own): then its `_name_or_path`, else its architecture's class
+/// (`Qwen3ForCausalLM`), else its `model_type`.
+fn own_name<'a>(top: &'a Map<String, Value>, name: &'a str) -> &'a str {
+    if name != UNNAMED && name != unnamed() {
+        return name;
+    }
+    let architecture = top
+        .get("architectures")
+        .and_then(Value::as_array)
+        .and_then(|a| a.first())
+        .and_then(Value::as_str);
+    [s(top, "_name_or_path"), architecture, s(top, "model_type")]
+        .into_iter()
+        .flatten()
+        .map(str::trim)
+        .find(|n| !n.is_empty())
+        .unwrap_or(name)
+}
+
 /// The preset an imported model is, when its geometry is a preset's (layers, heads, KV heads,
 /// head_dim, attention, dtype, vocabulary and default length): its weights figure is vLLM's own.
 pub fn matching_preset(m: &ModelSpec) -> Option<&'static crate::presets::ModelPreset> {
@@ -382,22 +402,7 @@ pub fn import(text: &str, name: &str) -> Result<Imported> {
         0
     };
 
-    // A pasted or dropped config has no id of its own: its `_name_or_path` names it when present,
-    // else its architecture's class (`Qwen3ForCausalLM`), else its `model_type`.
-    let architecture = top
-        .get("architectures")
-        .and_then(Value::as_array)
-        .and_then(|a| a.first())
-        .and_then(Value::as_str);
-    let name = match [s(top, "_name_or_path"), architecture, s(top, "model_type")]
-        .into_iter()
-        .flatten()
-        .map(str::trim)
-        .find(|n| !n.is_empty())
-    {
-        Some(n) if name == UNNAMED || name == unnamed() => n,
-        _ => name,
-    };
+    let name = own_name(top, name);
     let mut spec = ModelSpec {
         id: truncate(name.trim(), 120).into(),
         layers: kinds.cached,

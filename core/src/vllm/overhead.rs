@@ -22,12 +22,12 @@
 //!     MoE = batch × experts per token × (3 × moe_intermediate / tp + hidden) × bytes;
 //!     LoRA = batch × rank × 3 slices × 4 B (punica's float32 shrink buffer).
 //! - **non-torch memory**:
-//!   - V0 ≤ 0.6 and V1 0.8–0.9 subtract *all* non-torch memory on the card
+//!   - V0 ≤ 0.6 and V1 0.8–0.9.0 subtract *all* non-torch memory on the card
 //!     (`non_torch_allocations = total_allocated − torch_allocated`, worker/worker.py 0.6.4.post1
-//!     and v1/worker/gpu_worker.py 0.8.5): the CUDA context and anything else resident,
+//!     and v1/worker/gpu_worker.py 0.8.5 and 0.9.0): the CUDA context and anything else resident,
 //!     [`Fitted::non_torch_absolute_gib`];
-//!   - V0 0.6.5–0.9 and V1 0.10+ subtract only its growth during startup (`memory_profiling`,
-//!     worker/worker.py 0.8.5, v1/worker/gpu_worker.py 0.10.1.1): [`Fitted::non_torch_tp1_gib`]
+//!   - V0 0.6.5–0.9 and V1 0.9.1+ subtract only its growth during startup (`memory_profiling`,
+//!     worker/worker.py 0.8.5, v1/worker/gpu_worker.py 0.9.1 and 0.10.1.1): [`Fitted::non_torch_tp1_gib`]
 //!     (V1) or [`Fitted::non_torch_v0_gib`] (V0) at TP 1, 0.1 GiB for pipeline stages without TP; at TP ≥ 2 NCCL's buffers:
 //!     [`Fitted::non_torch_nvswitch_gib`] (+ 0.04 GiB per rank beyond 2) on Hopper from 0.10,
 //!     [`Fitted::non_torch_pcie_gib`] elsewhere.
@@ -155,11 +155,11 @@ pub fn estimate_with(model: &ModelSpec, s: &Settings, f: &Fitted) -> Estimate {
     let tp = s.tp.max(1);
     let pp = s.pp.max(1);
     let v0 = s.engine == Engine::V0 || s.version < Version::new(0, 8);
-    // vLLM subtracts all non-torch memory up to V0 0.6 and in V1 0.8–0.9 (see the module doc).
+    // vLLM subtracts all non-torch memory up to V0 0.6 and in V1 0.8–0.9.0 (see the module doc).
     let absolute = if v0 {
         s.version < Version::new(0, 7)
     } else {
-        s.version < Version::new(0, 10)
+        s.version < super::version::V1_NON_TORCH_GROWTH
     };
     let mnbt = s.max_num_batched_tokens.max(1);
     let batch = if v0 && !s.chunked_prefill {

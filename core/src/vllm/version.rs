@@ -41,6 +41,11 @@ pub const FLOAT16_UNSTABLE: Version = Version::at(0, 9, 1);
 /// The first release that will not run gemma3_text in float16 either (vllm/config/__init__.py
 /// 0.10.2; not in 0.10.1.1). Kept apart in the picker as [`V1_BELOW_AMPERE`] is, the same release.
 pub const FLOAT16_UNSTABLE_TEXT: Version = Version::at(0, 10, 2);
+/// The first release whose V1 worker subtracts only the growth of non-torch memory during startup
+/// (`with memory_profiling(self.init_snapshot, weights_memory=…)`, v1/worker/gpu_worker.py of the
+/// 0.9.1 wheel, PR #19312), where 0.9.0 still subtracted all of it (`non_torch_allocations =
+/// total_allocated_bytes − torch_allocated_bytes`). The same release as [`FLOAT16_UNSTABLE`].
+pub const V1_NON_TORCH_GROWTH: Version = Version::at(0, 9, 1);
 /// The first release whose V1 engine runs below compute capability 8.0 (a T4): 0.8.0–0.10.1.1
 /// fall back to V0 there.
 pub const V1_BELOW_AMPERE: Version = Version::at(0, 10, 2);

@@ -35,7 +35,7 @@ pub struct Fitted {
     /// Non-torch growth at TP 1 in V0 0.6.5–0.9, GiB. Fitted on the V0 logs that print it
     /// (0.03–0.09 GiB on T4, A100 40GB, RTX 4090).
     pub non_torch_v0_gib: f64,
-    /// Non-torch memory where vLLM subtracts all of it (V0 ≤ 0.6.4, V1 0.8–0.9): the CUDA
+    /// Non-torch memory where vLLM subtracts all of it (V0 ≤ 0.6.4, V1 0.8–0.9.0): the CUDA
     /// context and whatever else holds memory on the card, GiB. Fitted on the GTX 1080 and
     /// H200 0.6.4 logs.
     pub non_torch_absolute_gib: f64,
