@@ -189,7 +189,7 @@ pub fn estimate_with(model: &ModelSpec, s: &Settings, f: &Fitted) -> Estimate {
     };
     // Which top-k/top-p implementation the sampler warm-up runs (see `Fitted::sampler_sort`).
     let sorts =
-        v0 || (s.version >= Version::new(0, 16) && s.version < Version::new(0, 19)) || rows < 8;
+        v0 || (s.version >= Version::new(0, 12) && s.version < Version::new(0, 17)) || rows < 8;
     let per_entry = if sorts {
         f.sampler_sort
     } else {
@@ -253,8 +253,8 @@ pub fn estimate_with(model: &ModelSpec, s: &Settings, f: &Fitted) -> Estimate {
     // (NVSwitch / elsewhere), graphs ±0.35 GiB when counted, an encoder ±0.3 GiB, and 1 % of
     // the request; all times the fitted spread factor.
     uncertain += (activation / 10).max(gib_f(0.1));
-    if !v0 && s.version < Version::new(0, 16) {
-        // Without FlashInfer installed, V1 up to 0.15 sorts instead: up to twice the sampler.
+    if !v0 && s.version < Version::new(0, 12) {
+        // Without FlashInfer installed, V1 up to 0.11.0 sorts instead: up to twice the sampler.
         uncertain += sampler / 2;
     }
     uncertain += match (absolute, tp) {
@@ -341,20 +341,20 @@ mod tests {
     }
 
     #[test]
-    fn the_sampler_sorts_in_v0_and_in_0_16_to_0_18() {
-        // 256 rows × 128,256 vocab = 32,833,536 entries: 14 B each in 0.19 (459,669,504 B),
-        // 34.73 B each in 0.17 (1,140,308,705 B, the PyTorch sort).
+    fn the_sampler_sorts_in_v0_and_in_0_12_to_0_16() {
+        // 256 rows × 128,256 vocab = 32,833,536 entries: 14 B each where top-k/top-p do not sort
+        // (459,669,504 B: FlashInfer by default up to 0.11.0, Triton for ≥ 8 rows from 0.17.0),
+        // 34.73 B each where the PyTorch sort is the default, 0.11.1–0.16 (1,140,308,705 B).
         let m = presets::model("meta-llama/Llama-3.1-8B-Instruct")
             .unwrap()
             .spec();
-        assert_eq!(
-            estimate(&m, &settings((0, 19), 256, 2048)).sampler.0,
-            459_669_504
-        );
-        assert_eq!(
-            estimate(&m, &settings((0, 17), 256, 2048)).sampler.0,
-            1_140_308_705
-        );
+        let sampler = |v: (u32, u32)| estimate(&m, &settings(v, 256, 2048)).sampler.0;
+        for v in [(0, 11), (0, 17), (0, 18), (0, 19)] {
+            assert_eq!(sampler(v), 459_669_504, "{v:?}");
+        }
+        for v in [(0, 12), (0, 15), (0, 16)] {
+            assert_eq!(sampler(v), 1_140_308_705, "{v:?}");
+        }
     }
 
     #[test]

@@ -10,16 +10,17 @@
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Fitted {
     /// Sampler bytes per (row × vocab entry) where top-k/top-p run without sorting: the Triton
-    /// kernel from 0.19 (`apply_top_k_top_p_triton` for ≥ 8 rows, v1/sample/ops/
-    /// topk_topp_sampler.py 0.19.0) and FlashInfer's sampler, V1's default when installed up to
-    /// 0.15 (same file, 0.10.1.1). From the source, not fitted: the model-dtype logits (2 B),
+    /// kernel from 0.17 (`apply_top_k_top_p_triton` for ≥ 8 rows, v1/sample/ops/
+    /// topk_topp_sampler.py of the 0.17.0 wheel; not in 0.16.0's) and FlashInfer's sampler, V1's
+    /// default when installed up to 0.11.0 (same file, 0.10.1.1 and 0.11.0; opt-in from 0.11.1). From the source, not fitted: the model-dtype logits (2 B),
     /// their float32 copy (4 B), the probabilities (4 B) and `random_sample`'s exponential
     /// noise `q` (4 B) = 14 B.
     pub sampler_light: f64,
     /// Sampler bytes per (row × vocab entry) where top-k/top-p sort the logits (values and int64
     /// indices, plus probabilities and log-probabilities): V0's `Sampler`
-    /// (model_executor/layers/sampler.py 0.8.5) and V1 0.16–0.18, where FlashInfer became opt-in
-    /// and the PyTorch sort the default (`apply_top_k_top_p`, topk_topp_sampler.py 0.16.0).
+    /// (model_executor/layers/sampler.py 0.8.5) and V1 0.12–0.16 (0.11.1 on), where FlashInfer is
+    /// opt-in ("Users must opt in explicitly via VLLM_USE_FLASHINFER_SAMPLER=1",
+    /// topk_topp_sampler.py 0.11.1–0.16.0) and the PyTorch sort the default (`apply_top_k_top_p`).
     /// Fitted on the V0 logs that print `PyTorch activation peak` (T4, A100 40GB, RTX 4090,
     /// GTX 1080, H200).
     pub sampler_sort: f64,
