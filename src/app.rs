@@ -23,7 +23,7 @@ mod state;
 mod views;
 
 use kvbudget_core::i18n::Lang;
-use kvbudget_core::query::{decode, encode};
+use kvbudget_core::query::decode;
 use kvbudget_core::scenario::Embed;
 use kvbudget_core::t;
 use leptos::prelude::*;
@@ -79,12 +79,8 @@ fn app() {
     let notices = RwSignal::new(initial_notices);
     let state = State::new(scenario);
     // The URL holds the scenario shown: one the page refuses (more stages than layers) stays out.
-    let shown = state.shown;
     let kept = parts::Kept::new();
-    let history = browser::History::follow(move || {
-        let valid = shown.with(|x| x.as_ref().map(|x| encode(&x.s)));
-        valid.unwrap_or_else(|| scenario.with(encode))
-    });
+    let history = browser::History::follow(move || state.query());
     browser::on_window("popstate", move || {
         let (s, n) = state::decode_in_its_language(&browser::search());
         history.returned();

@@ -289,13 +289,14 @@ fn a_config_identical_to_a_preset_is_recognised() {
         );
     }
     // A pasted config without an id of its own takes its `_name_or_path`, else the class its
-    // `architectures` names, else its `model_type`; only a config with none of them keeps the
-    // generic name.
+    // `architectures` names or its `model_type`, said as a config ("Qwen3ForCausalLM config": a
+    // class is no model id `vllm serve` could load); only a config with none keeps the generic
+    // name.
     let named = config("Qwen3-8B").replacen('{', "{\"_name_or_path\": \"Qwen/Qwen3-8B\",", 1);
     let m = import(&named, kvbudget::core::config::UNNAMED).unwrap();
     assert_eq!(m.spec.id, "Qwen/Qwen3-8B");
     let m = import(&config("Qwen3-8B"), kvbudget::core::config::UNNAMED).unwrap();
-    assert_eq!(m.spec.id, "Qwen3ForCausalLM");
+    assert_eq!(m.spec.id, "Qwen3ForCausalLM config");
     let bare = r#"{"num_hidden_layers": 4, "hidden_size": 512, "num_attention_heads": 8, "num_key_value_heads": 8, "head_dim": 64, "vocab_size": 1000}"#;
     let m = import(bare, kvbudget::core::config::UNNAMED).unwrap();
     assert_eq!(m.spec.id, "imported model");
@@ -305,7 +306,7 @@ fn a_config_identical_to_a_preset_is_recognised() {
             .unwrap()
             .spec
             .id,
-        "llama"
+        "llama config"
     );
     // A file's name, given, stays.
     assert_eq!(

@@ -203,3 +203,19 @@ fn a_link_that_sets_a_setting_one_click_away_opens_them() {
         assert!(page::sets_more(&decode(q).0), "{q}");
     }
 }
+
+#[test]
+fn a_fix_or_a_plan_that_changes_a_folded_setting_opens_them() {
+    use kvbudget::core::query::decode;
+    // A fix to --max-num-seqs 128 or a plan's TP changes what is kept one click away; a model or
+    // a KV dtype (the first screen's own) does not.
+    let (old, _) = decode("?model=Qwen/Qwen3.5-35B-A3B&gpu=h100-sxm&ctx=32768");
+    for q in ["&seqs=128", "&tp=2", "&util=0.95"] {
+        let (new, _) = decode(&format!(
+            "?model=Qwen/Qwen3.5-35B-A3B&gpu=h100-sxm&ctx=32768{q}"
+        ));
+        assert!(page::changes_more(&old, &new), "{q}");
+    }
+    let (fp8, _) = decode("?model=Qwen/Qwen3.5-35B-A3B&gpu=h100-sxm&ctx=32768&kv=fp8");
+    assert!(!page::changes_more(&old, &fp8));
+}

@@ -633,7 +633,7 @@ fn weights_larger_than_the_free_memory_run_out_while_loading() {
     assert!(r.error_reckoned);
     assert_eq!(r.error_line(), None);
     assert!(r.error.as_deref().unwrap().starts_with(
-        "kvbudget's reckoning, not a line SGLang prints: the weights take 27.52 GiB per GPU, more than the 23.14 GB free before loading."
+        "kvbudget's reckoning, not a line SGLang prints: the weights take 27.52 GiB per GPU, more than the 23.14 GiB free before loading (which SGLang prints as “23.14 GB”)."
     ));
     assert_eq!(r.lines, ["Load weight begin. avail mem=23.14 GB"]);
     assert_eq!(r.max_total_num_tokens, None);
@@ -651,7 +651,7 @@ fn the_page_says_an_out_of_memory_load_in_its_own_words_not_as_sglangs_line() {
     assert!(v.refused);
     assert_eq!(v.lines, "Load weight begin. avail mem=23.14 GB");
     assert!(
-        v.notes[0].starts_with("kvbudget's reckoning, not a line SGLang prints: the weights take 27.52 GiB per GPU, more than the 23.14 GB free before loading."),
+        v.notes[0].starts_with("kvbudget's reckoning, not a line SGLang prints: the weights take 27.52 GiB per GPU, more than the 23.14 GiB free before loading"),
         "{:?}",
         v.notes
     );

@@ -123,7 +123,8 @@ pub fn apply(
     leptos::task::spawn_local(async move {
         match browser::ask_worker(request).await.and_then(read_scenario) {
             Ok(_) if scenario.with_untracked(kvbudget_core::query::encode) != before => {}
-            Ok((s, notes)) => {
+            Ok((mut s, notes)) => {
+                s.more |= scenario.with_untracked(|old| crate::page::changes_more(old, &s));
                 scenario.set(s);
                 applied(notes);
             }

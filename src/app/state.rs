@@ -68,6 +68,21 @@ pub struct State {
 }
 
 impl State {
+    /// The URL's query: the scenario shown (one the page refuses stays out), with the form's
+    /// open settings, which the scenario shown leaves out.
+    pub fn query(&self) -> String {
+        let more = self.scenario.with(|s| s.more);
+        let shown = self.shown.with(|x| {
+            x.as_ref().map(|x| {
+                kvbudget_core::query::encode(&PageScenario {
+                    more,
+                    ..x.s.clone()
+                })
+            })
+        });
+        shown.unwrap_or_else(|| self.scenario.with(kvbudget_core::query::encode))
+    }
+
     pub fn new(scenario: Scn) -> Self {
         // Chinese once its texts are in (they come from the worker on first use); English until.
         let zh_ready = RwSignal::new(i18n::zh_loaded());
@@ -88,7 +103,13 @@ impl State {
         let result = Memo::new_with_compare(
             move |_| {
                 let _ = lang.get();
-                scenario.with(|s| evaluate(s).map(|o| (s.clone(), o)))
+                // The form's open settings change no figure: left out, opening them re-asks
+                // nothing (the URL takes them from the live scenario).
+                let s = scenario.with(|s| PageScenario {
+                    more: false,
+                    ..s.clone()
+                });
+                evaluate(&s).map(|o| (s, o))
             },
             |a, b| evaluation_key(a) != evaluation_key(b),
         );

@@ -47,13 +47,17 @@ pub fn log_compare_html(kind: &str, view: Option<&LogView>) -> String {
             }
             let cols = [t!(LC_SCENARIO), t!(LC_LOG), t!(LC_DIFFERENCE), t!(LC_WHY)];
             head(&mut out, t!(LC_CAPTION), &cols);
-            // A reason the row above gives already is a ditto mark, not the sentence again.
+            // A reason the row above gives already shows as a ditto mark, not the sentence again
+            // (a screen reader still reads it).
             let mut above = "";
             for r in &v.rows {
                 let why = if !r.why.is_empty() && r.why == above {
-                    "〃"
+                    format!(
+                        r#"<span aria-hidden="true">〃</span><span class="sr-only">{}</span>"#,
+                        esc(&r.why)
+                    )
                 } else {
-                    r.why.as_str()
+                    esc(&r.why)
                 };
                 above = &r.why;
                 let _ = write!(
@@ -69,7 +73,7 @@ pub fn log_compare_html(kind: &str, view: Option<&LogView>) -> String {
                     esc(cols[2]),
                     esc(&r.difference_text),
                     esc(cols[3]),
-                    esc(why)
+                    why
                 );
             }
             out.push_str("</tbody></table></div>");

@@ -39,6 +39,14 @@ fn fold(html: &mut String, open_tag: &str, close: &str) -> bool {
     let Some(start) = html.find(open_tag) else {
         return false;
     };
+    // (An open panel shows its content: nothing to leave out.)
+    if html[start..]
+        .split('>')
+        .next()
+        .is_some_and(|tag| tag.contains(" open"))
+    {
+        return true;
+    }
     let Some(inner) = html[start..].find("</summary>").map(|i| start + i + 10) else {
         return false;
     };

@@ -25,7 +25,7 @@ test('pasting Qwen3-32B gives 262,144 B per token, and the geometry goes into th
   // head_dim 128 from the config, not 5120 / 64 = 80: 2 × 64 × 8 × 128 × 2 = 262,144 B.
   await waitValue(page, 'bytes-per-token', '262144');
   // A pasted config names no model: its architecture's class names it.
-  assert.match(await text(page, 'import-status'), /Imported Qwen3ForCausalLM: 64 layers, 8 KV heads × 128/);
+  assert.match(await text(page, 'import-status'), /Imported Qwen3ForCausalLM config: 64 layers, 8 KV heads × 128/);
   assert.equal(await fieldValue(page, 'model'), 'custom');
   await urlParam(page, 'head_dim', '128');
   const url = new URL(page.url());

@@ -66,23 +66,26 @@ pub fn unnamed() -> &'static str {
 }
 
 /// What to call an imported model: `name`, unless that is [`UNNAMED`] (a pasted or dropped config
-/// has no id of its own): then its `_name_or_path`, else its architecture's class
-/// (`Qwen3ForCausalLM`), else its `model_type`.
-fn own_name<'a>(top: &'a Map<String, Value>, name: &'a str) -> &'a str {
+/// has no id of its own): then its `_name_or_path`, else its architecture's class or its
+/// `model_type`, said as a config (`Qwen3ForCausalLM config`).
+fn own_name(top: &Map<String, Value>, name: &str) -> String {
+    let given = |n: Option<&str>| n.map(str::trim).filter(|n| !n.is_empty()).map(String::from);
     if name != UNNAMED && name != unnamed() {
-        return name;
+        return name.into();
     }
     let architecture = top
         .get("architectures")
         .and_then(Value::as_array)
         .and_then(|a| a.first())
         .and_then(Value::as_str);
-    [s(top, "_name_or_path"), architecture, s(top, "model_type")]
-        .into_iter()
-        .flatten()
-        .map(str::trim)
-        .find(|n| !n.is_empty())
-        .unwrap_or(name)
+    // (A class is no model id: said as a config, never as a name `vllm serve` could load.)
+    given(s(top, "_name_or_path"))
+        .or_else(|| {
+            given(architecture)
+                .or_else(|| given(s(top, "model_type")))
+                .map(|c| crate::tf!(CF_UNNAMED_OF, c))
+        })
+        .unwrap_or_else(|| name.into())
 }
 
 /// The preset an imported model is, when its geometry is a preset's (layers, heads, KV heads,

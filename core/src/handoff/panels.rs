@@ -218,6 +218,10 @@ pub fn apply_plan(target: &mut PageScenario, s: &PageScenario, o: &Outcome, whic
         }
         PlanButton::Ctx if p.longest_context.safe >= crate::fields::MIN_CTX => {
             target.ctx = p.longest_context.safe;
+            // A prompt + trace longer than the new length falls back to it, as a fix's does.
+            if target.context() > target.ctx {
+                (target.prompt, target.trace) = (None, None);
+            }
         }
         PlanButton::Tp => {
             if let Some(t) = p.smallest_tp {

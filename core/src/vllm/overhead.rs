@@ -189,7 +189,7 @@ pub fn estimate_with(model: &ModelSpec, s: &Settings, f: &Fitted) -> Estimate {
     };
     // Which top-k/top-p implementation the sampler warm-up runs (see `Fitted::sampler_sort`).
     let sorts =
-        v0 || (s.version >= Version::new(0, 12) && s.version < Version::new(0, 17)) || rows < 8;
+        v0 || (s.version >= Version::at(0, 11, 1) && s.version < Version::new(0, 17)) || rows < 8;
     let per_entry = if sorts {
         f.sampler_sort
     } else {
@@ -253,7 +253,7 @@ pub fn estimate_with(model: &ModelSpec, s: &Settings, f: &Fitted) -> Estimate {
     // (NVSwitch / elsewhere), graphs ±0.35 GiB when counted, an encoder ±0.3 GiB, and 1 % of
     // the request; all times the fitted spread factor.
     uncertain += (activation / 10).max(gib_f(0.1));
-    if !v0 && s.version < Version::new(0, 12) {
+    if !v0 && s.version < Version::at(0, 11, 1) {
         // Without FlashInfer installed, V1 up to 0.11.0 sorts instead: up to twice the sampler.
         uncertain += sampler / 2;
     }

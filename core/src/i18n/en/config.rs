@@ -77,4 +77,5 @@ crate::texts! {
     CF_H_HEADS_STATE: "num_heads and state_size",
     CF_JSON_AT: "line {0}, column {1}",
     CF_UNNAMED: "imported model",
+    CF_UNNAMED_OF: "{0} config",
 }

@@ -9,7 +9,7 @@ crate::texts! {
     RS_CHECKING_FIXES: "Checking which changes make it start…",
     RS_NO_FIX: "No preset GPU, TP size or setting here makes it start.",
     RS_WOULD_REFUSE: "vLLM would refuse to start. ",
-    RS_SG_LOAD_NEED: "kvbudget's reckoning, not a line SGLang prints: the weights take {0} per GPU, more than the {1} GB free before loading. PyTorch raises torch.OutOfMemoryError while they load; its message names the one allocation that failed.",
+    RS_SG_LOAD_NEED: "kvbudget's reckoning, not a line SGLang prints: the weights take {0} per GPU, more than the {1} GiB free before loading (which SGLang prints as “{1} GB”). PyTorch raises torch.OutOfMemoryError while they load; its message names the one allocation that failed.",
     RS_LOAD_NEED: "kvbudget's reckoning, not a line vLLM prints: the weights take {0} per GPU and CUDA and PyTorch hold about {1} before them, {2} in all, more than the GPU's {3}. PyTorch raises torch.OutOfMemoryError while they load; its message names the one allocation that failed.",
     RS_WHAT_MAKES_IT_START: "What makes it start",
     RS_EACH_CHECKED: " (each checked; one click applies it):",

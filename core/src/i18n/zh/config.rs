@@ -77,4 +77,5 @@ crate::texts! {
     CF_H_HEADS_STATE: "num_heads 和 state_size",
     CF_JSON_AT: "第 {0} 行第 {1} 列",
     CF_UNNAMED: "导入的模型",
+    CF_UNNAMED_OF: "{0} 配置",
 }

@@ -9,7 +9,7 @@ crate::texts! {
     RS_CHECKING_FIXES: "正在逐项验证哪些改动能让它启动……",
     RS_NO_FIX: "这里没有哪种预设 GPU、TP 规模或设置能让它启动。",
     RS_WOULD_REFUSE: "vLLM 无法启动。",
-    RS_SG_LOAD_NEED: "这是 kvbudget 的估算，不是 SGLang 打印的内容：权重每卡占 {0}，超过加载前空闲的 {1} GB。加载权重时 PyTorch 会抛出 torch.OutOfMemoryError，其消息只写出失败的那一次分配。",
+    RS_SG_LOAD_NEED: "这是 kvbudget 的估算，不是 SGLang 打印的内容：权重每卡占 {0}，超过加载前空闲的 {1} GiB（SGLang 打印为“{1} GB”）。加载权重时 PyTorch 会抛出 torch.OutOfMemoryError，其消息只写出失败的那一次分配。",
     RS_LOAD_NEED: "这是 kvbudget 的估算，不是 vLLM 打印的内容：权重每卡占 {0}，加载前 CUDA 与 PyTorch 已占约 {1}，合计 {2}，超过这块 GPU 的 {3}。加载权重时 PyTorch 会抛出 torch.OutOfMemoryError，其消息只写出失败的那一次分配。",
     RS_WHAT_MAKES_IT_START: "怎样才能启动",
     RS_EACH_CHECKED: "（每项都已验证，点一下即可应用）：",
