@@ -19,6 +19,7 @@ build: setup
 bench: build
 	node bench/throttled.mjs
 	node bench/perf.mjs
+	node bench/first-screen.mjs
 	cargo run --release --example core_bench
 	cargo run --release --example calibration
 
