@@ -167,6 +167,19 @@ fn custom_names_stay_text() {
     }
 }
 
+/// Each fix, applied to `s`, starts vLLM.
+fn each_starts_vllm(s: &kvbudget::core::scenario::PageScenario, f: &[kvbudget::core::fixes::Fix]) {
+    for x in f {
+        let mut t = s.clone();
+        x.change.apply(&mut t);
+        assert!(
+            evaluate(&t).unwrap().chosen.report.refusal.is_none(),
+            "{}",
+            x.label
+        );
+    }
+}
+
 #[test]
 fn what_fits_instead() {
     // Qwen3-8B BF16 at 40,960 tokens on an RTX 4090: pool 5,793,910,883 B holds 2,455 blocks
@@ -192,15 +205,7 @@ fn what_fits_instead() {
         "--kv-cache-dtype fp8: 1 sequence of 40,960 tokens fits"
     );
     // Each fix, applied, starts vLLM.
-    for x in &f {
-        let mut t = s.clone();
-        x.change.apply(&mut t);
-        assert!(
-            evaluate(&t).unwrap().chosen.report.refusal.is_none(),
-            "{}",
-            x.label
-        );
-    }
+    each_starts_vllm(&s, &f);
     // Weights that do not load: the AWQ checkpoint of the same model, more GPUs, larger GPUs;
     // never a higher utilization or FP8 KV (neither loads the weights).
     let (s, _) = decode("?model=Qwen/Qwen3-14B&gpu=rtx-4090");
@@ -864,15 +869,7 @@ fn fixes_try_the_same_gpu_first() {
         .collect();
     assert!(!gpus.iter().any(|g| g.contains("A100")), "{gpus:?}");
     assert!(!gpus.is_empty());
-    for x in &f {
-        let mut t = s.clone();
-        x.change.apply(&mut t);
-        assert!(
-            evaluate(&t).unwrap().chosen.report.refusal.is_none(),
-            "{}",
-            x.label
-        );
-    }
+    each_starts_vllm(&s, &f);
 }
 
 #[test]

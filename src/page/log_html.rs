@@ -16,6 +16,14 @@ fn button(out: &mut String, testid: &str, job: &str, label: &str) {
     );
 }
 
+/// A plan's button, after a space: it applies `which` (`data-plan-apply`).
+fn plan_button(which: &str, label: &str) -> String {
+    format!(
+        r#" <button type="button" class="linkish" data-testid="plan-apply-{which}" data-plan-apply="{which}">{}</button>"#,
+        esc(label)
+    )
+}
+
 fn head(out: &mut String, caption: &str, cols: &[&str]) {
     let _ = write!(
         out,
@@ -137,14 +145,14 @@ pub fn plan_html(v: &PlanView) -> String {
         Ok(u) => {
             let _ = write!(
                 out,
-                r#"<li>{lowest}<strong data-testid="plan-util" data-value="{point}">{point}</strong>{range}<button type="button" class="linkish" data-testid="plan-apply-util" data-plan-apply="util">{safe}</button></li>"#,
+                r#"<li>{lowest}<strong data-testid="plan-util" data-value="{point}">{point}</strong>{range}{safe}</li>"#,
                 lowest = esc(t!(PL_LOWEST_UTIL)),
                 range = esc(&t!(pl_util_range(
                     &kvbudget_core::floatfmt::display(u.optimistic),
                     &kvbudget_core::floatfmt::display(u.safe)
                 ))),
                 point = kvbudget_core::floatfmt::display(u.point),
-                safe = esc(t!(PL_SAFE_END))
+                safe = plan_button("util", t!(PL_SAFE_END))
             );
         }
         Err(why) => {
@@ -159,10 +167,7 @@ pub fn plan_html(v: &PlanView) -> String {
     let bytes = p.kv_cache_memory;
     // Bytes that do not fit beside the weights get no button: only why not.
     let use_kv = match p.kv_cache_memory_over {
-        None => format!(
-            r#"<button type="button" class="linkish" data-testid="plan-apply-kv" data-plan-apply="kv">{}</button>"#,
-            esc(t!(PL_USE_IT))
-        ),
+        None => plan_button("kv", t!(PL_USE_IT)),
         Some((needed, total)) => format!(
             r#"<span data-testid="plan-kv-over">{}</span>"#,
             esc(&t!(pl_kv_over(
@@ -173,22 +178,15 @@ pub fn plan_html(v: &PlanView) -> String {
     };
     let (point, safe, optimistic) = p.longest;
     // Each suggestion a button, where there is one to apply.
-    let button = |which: &str, label: &str, shown: bool| {
-        if shown {
-            format!(
-                r#" <button type="button" class="linkish" data-testid="plan-apply-{which}" data-plan-apply="{which}">{}</button>"#,
-                esc(label)
-            )
-        } else {
-            String::new()
-        }
+    let use_ctx = if safe >= kvbudget_core::fields::MIN_CTX {
+        plan_button("ctx", t!(PL_SAFE_END))
+    } else {
+        String::new()
     };
-    let use_ctx = button(
-        "ctx",
-        t!(PL_SAFE_END),
-        safe >= kvbudget_core::fields::MIN_CTX,
-    );
-    let use_tp = button("tp", t!(PL_USE_IT), p.smallest_tp.is_some());
+    let use_tp = p
+        .smallest_tp
+        .map(|_| plan_button("tp", t!(PL_USE_IT)))
+        .unwrap_or_default();
     let tp = p.smallest_tp.map(|t| t.to_string());
     let _ = write!(
         out,
@@ -218,16 +216,16 @@ pub fn plan_html(v: &PlanView) -> String {
                 PL_FP8,
                 kvbudget_core::floatfmt::display(u)
             )),
-            button("fp8", t!(PL_USE_IT), true)
+            plan_button("fp8", t!(PL_USE_IT))
         );
     }
     // A max_num_seqs below N: the memory holds them, the scheduler does not run them at once.
     if let Some(cap) = p.capped_at {
         let _ = write!(
             out,
-            r#"<li data-testid="plan-seqs" data-value="{n}">{}<strong>--max-num-seqs {n}</strong> <button type="button" class="linkish" data-testid="plan-apply-seqs" data-plan-apply="seqs">{}</button></li>"#,
+            r#"<li data-testid="plan-seqs" data-value="{n}">{}<strong>--max-num-seqs {n}</strong>{}</li>"#,
             esc(&kvbudget_core::tf!(PL_CAPPED, thousands(cap), thousands(n))),
-            esc(t!(PL_USE_IT))
+            plan_button("seqs", t!(PL_USE_IT))
         );
     }
     let _ = write!(
