@@ -202,6 +202,22 @@ pub fn figure_export_html(chart: &Chart) -> String {
     )
 }
 
+/// The `width` and `height` the chart code wrote on its `<svg>` (`charts::svg`), `None` for
+/// anything else (a chart's error). The SVG box keeps that aspect ratio, so a box whose SVG is not
+/// drawn yet (`content-visibility: auto` below the window) is as tall as when it is: nothing below
+/// it moves as the reader scrolls to it.
+fn drawn_size(svg: &str) -> Option<(u32, u32)> {
+    let head = &svg[..svg.find('>')?];
+    let attr = |name: &str| -> Option<u32> {
+        let at = head.find(&format!(" {name}=\""))? + name.len() + 3;
+        head[at..].split('"').next()?.parse().ok()
+    };
+    head.starts_with("<svg ")
+        .then(|| Some((attr("width")?, attr("height")?)))
+        .flatten()
+        .filter(|&(w, h)| w > 0 && h > 0)
+}
+
 /// A chart's figure as HTML text: its caption, its SVG (`svg`: the chart code's, escaped there; in
 /// a box named `svg_id` if given), its exact value for automation, the summary for screen readers
 /// and the download buttons.
@@ -213,12 +229,31 @@ pub fn figure_html(
     svg_id: Option<&str>,
 ) -> String {
     let id = svg_id.map(|i| format!(r#" id="{i}""#)).unwrap_or_default();
+    let ratio = drawn_size(svg)
+        .map(|(w, h)| format!(r#" style="aspect-ratio: {w} / {h}""#))
+        .unwrap_or_default();
     format!(
-        r#"<figure class="chart" data-testid="{}" data-value="{}"><figcaption>{}</figcaption><div class="chart__svg"{id}>{svg}</div><p class="sr-summary">{}</p><p class="chart__export">{}</p></figure>"#,
+        r#"<figure class="chart" data-testid="{}" data-value="{}"><figcaption>{}</figcaption><div class="chart__svg"{id}{ratio}>{svg}</div><p class="sr-summary">{}</p><p class="chart__export">{}</p></figure>"#,
         chart.testid,
         super::html_escape(value),
         figure_caption_html(chart),
         super::html_escape(summary),
         figure_export_html(chart)
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::drawn_size;
+
+    #[test]
+    fn the_svg_box_takes_the_size_written_on_the_svg() {
+        // The head `charts::svg` writes: width and height after the other attributes.
+        let svg = r#"<svg role="img" preserveAspectRatio="xMidYMid meet" width="640" height="412" viewBox="0 0 640 412"><text>x</text></svg>"#;
+        assert_eq!(drawn_size(svg), Some((640, 412)));
+        // A chart's error is a paragraph: no ratio, the box sizes to it.
+        assert_eq!(drawn_size("<p>chart error: no data</p>"), None);
+        assert_eq!(drawn_size(r#"<svg width="0" height="412">"#), None);
+        assert_eq!(drawn_size(""), None);
+    }
 }

@@ -140,6 +140,21 @@ test('the charts are drawn again at their new width when the window is resized',
   await context.close();
 });
 
+test('scrolling down to the GPU table moves nothing: a chart not drawn yet is as tall as drawn', async () => {
+  for (const width of [1280, 390]) {
+    const { context, page, problems } = await openReady(env, SEED_URL, { viewport: { width, height: 800 } });
+    const gpus = page.locator('details.gpus > summary');
+    const top = () => gpus.evaluate((e) => Math.round(e.getBoundingClientRect().top + window.scrollY));
+    const before = await top();
+    // Scrolling to it brings the charts above it into view, drawn only then (content-visibility).
+    await gpus.scrollIntoViewIfNeeded();
+    await page.waitForTimeout(300);
+    assert.equal(await top(), before, `the GPU table's summary moved at ${width} px`);
+    assert.deepEqual(problems, []);
+    await context.close();
+  }
+});
+
 test('reload and back/forward restore the scenario', async () => {
   const { context, page, problems } = await openReady(env, SEED_URL);
   await select(page, 'gpu', 'h100-sxm');
