@@ -434,10 +434,7 @@ pub(crate) fn model_from(a: &ModelArgs) -> Result<ModelSpec, String> {
     let head_dim_default = base.as_ref().map(|m| m.head_dim);
     let attention = match (a.mla_latent, a.sliding_window, a.sliding_layers) {
         (Some(latent), None, None) => Attention::Mla { latent, indexer: 0 },
-        (None, Some(window), Some(sliding_layers)) => Attention::SlidingWindow {
-            window,
-            sliding_layers,
-        },
+        (None, Some(window), Some(sliding_layers)) => Attention::sliding(window, sliding_layers),
         (None, None, None) => base
             .as_ref()
             .map(|m| m.attention)

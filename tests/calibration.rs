@@ -42,20 +42,11 @@ fn model_of(r: &Value) -> ModelSpec {
     } else if kind.contains("sliding") {
         if kind.contains("5:1") || kind.contains("5 of 6") {
             // Gemma-3: five sliding (window 1024) layers to one full.
-            Attention::SlidingWindow {
-                window: 1024,
-                sliding_layers: layers - layers / 6,
-            }
+            Attention::sliding(1024, layers - layers / 6)
         } else if kind.contains("(128") {
-            Attention::SlidingWindow {
-                window: 128,
-                sliding_layers: layers / 2,
-            }
+            Attention::sliding(128, layers / 2)
         } else {
-            Attention::SlidingWindow {
-                window: 4096,
-                sliding_layers: layers / 2,
-            }
+            Attention::sliding(4096, layers / 2)
         }
     } else {
         Attention::Full

@@ -106,10 +106,7 @@ fn cases() -> Vec<Case> {
     const M: &str = "vllm-modern.jsonl";
     const H: &str = "vllm-0.19-h100.jsonl";
     let gemma2 = |layers, kv, hd| ModelSpec {
-        attention: Attention::SlidingWindow {
-            window: 4096,
-            sliding_layers: layers / 2,
-        },
+        attention: Attention::sliding(4096, layers / 2),
         ..ModelSpec::from_geometry("gemma-2", layers, kv, hd)
     };
     vec![

@@ -734,7 +734,7 @@ fn config_json_stands_in_for_model() {
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(
         err.contains(
-            "attention_k_eq_v is true: the full-attention layers keep one tensor for K and V"
+            "attention_k_eq_v is true: the full-attention layers project V with K's weights"
         ),
         "{err}"
     );

@@ -155,13 +155,7 @@ fn weights_from_the_config() {
 fn gemma2_sliding_window_figures() {
     // The imported gemma-2-9b gives the same vLLM figures as the preset (21 sliding + 21 full layers).
     let m = import(&config("gemma-2-9b-it"), "google/gemma-2-9b-it").unwrap();
-    assert_eq!(
-        m.spec.attention,
-        Attention::SlidingWindow {
-            window: 4096,
-            sliding_layers: 21
-        }
-    );
+    assert_eq!(m.spec.attention, Attention::sliding(4096, 21));
     let scenario = |spec| Scenario {
         model: spec,
         kv_dtype: KvDtype::Auto,
@@ -193,13 +187,7 @@ fn nested_multimodal_config() {
     // gemma-3-4b: text_config holds the language model; 34 layers, every 6th full → 5 full, 29 sliding.
     let m = import(&config("gemma-3-4b-it"), "google/gemma-3-4b-it").unwrap();
     assert_eq!(m.spec.layers, 34);
-    assert_eq!(
-        m.spec.attention,
-        Attention::SlidingWindow {
-            window: 1024,
-            sliding_layers: 29
-        }
-    );
+    assert_eq!(m.spec.attention, Attention::sliding(1024, 29));
     assert!(m.spec.extras.multimodal);
     // linear rope scaling × 8 on max_position_embeddings (absent here → 0) leaves no default length.
     assert!(m.notes.iter().any(|n| n.contains("text_config")));

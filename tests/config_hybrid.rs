@@ -142,13 +142,7 @@ fn nemotron_h_reads_its_pattern() {
 fn gpt_oss_slides_on_every_other_layer() {
     // layer_types alternate sliding_attention (window 128) and full_attention over 24 layers.
     let m = import(&config("gpt-oss-20b"), "openai/gpt-oss-20b").unwrap();
-    assert_eq!(
-        m.spec.attention,
-        Attention::SlidingWindow {
-            window: 128,
-            sliding_layers: 12
-        }
-    );
+    assert_eq!(m.spec.attention, Attention::sliding(128, 12));
     let m = import(&config("gpt-oss-120b"), "openai/gpt-oss-120b").unwrap();
     assert_eq!(m.spec.sliding_layers(), 18);
 }
@@ -184,13 +178,7 @@ fn gemma3_reads_text_config_and_its_pattern() {
     // Gemma-3-27B: 62 layers, sliding_window 1,024, sliding_window_pattern 6 → ⌊62 / 6⌋ = 10
     // full, 52 sliding; 16 KV heads × 128.
     let m = import(&config("gemma-3-27b-it"), "google/gemma-3-27b-it").unwrap();
-    assert_eq!(
-        m.spec.attention,
-        Attention::SlidingWindow {
-            window: 1024,
-            sliding_layers: 52
-        }
-    );
+    assert_eq!(m.spec.attention, Attention::sliding(1024, 52));
     assert_eq!((m.spec.kv_heads, m.spec.head_dim), (16, 128));
     // Gemma-3-12B: 48 layers → 8 full, 40 sliding.
     let m = import(&config("gemma-3-12b-it"), "google/gemma-3-12b-it").unwrap();

@@ -14,10 +14,8 @@ use proptest::prelude::*;
 fn arb_attention() -> impl Strategy<Value = Attention> {
     prop_oneof![
         Just(Attention::Full),
-        (1u64..200_000, 0u64..200).prop_map(|(window, sliding_layers)| Attention::SlidingWindow {
-            window,
-            sliding_layers
-        }),
+        (1u64..200_000, 0u64..200)
+            .prop_map(|(window, sliding_layers)| Attention::sliding(window, sliding_layers)),
         (1u64..2048).prop_map(|latent| Attention::Mla { latent, indexer: 0 }),
     ]
 }
@@ -40,10 +38,8 @@ fn arb_model() -> impl Strategy<Value = ModelSpec> {
                 Attention::SlidingWindow {
                     window,
                     sliding_layers,
-                } => Attention::SlidingWindow {
-                    window,
-                    sliding_layers: sliding_layers.min(layers),
-                },
+                    ..
+                } => Attention::sliding(window, sliding_layers.min(layers)),
                 a => a,
             };
             ModelSpec {
@@ -120,7 +116,7 @@ proptest! {
         layers in any::<u64>(), kv_heads in any::<u64>(), heads in any::<u64>(), head_dim in any::<u64>(),
         attention in prop_oneof![
             Just(Attention::Full),
-            (any::<u64>(), any::<u64>()).prop_map(|(window, sliding_layers)| Attention::SlidingWindow { window, sliding_layers }),
+            (any::<u64>(), any::<u64>()).prop_map(|(window, sliding_layers)| Attention::sliding(window, sliding_layers)),
             any::<u64>().prop_map(|latent| Attention::Mla { latent, indexer: 0 }),
         ],
         tp in any::<u64>(), pp in any::<u64>(), block in proptest::option::of(any::<u64>()),

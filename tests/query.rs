@@ -17,10 +17,7 @@ fn round_trip() {
     let s = PageScenario {
         model: ModelChoice::Custom(ModelSpec {
             id: "a&b=c <x>".into(),
-            attention: Attention::SlidingWindow {
-                window: 4096,
-                sliding_layers: 21,
-            },
+            attention: Attention::sliding(4096, 21),
             dtype: ModelDtype::F16,
             max_position: 8192,
             vocab: 256_000,
@@ -145,13 +142,7 @@ fn sliding_window_needs_both_keys() {
     assert!(notes[0].message.contains("needs window and sliding_layers"));
     let (s, notes) = decode("model=custom&layers=42&attn=sliding&window=4096&sliding_layers=21");
     assert_eq!(notes, vec![]);
-    assert_eq!(
-        s.model.spec().attention,
-        Attention::SlidingWindow {
-            window: 4096,
-            sliding_layers: 21
-        }
-    );
+    assert_eq!(s.model.spec().attention, Attention::sliding(4096, 21));
 }
 
 #[test]

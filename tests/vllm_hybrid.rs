@@ -275,10 +275,7 @@ fn gemma3_27b() -> ModelSpec {
         32,
         16,
         128,
-        Attention::SlidingWindow {
-            window: 1024,
-            sliding_layers: 52,
-        },
+        Attention::sliding(1024, 52),
         None,
     )
 }
@@ -325,10 +322,7 @@ fn example_4_gpt_oss_120b_token_line_from_its_printed_memory() {
         64,
         8,
         64,
-        Attention::SlidingWindow {
-            window: 128,
-            sliding_layers: 18,
-        },
+        Attention::sliding(128, 18),
         None,
     );
     let at = |g: f64| {
@@ -533,18 +527,7 @@ fn group_size_rule_by_release() {
     // 10 full + 14 sliding layers (window 512). Up to 0.17 (factor 1.25; pure minimum up to
     // 0.11): 14 ≥ 12.5, groups of 10 → 1 + 2 groups, 6 padding layers (6 / 14 = 42.86 %).
     // From 0.18 (factor 1.5): 14 < 15, groups of 14 → 1 + 1, 4 padding full layers (4 / 10 = 40 %).
-    let m = model(
-        "mixed",
-        24,
-        8,
-        8,
-        128,
-        Attention::SlidingWindow {
-            window: 512,
-            sliding_layers: 14,
-        },
-        None,
-    );
+    let m = model("mixed", 24, 8, 8, 128, Attention::sliding(512, 14), None);
     let g = |v: Version| {
         let s = scenario(m.clone(), KvDtype::Auto, KvMemory::Blocks(1000), 4096, v);
         let g = run(&s).groups.unwrap();

@@ -348,10 +348,7 @@ fn gemma3(layers: u64, sliding: u64) -> ModelSpec {
         attention_heads: 32,
         kv_heads: 16,
         head_dim: 128,
-        attention: Attention::SlidingWindow {
-            window: 1024,
-            sliding_layers: sliding,
-        },
+        attention: Attention::sliding(1024, sliding),
         dtype: ModelDtype::Bf16,
         max_position: 131_072,
         vocab: 262_208,

@@ -1,7 +1,7 @@
 //! The seeds' arithmetic: bytes per token, the pool, sequences that fit, and the decode ceiling.
 
 use crate::error::{KvError, Result};
-use crate::model::{Attention, Embeddings, KvDtype, ModelSpec};
+use crate::model::{Attention, Embeddings, HeadShape, KvDtype, ModelSpec};
 use crate::units::Bytes;
 
 /// KV bytes one token costs on one attention layer of one GPU (tensor-parallel rank):
@@ -24,14 +24,44 @@ pub fn bytes_per_token_per_layer(model: &ModelSpec, kv: KvDtype, tp: u64) -> Res
             latent_bytes.and_then(|l| l.checked_add(index))
         }
         Attention::Mla { latent, .. } => latent.checked_mul(b),
-        _ => {
-            let heads = (model.kv_heads / tp.max(1)).max(1);
-            2u64.checked_mul(heads)
-                .and_then(|x| x.checked_mul(model.head_dim))
-                .and_then(|x| x.checked_mul(b))
-        }
+        _ => shape_bytes(model.shape(), b, tp),
     };
     v.ok_or(KvError::Overflow("bytes per token"))
+}
+
+/// `2 × max(1, kv_heads / tp) × head_dim × bytes`: one token's K and V on one layer of `shape`.
+fn shape_bytes(shape: HeadShape, b: u64, tp: u64) -> Option<u64> {
+    let heads = (shape.kv_heads / tp.max(1)).max(1);
+    2u64.checked_mul(heads)
+        .and_then(|x| x.checked_mul(shape.head_dim))
+        .and_then(|x| x.checked_mul(b))
+}
+
+/// KV bytes one token costs on one full-attention layer: [`bytes_per_token_per_layer`], or with
+/// the full layers' own shape (Gemma 4: `global_head_dim`, and with `attention_k_eq_v` its
+/// global KV heads; K and V both cached).
+pub fn bytes_per_token_full_layer(model: &ModelSpec, kv: KvDtype, tp: u64) -> Result<u64> {
+    match model.attention {
+        Attention::SlidingWindow { full: Some(f), .. } => {
+            shape_bytes(f, kv.bytes(model.dtype), tp).ok_or(KvError::Overflow("bytes per token"))
+        }
+        _ => bytes_per_token_per_layer(model, kv, tp),
+    }
+}
+
+/// The attention layers with a cache of their own on the largest of `pp` stages, by kind: (full,
+/// windowed: sliding or chunked local). Layers that share another's cache (Gemma 4) keep none.
+pub fn cached_layers(model: &ModelSpec, pp: u64) -> (u64, u64) {
+    let share = |n: u64| stage_share(n, model.layers, pp);
+    let shared = model.kv_shared();
+    let attention = share(model.attention_layers() - shared.total());
+    let windowed = match model.attention {
+        Attention::SlidingWindow { .. } => model.sliding_layers() - shared.sliding,
+        Attention::ChunkedLocal { .. } => model.local_layers(),
+        _ => 0,
+    };
+    let windowed = share(windowed).min(attention);
+    (attention - windowed, windowed)
 }
 
 /// `part` of a model's `layers` on the largest of `pp` stages, in proportion, rounded up (exact
@@ -92,11 +122,12 @@ pub fn max_stage_layers(layers: u64, pp: u64) -> u64 {
 /// At TP = PP = 1 this is exactly the course formula (Qwen3-8B bf16: 2 × 36 × 8 × 128 × 2 = 147,456 B).
 /// A hybrid's recurrent layers keep no per-token cache: `L` counts the attention layers only.
 pub fn bytes_per_token(model: &ModelSpec, kv: KvDtype, tp: u64, pp: u64) -> Result<Bytes> {
-    let per_layer = bytes_per_token_per_layer(model, kv, tp)?;
-    per_layer
-        .checked_mul(stage_share(model.attention_layers(), model.layers, pp))
+    let (full, windowed) = cached_layers(model, pp);
+    let per_full = bytes_per_token_full_layer(model, kv, tp)? as u128;
+    let per_layer = bytes_per_token_per_layer(model, kv, tp)? as u128;
+    u64::try_from(full as u128 * per_full + windowed as u128 * per_layer)
         .map(Bytes)
-        .ok_or(KvError::Overflow("bytes per token"))
+        .map_err(|_| KvError::Overflow("bytes per token"))
 }
 
 /// The same model if every KV head were a query head (plain MHA), TP = 1: `2 × L × H_q × d_h × b`.
@@ -122,25 +153,19 @@ pub fn bytes_per_sequence(
     ctx: u64,
 ) -> Result<Bytes> {
     let per_layer = bytes_per_token_per_layer(model, kv, tp)? as u128;
-    let share = |n: u64| stage_share(n, model.layers, pp) as u128;
-    let windowed = match model.attention {
-        Attention::SlidingWindow { window, .. } => Some((model.sliding_layers(), window)),
-        Attention::ChunkedLocal { chunk, .. } => Some((model.local_layers(), chunk)),
-        _ => None,
+    let per_full = bytes_per_token_full_layer(model, kv, tp)? as u128;
+    let window = match model.attention {
+        Attention::SlidingWindow { window, .. } => window,
+        Attention::ChunkedLocal { chunk, .. } => chunk,
+        _ => 0,
     };
-    let attention = share(model.attention_layers());
-    let total = match windowed {
-        Some((n, w)) => {
-            // Windowed layers on the largest stage, in proportion (exact at PP = 1).
-            let windowed = share(n).min(attention);
-            let full = attention - windowed;
-            // Each factor is below 2⁶⁴, so the products of two fit in u128; the rest is checked.
-            (full * ctx as u128)
-                .checked_add(windowed * ctx.min(w) as u128)
-                .and_then(|t| t.checked_mul(per_layer))
-        }
-        None => (attention * ctx as u128).checked_mul(per_layer),
-    };
+    // Layers on the largest stage, in proportion (exact at PP = 1). Each factor is below 2⁶⁴,
+    // so the products of two fit in u128; the rest is checked.
+    let (full, windowed) = cached_layers(model, pp);
+    let total = (full as u128 * ctx as u128)
+        .checked_mul(per_full)
+        .zip((windowed as u128 * ctx.min(window) as u128).checked_mul(per_layer))
+        .and_then(|(f, w)| f.checked_add(w));
     total
         .and_then(|t| t.checked_add(state_bytes_per_sequence(model, tp, pp).0 as u128))
         .and_then(|t| u64::try_from(t).ok())

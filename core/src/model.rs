@@ -155,6 +155,11 @@ pub enum Attention {
         window: u64,
         /// How many layers slide (the others attend fully).
         sliding_layers: u64,
+        /// The full-attention layers' KV heads and head dimension where they differ from the
+        /// sliding layers' (the spec's `kv_heads` and `head_dim`): Gemma 4.
+        full: Option<HeadShape>,
+        /// Layers that keep no cache of their own (Gemma 4's KV sharing).
+        shared: SharedKv,
     },
     /// Multi-head latent attention (DeepSeek-V2/V3): one latent of `kv_lora_rank + qk_rope_head_dim`
     /// elements per token per layer, no K/V doubling, replicated on every tensor-parallel rank.
@@ -174,6 +179,54 @@ pub enum Attention {
         /// How many layers are local.
         local_layers: u64,
     },
+}
+
+impl Attention {
+    /// Sliding-window layers beside full ones of the same shape, every layer with its own cache.
+    pub const fn sliding(window: u64, sliding_layers: u64) -> Attention {
+        Attention::SlidingWindow {
+            window,
+            sliding_layers,
+            full: None,
+            shared: SharedKv::NONE,
+        }
+    }
+}
+
+/// The KV heads and head dimension of one kind of attention layer. Gemma 4's full-attention
+/// layers have their own (`gemma4.py`, vLLM 0.19–0.34: `global_head_dim`, and
+/// `num_global_key_value_heads` when `attention_k_eq_v`; K and V are both cached even then, V
+/// normed and K roped).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HeadShape {
+    /// KV heads of the layer (before tensor parallelism).
+    pub kv_heads: u64,
+    /// Head dimension.
+    pub head_dim: u64,
+}
+
+/// Layers that read the cache of the last earlier layer of their kind and keep none of their
+/// own: the last `num_kv_shared_layers` layers of Gemma 3n and Gemma 4, counted by kind (vLLM
+/// gives them no cache spec: `kv_sharing_target_layer_name`, `gpu_model_runner.py` 0.19–0.34).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SharedKv {
+    /// Sliding-window layers without a cache of their own.
+    pub sliding: u64,
+    /// Full-attention layers without a cache of their own.
+    pub full: u64,
+}
+
+impl SharedKv {
+    /// No layer shares another's cache.
+    pub const NONE: SharedKv = SharedKv {
+        sliding: 0,
+        full: 0,
+    };
+
+    /// Layers that share, of both kinds.
+    pub const fn total(self) -> u64 {
+        self.sliding + self.full
+    }
 }
 
 /// The recurrent mixer of a hybrid model's non-attention layers.
@@ -502,27 +555,24 @@ impl ModelSpec {
             MAX_DIM,
             "a whole number from 1 to 1,048,576",
         )?;
-        if self.kv_heads > self.attention_heads {
-            return Err(KvError::Invalid {
-                field: "KV heads",
-                message: crate::tf!(ERR_KV_HEADS, self.kv_heads, self.attention_heads),
-            });
-        }
-        // Each KV head serves the same number of query heads (grouped-query attention; MLA
-        // caches one latent, whatever its KV heads).
-        if !matches!(self.attention, Attention::Mla { .. })
-            && self.attention_heads % self.kv_heads != 0
-        {
-            return Err(KvError::Invalid {
-                field: "KV heads",
-                message: crate::tf!(ERR_KV_UNEVEN, self.attention_heads, self.kv_heads),
-            });
+        if matches!(self.attention, Attention::Mla { .. }) {
+            // MLA caches one latent, whatever its KV heads.
+            if self.kv_heads > self.attention_heads {
+                return Err(KvError::Invalid {
+                    field: "KV heads",
+                    message: crate::tf!(ERR_KV_HEADS, self.kv_heads, self.attention_heads),
+                });
+            }
+        } else {
+            self.check_heads("KV heads", "head_dim", self.shape())?;
         }
         match self.attention {
             Attention::Full => {}
             Attention::SlidingWindow {
                 window,
                 sliding_layers,
+                full,
+                shared,
             } => {
                 check_range(
                     "sliding window",
@@ -535,6 +585,20 @@ impl ModelSpec {
                     return Err(KvError::Invalid {
                         field: "sliding layers",
                         message: crate::tf!(ERR_AT_MOST_LAYERS, self.layers, sliding_layers),
+                    });
+                }
+                if let Some(f) = full {
+                    self.check_heads("full-attention KV heads", "full-attention head_dim", f)?;
+                }
+                let full_layers = self.layers - sliding_layers;
+                if shared.sliding > sliding_layers || shared.full > full_layers {
+                    return Err(KvError::Invalid {
+                        field: "KV-shared layers",
+                        message: crate::tf!(
+                            ERR_AT_MOST_LAYERS,
+                            self.layers,
+                            shared.sliding.max(shared.full)
+                        ),
                     });
                 }
             }
@@ -587,6 +651,71 @@ impl ModelSpec {
             }
         }
         Ok(())
+    }
+
+    /// A layer shape's KV heads and head dimension: each in range, and each KV head serving the
+    /// same number of query heads (grouped-query attention).
+    fn check_heads(&self, heads: &'static str, dim: &'static str, s: HeadShape) -> Result<()> {
+        check_range(
+            heads,
+            s.kv_heads,
+            1,
+            MAX_DIM,
+            "a whole number from 1 to 1,048,576",
+        )?;
+        check_range(
+            dim,
+            s.head_dim,
+            1,
+            MAX_DIM,
+            "a whole number from 1 to 1,048,576",
+        )?;
+        if s.kv_heads > self.attention_heads {
+            return Err(KvError::Invalid {
+                field: heads,
+                message: crate::tf!(ERR_KV_HEADS, s.kv_heads, self.attention_heads),
+            });
+        }
+        if self.attention_heads % s.kv_heads != 0 {
+            return Err(KvError::Invalid {
+                field: heads,
+                message: crate::tf!(ERR_KV_UNEVEN, self.attention_heads, s.kv_heads),
+            });
+        }
+        Ok(())
+    }
+
+    /// The KV heads and head dimension of the (sliding, or only) attention layers.
+    pub const fn shape(&self) -> HeadShape {
+        HeadShape {
+            kv_heads: self.kv_heads,
+            head_dim: self.head_dim,
+        }
+    }
+
+    /// The KV heads and head dimension of the full-attention layers.
+    pub fn full_shape(&self) -> HeadShape {
+        match self.attention {
+            Attention::SlidingWindow { full: Some(f), .. } => f,
+            _ => self.shape(),
+        }
+    }
+
+    /// Layers that keep no cache of their own, by kind.
+    pub fn kv_shared(&self) -> SharedKv {
+        match self.attention {
+            Attention::SlidingWindow { shared, .. } => shared,
+            _ => SharedKv::NONE,
+        }
+    }
+
+    /// Whether the layers differ from one shape of KV head over every layer, each with its own
+    /// cache (Gemma 4): what only vLLM's hybrid allocator (0.19+) sizes here.
+    pub fn split_kv(&self) -> bool {
+        matches!(
+            self.attention,
+            Attention::SlidingWindow { full: Some(_), .. }
+        ) || self.kv_shared().total() > 0
     }
 
     /// The model as vLLM release `(major, minor)` allocates it: a hybrid's state in that

@@ -584,6 +584,7 @@ pub fn custom_summary(s: &PageScenario) -> String {
         Attention::SlidingWindow {
             window,
             sliding_layers,
+            ..
         } => t!(in_sliding(&thousands(window), sliding_layers, c.layers)),
         Attention::Mla { latent, indexer } => t!(in_mla(latent, indexer)),
         Attention::ChunkedLocal {

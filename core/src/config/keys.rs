@@ -12,6 +12,8 @@ use serde_json::Value;
 pub(super) struct Read {
     pub head_dim: u64,
     pub kv_heads: u64,
+    /// A Gemma 4 config, whose full-attention shape and KV sharing are modelled.
+    pub gemma4: bool,
 }
 
 /// Whether a key's value changes the KV layout of a model read as `r`.
@@ -43,19 +45,22 @@ fn listed(v: &Value) -> bool {
 const KEYS: [(&str, &str, Changes); 12] = [
     // Gemma 4 (`gemma4.py`; transformers' `Gemma4TextConfig`): full-attention layers with their
     // own head dimension (512 beside the sliding layers' 256) and KV heads, and K = V there.
+    // Modelled for Gemma 4's own model types (`layers::gemma4`), refused on any other.
     ("global_head_dim", en::CF_K_GLOBAL_HEAD_DIM, |v, _, r| {
-        count(v).is_some_and(|d| d != r.head_dim)
+        !r.gemma4 && count(v).is_some_and(|d| d != r.head_dim)
     }),
     (
         "num_global_key_value_heads",
         en::CF_K_GLOBAL_KV_HEADS,
-        |v, _, r| count(v).is_some_and(|h| h != r.kv_heads),
+        |v, _, r| !r.gemma4 && count(v).is_some_and(|h| h != r.kv_heads),
     ),
-    ("attention_k_eq_v", en::CF_K_K_EQ_V, |v, _, _| yes(v)),
+    ("attention_k_eq_v", en::CF_K_K_EQ_V, |v, _, r| {
+        !r.gemma4 && yes(v)
+    }),
     // Gemma 3n and Gemma 4 (`gemma3n.py`, `gemma4.py`): the last layers read the KV cache of an
-    // earlier layer of their kind and keep none of their own.
-    ("num_kv_shared_layers", en::CF_K_KV_SHARED, |v, _, _| {
-        count(v).is_some_and(|n| n > 0)
+    // earlier layer of their kind and keep none of their own (modelled for Gemma 4).
+    ("num_kv_shared_layers", en::CF_K_KV_SHARED, |v, _, r| {
+        !r.gemma4 && count(v).is_some_and(|n| n > 0)
     }),
     // Hunyuan (`hunyuan_v1.py`): cross-layer attention, one KV cache for `cla_share_factor` layers.
     ("use_cla", en::CF_K_CLA, |v, _, _| yes(v)),

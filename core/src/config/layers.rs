@@ -5,7 +5,9 @@
 use super::{b, bad, s, u};
 use crate::error::{truncate, KvError, Result};
 use crate::i18n::en;
-use crate::model::{Attention, ModelDtype, StateFamily, StateKind, StateLayers};
+use crate::model::{
+    Attention, HeadShape, ModelDtype, SharedKv, StateFamily, StateKind, StateLayers,
+};
 use crate::units::thousands;
 use serde_json::{Map, Value};
 
@@ -63,6 +65,7 @@ pub(super) fn read(
     layers: u64,
     hidden: u64,
     dtype: ModelDtype,
+    shape: HeadShape,
     notes: &mut Vec<String>,
 ) -> Result<Layers> {
     let t = model_type.to_ascii_lowercase();
@@ -116,7 +119,11 @@ pub(super) fn read(
         }
     }
     let attention_layers = out.cached - out.state.map_or(0, |st| st.layers);
-    out.attention = attention(m, &t, attention_layers, notes)?;
+    out.attention = if t.starts_with("gemma4") {
+        gemma4(m, layers, shape, notes)
+    } else {
+        attention(m, &t, attention_layers, notes)?
+    };
     if let Some(st) = &out.state {
         // As the newest release allocates it (older ones may differ: StateLayers::resolved).
         let st = st.resolved((0, 33));
@@ -182,6 +189,67 @@ fn gated_deltanet(
         layers - n
     ));
     Ok(Some(st))
+}
+
+/// Gemma 4 (`gemma4`, `gemma4_text`), as vLLM's `gemma4.py` (0.19–0.34) reads transformers'
+/// `Gemma4TextConfig` (5.5–5.14; later releases fold the same values into `per_layer_config`):
+/// `layer_types` (by default every sixth layer full, and the last always), one `sliding_window`
+/// (512 by default) on the sliding layers with `shape` (`head_dim`, `num_key_value_heads`); the
+/// full layers `global_head_dim` wide (512 by default) with `num_global_key_value_heads` when
+/// `attention_k_eq_v` (K and V both cached: V normed, K roped), else `num_key_value_heads`; the
+/// last `num_kv_shared_layers` read the cache of the last earlier layer of their kind and keep
+/// none (`kv_sharing_target_layer_name`).
+fn gemma4(m: &Obj, layers: u64, shape: HeadShape, notes: &mut Vec<String>) -> Attention {
+    let sliding: Vec<bool> = match kinds(m) {
+        Some(k) if k.len() as u64 == layers => k.iter().map(|k| k.contains("sliding")).collect(),
+        _ => (0..layers)
+            .map(|i| (i + 1) % 6 != 0 && i + 1 != layers)
+            .collect(),
+    };
+    let mut window = u(m, &["sliding_window"]).filter(|w| *w > 0).unwrap_or(512);
+    // transformers halves the window for bidirectional attention on every layer.
+    if s(m, "use_bidirectional_attention") == Some("all") {
+        window = window / 2 + 1;
+    }
+    let k_eq_v = b(m, "attention_k_eq_v") == Some(true);
+    let full = HeadShape {
+        kv_heads: match u(m, &["num_global_key_value_heads"]).filter(|_| k_eq_v) {
+            Some(h) if h > 0 => h,
+            _ => shape.kv_heads,
+        },
+        head_dim: u(m, &["global_head_dim"]).filter(|d| *d > 0).unwrap_or(512),
+    };
+    let n_shared = u(m, &["num_kv_shared_layers"]).unwrap_or(0).min(layers) as usize;
+    let tail = &sliding[sliding.len() - n_shared..];
+    let shared = SharedKv {
+        sliding: tail.iter().filter(|s| **s).count() as u64,
+        full: tail.iter().filter(|s| !**s).count() as u64,
+    };
+    let n_sliding = sliding.iter().filter(|s| **s).count() as u64;
+    notes.push(crate::tf!(
+        CF_GEMMA4,
+        n_sliding,
+        thousands(window),
+        shape.kv_heads,
+        shape.head_dim,
+        layers - n_sliding,
+        full.kv_heads,
+        full.head_dim
+    ));
+    if shared.total() > 0 {
+        notes.push(crate::tf!(
+            CF_GEMMA4_SHARED,
+            shared.total(),
+            shared.sliding,
+            shared.full
+        ));
+    }
+    Attention::SlidingWindow {
+        window,
+        sliding_layers: n_sliding,
+        full: (full != shape).then_some(full),
+        shared,
+    }
 }
 
 /// `layer_types` / `layers_block_type` as strings.
@@ -322,10 +390,7 @@ fn sliding(m: &Obj, model_type: &str, layers: u64, notes: &mut Vec<String>) -> A
         return if n == 0 {
             Attention::Full
         } else {
-            Attention::SlidingWindow {
-                window,
-                sliding_layers: n.min(layers),
-            }
+            Attention::sliding(window, n.min(layers))
         };
     }
     if let Some(p) = u(m, &["sliding_window_pattern"])
@@ -340,26 +405,17 @@ fn sliding(m: &Obj, model_type: &str, layers: u64, notes: &mut Vec<String>) -> A
             layers - full,
             window
         ));
-        return Attention::SlidingWindow {
-            window,
-            sliding_layers: layers - full,
-        };
+        return Attention::sliding(window, layers - full);
     }
     if model_type.starts_with("gemma2") {
         let n = layers.div_ceil(2);
         notes.push(crate::tf!(CF_GEMMA2, window, n));
-        return Attention::SlidingWindow {
-            window,
-            sliding_layers: n,
-        };
+        return Attention::sliding(window, n);
     }
     if b(m, "use_sliding_window") == Some(false) {
         notes.push(crate::tf!(CF_NO_SLIDING, window));
         return Attention::Full;
     }
     notes.push(crate::tf!(CF_SLIDING_ALL, window));
-    Attention::SlidingWindow {
-        window,
-        sliding_layers: layers,
-    }
+    Attention::sliding(window, layers)
 }

@@ -357,14 +357,22 @@ pub fn import(text: &str, name: &str) -> Result<Imported> {
         None => hidden / heads,
     };
     // A key that lays the cache out otherwise than the reading below assumes: refused by name.
-    keys::refuse_unmodelled(m, &keys::Read { head_dim, kv_heads })?;
+    keys::refuse_unmodelled(
+        m,
+        &keys::Read {
+            head_dim,
+            kv_heads,
+            gemma4: model_type.starts_with("gemma4"),
+        },
+    )?;
     let vocab = u(m, &["vocab_size", "padded_vocab_size"])
         .or_else(|| u(top, &["vocab_size"]))
         .or_else(|| class_default(&model_type, "vocab_size"))
         .unwrap_or(0);
 
     let (dtype, f32_checkpoint) = dtype(m, top, &model_type, &mut notes);
-    let kinds = layers::read(m, &model_type, layers, hidden, dtype, &mut notes)?;
+    let shape = crate::model::HeadShape { kv_heads, head_dim };
+    let kinds = layers::read(m, &model_type, layers, hidden, dtype, shape, &mut notes)?;
     check_groups(kv_heads, heads, &kinds.attention)?;
     let quant = top
         .get("quantization_config")
@@ -375,7 +383,12 @@ pub fn import(text: &str, name: &str) -> Result<Imported> {
 
     let experts_per_token = u(
         m,
-        &["num_experts_per_tok", "moe_topk", "num_experts_per_token"],
+        &[
+            "num_experts_per_tok",
+            "moe_topk",
+            "num_experts_per_token",
+            "top_k_experts",
+        ],
     )
     .or_else(|| nested(m, "ffn_config", "moe_top_k"))
     .unwrap_or(0);
@@ -419,30 +432,7 @@ pub fn import(text: &str, name: &str) -> Result<Imported> {
         weights: Bytes(0),
         extras: Extras {
             hidden,
-            // An MoE whose every layer routes has no dense MLP but a shared one (Qwen2-MoE,
-            // Qwen3-Next, Qwen3.5: `shared_expert_intermediate_size`; DeepSeek-style
-            // `n_shared_experts` × `moe_shared_expert_intermediate_size`, else × the experts'
-            // width; Llama 4: as wide as a routed expert, and its interleaved dense layers
-            // `intermediate_size_mlp`); its `intermediate_size` sizes no layer.
-            intermediate: if experts > 0 && u(m, &["first_k_dense_replace"]).unwrap_or(0) == 0 {
-                let llama4 = model_type.starts_with("llama4");
-                if llama4 && u(m, &["interleave_moe_layer_step"]).unwrap_or(1) > 1 {
-                    u(m, &["intermediate_size_mlp"]).unwrap_or(intermediate)
-                } else if llama4 {
-                    moe_intermediate
-                } else {
-                    u(m, &["shared_expert_intermediate_size"])
-                        .or_else(|| {
-                            let n = u(m, &["n_shared_experts"]).filter(|&n| n > 0)?;
-                            let w = u(m, &["moe_shared_expert_intermediate_size"])
-                                .unwrap_or(moe_intermediate);
-                            Some(n.saturating_mul(w))
-                        })
-                        .unwrap_or(0)
-                }
-            } else {
-                intermediate
-            },
+            intermediate: dense_width(m, &model_type, experts, intermediate, moe_intermediate),
             experts_per_token: if experts > 0 { experts_per_token } else { 0 },
             moe_intermediate,
             experts: if experts_per_token > 0 { experts } else { 0 },
@@ -483,6 +473,43 @@ pub fn import(text: &str, name: &str) -> Result<Imported> {
         weights,
         notes,
     })
+}
+
+/// The width of the dense MLP the activation peak sees (`intermediate_size` for a dense model).
+/// An MoE whose every layer routes has no dense MLP but a shared one (Qwen2-MoE,
+/// Qwen3-Next, Qwen3.5: `shared_expert_intermediate_size`; DeepSeek-style
+/// `n_shared_experts` × `moe_shared_expert_intermediate_size`, else × the experts'
+/// width; Llama 4: as wide as a routed expert, and its interleaved dense layers
+/// `intermediate_size_mlp`); its `intermediate_size` sizes no layer.
+fn dense_width(
+    m: &Obj,
+    model_type: &str,
+    experts: u64,
+    intermediate: u64,
+    moe_intermediate: u64,
+) -> u64 {
+    if experts > 0 && u(m, &["first_k_dense_replace"]).unwrap_or(0) == 0 {
+        let llama4 = model_type.starts_with("llama4");
+        if llama4 && u(m, &["interleave_moe_layer_step"]).unwrap_or(1) > 1 {
+            u(m, &["intermediate_size_mlp"]).unwrap_or(intermediate)
+        } else if llama4 {
+            moe_intermediate
+        } else if model_type.starts_with("gemma4") {
+            // Gemma 4's dense MLP beside its experts (`enable_moe_block`).
+            intermediate
+        } else {
+            u(m, &["shared_expert_intermediate_size"])
+                .or_else(|| {
+                    let n = u(m, &["n_shared_experts"]).filter(|&n| n > 0)?;
+                    let w =
+                        u(m, &["moe_shared_expert_intermediate_size"]).unwrap_or(moe_intermediate);
+                    Some(n.saturating_mul(w))
+                })
+                .unwrap_or(0)
+        }
+    } else {
+        intermediate
+    }
 }
 
 /// Gemma 3's SigLIP vision tower and projector (`vision_config` of a `gemma3` config): the patch

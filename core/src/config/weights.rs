@@ -42,7 +42,21 @@ fn parts(m: &Obj, top: &Obj, spec: &ModelSpec, experts: u64, l: &Layers) -> (Par
     let heads = spec.attention_heads as u128;
     let (kv, hd) = (spec.kv_heads as u128, spec.head_dim as u128);
     let tied = super::tied(m, top);
-    let embed = spec.vocab as u128 * h * if tied { 1 } else { 2 };
+    let gemma4 = s(m, "model_type").is_some_and(|t| t.starts_with("gemma4"));
+    // Gemma 4's per-layer inputs (`Gemma4TextConfig`, transformers 5.5–5.14: 256 wide unless the
+    // file says otherwise; 0 on 26B-A4B and 31B): a second embedding of `ple` per layer per
+    // vocabulary entry, its projection from the hidden state, and per layer a gate and a
+    // projection back.
+    let ple = if gemma4 {
+        u(m, &["hidden_size_per_layer_input"]).unwrap_or(256) as u128
+    } else {
+        0
+    };
+    let layers = spec.layers as u128;
+    let ple_vocab = u(m, &["vocab_size_per_layer_input"]).map_or(spec.vocab, |v| v) as u128;
+    let embed = spec.vocab as u128 * h * if tied { 1 } else { 2 }
+        + ple_vocab * layers * ple
+        + h * layers * ple;
     let attn = match spec.attention {
         Attention::Mla { latent, indexer } => {
             let nope = u(m, &["qk_nope_head_dim"]).unwrap_or(128) as u128;
@@ -75,6 +89,16 @@ fn parts(m: &Obj, top: &Obj, spec: &ModelSpec, experts: u64, l: &Layers) -> (Par
             };
             h * heads * hd * 2 + h * kv * hd * 2 + gate
         }
+    };
+    // Gemma 4's full-attention layers project to their own shape (vLLM builds K and V there even
+    // with `attention_k_eq_v`, and on the layers that share a cache).
+    let attention = match spec.attention {
+        Attention::SlidingWindow { full: Some(f), .. } => {
+            let (fkv, fhd) = (f.kv_heads as u128, f.head_dim as u128);
+            spec.sliding_layers() as u128 * attn
+                + spec.full_layers() as u128 * (h * heads * fhd * 2 + h * fkv * fhd * 2)
+        }
+        _ => spec.attention_layers() as u128 * attn,
     };
     let mixer = match &l.state {
         Some(st) => {
@@ -128,9 +152,12 @@ fn parts(m: &Obj, top: &Obj, spec: &ModelSpec, experts: u64, l: &Layers) -> (Par
                 .map(|s| mats * h * s as u128 + h)
                 .unwrap_or(0)
             // Llama 4's MoE layers each add a shared expert as wide as a routed one
-            // (`Llama4TextMoe.shared_expert`, intermediate_size).
+            // (`Llama4TextMoe.shared_expert`, intermediate_size); Gemma 4's run a dense MLP of
+            // `intermediate_size` beside the experts (`enable_moe_block`).
             + if s(m, "model_type").is_some_and(|t| t.starts_with("llama4")) {
                 mats * h * mi
+            } else if gemma4 {
+                mats * h * inter
             } else {
                 0
             };
@@ -147,14 +174,20 @@ fn parts(m: &Obj, top: &Obj, spec: &ModelSpec, experts: u64, l: &Layers) -> (Par
             moe_layers * experts as u128,
         )
     } else {
-        (mlp_layers * mats * h * inter, 0, 0)
+        // Gemma 4 E2B's layers that share a cache have MLPs twice as wide (`use_double_wide_mlp`).
+        let wide = if b(m, "use_double_wide_mlp") == Some(true) {
+            spec.kv_shared().total() as u128
+        } else {
+            0
+        };
+        ((mlp_layers + wide) * mats * h * inter, 0, 0)
     };
     (
         Parts {
             embed,
-            attention: spec.attention_layers() as u128 * attn,
+            attention,
             mixers: mixer,
-            dense,
+            dense: dense + layers * 2 * h * ple,
             experts: routed,
             norms: spec.layers as u128 * 2 * h + h,
             expert_slots,

@@ -218,6 +218,28 @@ pub const PARAMS: &[Param] = &[
         default: |_| String::new(),
     },
     Param {
+        key: "full_kv",
+        read: |s| match custom(s)?.attention {
+            Attention::SlidingWindow { full: Some(f), .. } => {
+                Some(format!("{}-{}", f.kv_heads, f.head_dim))
+            }
+            _ => None,
+        },
+        write: None,
+        default: |_| String::new(),
+    },
+    Param {
+        key: "kv_shared",
+        read: |s| match custom(s)?.attention {
+            Attention::SlidingWindow { shared, .. } if shared.total() > 0 => {
+                Some(format!("{}-{}", shared.sliding, shared.full))
+            }
+            _ => None,
+        },
+        write: None,
+        default: |_| String::new(),
+    },
+    Param {
         key: "latent",
         read: |s| match custom(s)?.attention {
             Attention::Mla { latent, .. } => Some(latent.to_string()),

@@ -3,7 +3,8 @@
 use crate::error::{KvError, Result};
 use crate::fields::*;
 use crate::model::{
-    Attention, ModelDtype, NoFloat16, StateFamily, StateKind, StateLayers, MAX_DIM,
+    Attention, HeadShape, ModelDtype, NoFloat16, SharedKv, StateFamily, StateKind, StateLayers,
+    MAX_DIM,
 };
 
 use super::Params;
@@ -32,6 +33,26 @@ pub(super) fn attention(v: &str, params: &Params, layers: u64) -> Result<Attenti
             (Some(w), Some(l)) => Ok(Attention::SlidingWindow {
                 window: parse_window(w)?,
                 sliding_layers: parse_sliding_layers(l, layers)?,
+                full: match get("full_kv") {
+                    None => None,
+                    Some(v) => {
+                        let (kv_heads, head_dim) = pair(v).ok_or_else(|| KvError::Invalid {
+                            field: "full_kv",
+                            message: crate::tf!(ERR_FULL_KV, crate::error::quoted(v, 24)),
+                        })?;
+                        Some(HeadShape { kv_heads, head_dim })
+                    }
+                },
+                shared: match get("kv_shared") {
+                    None => SharedKv::NONE,
+                    Some(v) => {
+                        let (sliding, full) = pair(v).ok_or_else(|| KvError::Invalid {
+                            field: "kv_shared",
+                            message: crate::tf!(ERR_KV_SHARED, crate::error::quoted(v, 24)),
+                        })?;
+                        SharedKv { sliding, full }
+                    }
+                },
             }),
             (w, l) => {
                 // A bad value present is the better message; else say what is missing.
@@ -87,6 +108,15 @@ pub(super) fn attention(v: &str, params: &Params, layers: u64) -> Result<Attenti
             ),
         }),
     }
+}
+
+/// Two whole numbers as `a-b`, each at most 1,048,576 (`MAX_DIM`): `full_kv=2-512` (KV heads
+/// and head dimension of the full-attention layers), `kv_shared=16-4` (sliding and full layers
+/// without a cache of their own).
+fn pair(v: &str) -> Option<(u64, u64)> {
+    let n = |p: &str| p.trim().parse::<u64>().ok().filter(|x| *x <= MAX_DIM);
+    let (a, b) = v.split_once('-')?;
+    Some((n(a)?, n(b)?))
 }
 
 /// A hybrid's state layers as one URL value:

@@ -9,7 +9,7 @@ use crate::capacity;
 use crate::error::{check_range, KvError, Result};
 use crate::model::Attention;
 use crate::presets::Arch;
-use crate::units::Bytes;
+use crate::units::{thousands, Bytes};
 
 fn ceil_div(a: u64, b: u64) -> u64 {
     a.div_ceil(b.max(1))
@@ -46,6 +46,14 @@ pub(super) fn resolve(s: &Scenario) -> Result<Resolved> {
         "a whole number from 1 to 1,024",
     )?;
     crate::capacity::check_stages("pipeline-parallel size", s.pp, s.model.layers)?;
+    // Gemma 4's layers (full ones of their own shape, layers sharing a cache) run from 0.19.0
+    // (`gemma4.py` first in that wheel's model registry).
+    if s.model.split_kv() && s.version < Version::new(0, 19) {
+        return Err(KvError::Unsupported(crate::tf!(
+            VL_SPLIT_KV_FIRST,
+            s.version
+        )));
+    }
     let fam = family(s.version, s.engine);
     let is_mla = matches!(s.model.attention, Attention::Mla { .. });
     // Sparse MLA (an indexer) runs on FlashMLA-sparse, whose block is 64 on every GPU.
@@ -124,6 +132,10 @@ pub(super) struct Layout {
     /// Bytes of one block on one layer (every kind's page is the same once a hybrid's state
     /// page is padded).
     pub(super) page_bytes: u64,
+    /// How many times the block holds the scenario's block size of tokens on the full and on
+    /// the sliding layers: 1, or 2 on the kind with the smaller page of a model whose full layers
+    /// have a shape of their own (Gemma 4).
+    pub(super) scale: [u64; 2],
     /// Layers with a cache on the largest stage (attention and state).
     pub(super) stage_layers: u64,
     pub(super) bytes_per_token: Bytes,
@@ -168,7 +180,9 @@ impl Layout {
         let m = &s.model;
         let share = |n: u64| capacity::stage_share(n, m.layers, s.pp);
         let state = share(m.state_layers());
-        let attention = share(m.attention_layers());
+        // Layers that read another layer's cache keep none (Gemma 4's KV sharing).
+        let (cached_full, cached_windowed) = capacity::cached_layers(m, s.pp);
+        let attention = cached_full + cached_windowed;
         let stage_layers = attention + state;
         let bytes_per_token = capacity::bytes_per_token(m, s.kv_dtype, s.tp, s.pp)?;
 
@@ -178,16 +192,16 @@ impl Layout {
         };
         match m.attention {
             Attention::SlidingWindow { window, .. } => {
-                k.sliding = share(m.sliding_layers()).min(attention);
+                k.sliding = cached_windowed;
                 k.window = window;
             }
             Attention::ChunkedLocal { chunk, .. } => {
-                k.local = share(m.local_layers()).min(attention);
+                k.local = cached_windowed;
                 k.chunk = chunk;
             }
             _ => {}
         }
-        k.full = attention - k.sliding - k.local;
+        k.full = cached_full;
         let hybrid_allocator = !matches!(r.family, Family::V0 | Family::V1Early);
         if (k.sliding > 0 && k.full > 0 && !hybrid_allocator) || r.family == Family::V0 {
             // V0 and V1 before 0.10 size a mix of sliding and full layers for the whole context;
@@ -202,10 +216,30 @@ impl Layout {
             k.full += k.local;
             k.local = 0;
         }
+        // Full layers of their own shape (Gemma 4): vLLM makes every page the largest by raising
+        // the block of the kinds with a smaller page (`unify_kv_cache_spec_page_size`,
+        // v1/core/kv_cache_utils.py 0.19–0.34).
+        let (page_bytes, scale) = if m.split_kv() && k.full > 0 && k.sliding > 0 {
+            let full = capacity::bytes_per_token_full_layer(m, s.kv_dtype, s.tp)?
+                .checked_mul(r.block_size)
+                .ok_or(KvError::Overflow("block size in bytes"))?;
+            let page = full.max(page_bytes);
+            if page % full != 0 || page % page_bytes != 0 {
+                return Err(KvError::Unsupported(crate::tf!(
+                    VL_PAGES_UNEVEN,
+                    thousands(page_bytes),
+                    thousands(full)
+                )));
+            }
+            (page, [page / full, page / page_bytes])
+        } else {
+            (page_bytes, [1, 1])
+        };
         let lookahead = lookahead(s.version, r.max_num_batched_tokens);
         let (state_blocks, state_grows) = mamba::state_blocks(s, r.mamba_mode);
         let mut layout = Layout {
             page_bytes,
+            scale,
             stage_layers,
             bytes_per_token,
             kinds: k,
@@ -260,10 +294,13 @@ impl Layout {
                 .saturating_sub(1)
                 .saturating_add(self.lookahead)
                 .min(len),
-            block_size,
+            block_size.saturating_mul(self.scale[1]),
         ) + 1;
         let local = ceil_div(k.chunk.saturating_add(self.lookahead).min(len), block_size);
-        let full = ceil_div(ceil_div(len, self.dcp), block_size);
+        let full = ceil_div(
+            ceil_div(len, self.dcp),
+            block_size.saturating_mul(self.scale[0]),
+        );
         let state = self.state_blocks + if self.state_grows { full } else { 0 };
         [full, sliding, local, state]
     }

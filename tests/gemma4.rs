@@ -1,0 +1,156 @@
+//! Gemma 4 as vLLM sizes it: sliding layers 256 wide, full-attention layers 512 wide with KV
+//! heads of their own (26B-A4B, 31B: `attention_k_eq_v`), the last layers of E2B/E4B reading an
+//! earlier layer's cache (`num_kv_shared_layers`). Fixtures: tests/fixtures/configs (the field
+//! values of transformers' Gemma 4 converter). vLLM's rules: `gemma4.py`,
+//! `v1/core/kv_cache_utils.py` (`unify_kv_cache_spec_page_size`,
+//! `_get_kv_cache_groups_uniform_page_size`, `get_max_concurrency_for_kv_cache_config`), 0.22–0.25.
+
+use kvbudget::core::config::import;
+use kvbudget::core::model::{Attention, HeadShape, KvDtype, SharedKv};
+use kvbudget::core::presets::Arch;
+use kvbudget::core::units::GIB;
+use kvbudget::core::vllm::{report, KvMemory, Scenario, Version};
+
+fn config(name: &str) -> String {
+    std::fs::read_to_string(format!(
+        "{}/tests/fixtures/configs/{name}.json",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap()
+}
+
+fn scenario(name: &str, version: Version, memory: KvMemory, mnbt: u64) -> Scenario {
+    Scenario {
+        model: import(&config(name), name).unwrap().spec,
+        kv_dtype: KvDtype::Auto,
+        tp: 1,
+        pp: 1,
+        block_size: None,
+        max_model_len: Some(32_768),
+        max_num_seqs: None,
+        max_num_batched_tokens: Some(mnbt),
+        version,
+        engine: version.default_engine(),
+        memory,
+        arch: Arch::Other,
+        gpu_total: None,
+        knobs: Default::default(),
+    }
+}
+
+#[test]
+fn e2b_reads_its_two_shapes_and_its_shared_layers() {
+    // 35 layers, layer_types (4 sliding + 1 full) × 7: 28 sliding, 7 full. The last 20 (layers
+    // 15–34) share: layers 19, 24, 29, 34 are full, 16 sliding. Sliding: 1 KV head × 256;
+    // full: global_head_dim 512, and without attention_k_eq_v num_key_value_heads (1).
+    let m = import(&config("gemma-4-E2B-it"), "google/gemma-4-E2B-it").unwrap();
+    assert_eq!(
+        m.spec.attention,
+        Attention::SlidingWindow {
+            window: 512,
+            sliding_layers: 28,
+            full: Some(HeadShape {
+                kv_heads: 1,
+                head_dim: 512
+            }),
+            shared: SharedKv {
+                sliding: 16,
+                full: 4
+            },
+        }
+    );
+    // Per token, the layers with a cache: 12 sliding × 2 × 1 × 256 × 2 B + 3 full × 2 × 1 × 512
+    // × 2 B = 12,288 + 6,144 = 18,432 B.
+    let per_token =
+        kvbudget::core::capacity::bytes_per_token(&m.spec, KvDtype::Auto, 1, 1).unwrap();
+    assert_eq!(per_token.0, 18_432);
+}
+
+#[test]
+fn e2b_weights_count_the_per_layer_embeddings() {
+    // Parameters (bf16), from the config: the per-layer embedding 262,144 × 35 × 256 =
+    // 2,348,810,240 and its projection 1,536 × 8,960 = 13,762,560; the tied embedding 262,144 ×
+    // 1,536 = 402,653,184; attention, 28 sliding layers × (2 × 1,536 × 8 × 256 + 2 × 1,536 × 256)
+    // + 7 full × (2 × 1,536 × 8 × 512 + 2 × 1,536 × 512) = 198,180,864 + 99,090,432; MLPs 35
+    // layers + 20 double-wide × 3 × 1,536 × 6,144 = 1,557,135,360; per-layer gates 35 × 2 × 1,536
+    // × 256 = 27,525,120; norms 35 × 2 × 1,536 + 1,536 = 109,056. Sum 4,647,266,816 × 2 B =
+    // 8.66 GiB; the vision and audio towers are not counted (8.89 GiB logged by vLLM on T4/L4).
+    let m = import(&config("gemma-4-E2B-it"), "google/gemma-4-E2B-it").unwrap();
+    assert_eq!(m.weights.params, 4_647_266_816);
+    assert_eq!(m.spec.weights.0, 4_647_266_816 * 2);
+}
+
+#[test]
+fn e2b_on_vllm_025_from_a_known_kv_memory() {
+    // 12.75 GiB = 51/4 × 2³⁰ = 13,690,208,256 B. Pages at block 16: sliding 16 × 2 × 1 × 256 × 2 = 16,384 B,
+    // full 16 × 2 × 1 × 512 × 2 = 32,768 B: the sliding block is raised to 32 tokens. Groups of
+    // 3 layers (12 sliding, 3 full; 12 ≥ 1.5 × 3): 4 sliding groups and 1 full. Blocks
+    // 13,690,208,256 / 32,768 / 3 = 139,264. Per request at 32,768 tokens: full ⌈32,768 / 16⌉ =
+    // 2,048; each sliding group ⌈min(511 + 2,048, 32,768) / 32⌉ + 1 = 81, × 4 = 324; 2,372 in all.
+    // 139,264 / 2,372 = 58.7116… → "58.71x"; int(58.7116… × 32,768) = 1,923,862.
+    let s = scenario(
+        "gemma-4-E2B-it",
+        Version::new(0, 25),
+        KvMemory::Available(kvbudget::core::units::Bytes(51 * GIB / 4)),
+        2048,
+    );
+    let r = report(&s).unwrap();
+    assert_eq!(r.num_gpu_blocks, Some(139_264));
+    assert_eq!(r.blocks_per_request, 2_372);
+    assert_eq!(r.lines[1], "GPU KV cache size: 1,923,862 tokens");
+    assert_eq!(
+        r.lines[2],
+        "Maximum concurrency for 32,768 tokens per request: 58.71x"
+    );
+}
+
+#[test]
+fn a26b_on_vllm_025_gives_the_logged_tokens() {
+    // The L40S log (vLLM 0.25, max_model_len 32,768): "Available KV cache memory: 12.75 GiB",
+    // "GPU KV cache size: 321,600 tokens", "9.81x". Pages at block 16: sliding 16 × 2 × 8 × 256
+    // × 2 = 131,072 B; full (attention_k_eq_v: 2 global KV heads × 512) 65,536 B, so the full
+    // block is raised to 32 tokens. Groups of 5 (25 sliding, 5 full): 5 sliding, 1 full.
+    // Per request: full ⌈32,768 / 32⌉ = 1,024; sliding ⌈min(1,023 + 2,496, 32,768) / 16⌉ + 1 =
+    // 221, × 5 = 1,105; 2,129 in all (2,496: vLLM raises max_num_batched_tokens to one video
+    // item, 32 frames × 78 tokens, for this bidirectional-vision model). 20,895 blocks × 5 ×
+    // 131,072 B = 12.7533 GiB ("12.75"); 20,895 / 2,129 = 9.8145… → "9.81x";
+    // int(9.8145… × 32,768) = 321,600.
+    let s = scenario(
+        "gemma-4-26B-A4B-it",
+        Version::new(0, 25),
+        KvMemory::Blocks(20_895),
+        2496,
+    );
+    let r = report(&s).unwrap();
+    assert_eq!(r.blocks_per_request, 2_129);
+    assert!(
+        r.lines
+            .contains(&"GPU KV cache size: 321,600 tokens".to_string()),
+        "{:?}",
+        r.lines
+    );
+    assert!(r
+        .lines
+        .contains(&"Maximum concurrency for 32,768 tokens per request: 9.81x".to_string()));
+}
+
+#[test]
+fn vllm_before_0_19_does_not_know_gemma_4() {
+    let s = scenario(
+        "gemma-4-E2B-it",
+        Version::new(0, 18),
+        KvMemory::Blocks(1000),
+        2048,
+    );
+    let e = report(&s).unwrap_err().to_string();
+    assert!(e.contains("first in vLLM 0.19.0"), "{e}");
+}
+
+#[test]
+fn gemma_4_keys_on_another_model_are_still_refused() {
+    // Qwen3-8B's config with Gemma 4's KV sharing: not a layout kvbudget reads for Qwen3.
+    let mut c: serde_json::Value = serde_json::from_str(&config("Qwen3-8B")).unwrap();
+    c["num_kv_shared_layers"] = serde_json::json!(4);
+    let e = import(&c.to_string(), "q").unwrap_err().to_string();
+    assert!(e.contains("num_kv_shared_layers is 4"), "{e}");
+}
