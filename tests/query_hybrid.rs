@@ -31,6 +31,22 @@ fn a_hybrid_custom_model_round_trips() {
 }
 
 #[test]
+fn gemma_4s_two_shapes_and_shared_layers_round_trip() {
+    // Gemma 4 E2B as a user describes it: 35 layers, 28 sliding (window 512, 1 KV head × 256),
+    // the 7 full ones 1 KV head × 512, the last 16 sliding and 4 full layers without a cache.
+    let q = "model=custom&name=e2b&layers=35&heads=8&kv_heads=1&head_dim=256\
+             &attn=sliding&window=512&sliding_layers=28&full_kv=1-512&kv_shared=16-4";
+    let (s, notices) = decode(q);
+    assert!(notices.is_empty(), "{notices:?}");
+    let m = s.model.spec();
+    assert_eq!(m.full_shape().head_dim, 512);
+    assert_eq!((m.kv_shared().sliding, m.kv_shared().full), (16, 4));
+    let (back, _) = decode(&encode(&s));
+    assert_eq!(back, s);
+    assert!(encode(&s).contains("full_kv=1-512&kv_shared=16-4"), "{}", encode(&s));
+}
+
+#[test]
 fn bad_values_are_named_and_replaced_by_the_default() {
     let cases = [
         (
@@ -54,6 +70,16 @@ fn bad_values_are_named_and_replaced_by_the_default() {
             "local_layers must be a whole number up to the layer count",
         ),
         ("dcp=0", "dcp", "from 1 to 64"),
+        (
+            "attn=sliding&window=512&sliding_layers=28&full_kv=1x512",
+            "attn",
+            "full_kv: \"1x512\" is not heads-head_dim",
+        ),
+        (
+            "attn=sliding&window=512&sliding_layers=28&kv_shared=16",
+            "attn",
+            "kv_shared: \"16\" is not sliding-full",
+        ),
     ];
     for (extra, key, says) in cases {
         let q = format!("model=custom&layers=32&kv_heads=4&head_dim=256&{extra}");

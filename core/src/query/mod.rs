@@ -201,77 +201,49 @@ pub const PARAMS: &[Param] = &[
     },
     Param {
         key: "window",
-        read: |s| match custom(s)?.attention {
-            Attention::SlidingWindow { window, .. } => Some(window.to_string()),
-            _ => None,
-        },
+        read: model::window,
         write: None,
         default: |_| String::new(),
     },
     Param {
         key: "sliding_layers",
-        read: |s| match custom(s)?.attention {
-            Attention::SlidingWindow { sliding_layers, .. } => Some(sliding_layers.to_string()),
-            _ => None,
-        },
+        read: model::sliding_layers,
         write: None,
         default: |_| String::new(),
     },
     Param {
         key: "full_kv",
-        read: |s| match custom(s)?.attention {
-            Attention::SlidingWindow { full: Some(f), .. } => {
-                Some(format!("{}-{}", f.kv_heads, f.head_dim))
-            }
-            _ => None,
-        },
+        read: model::full_kv,
         write: None,
         default: |_| String::new(),
     },
     Param {
         key: "kv_shared",
-        read: |s| match custom(s)?.attention {
-            Attention::SlidingWindow { shared, .. } if shared.total() > 0 => {
-                Some(format!("{}-{}", shared.sliding, shared.full))
-            }
-            _ => None,
-        },
+        read: model::kv_shared,
         write: None,
         default: |_| String::new(),
     },
     Param {
         key: "latent",
-        read: |s| match custom(s)?.attention {
-            Attention::Mla { latent, .. } => Some(latent.to_string()),
-            _ => None,
-        },
+        read: model::latent,
         write: None,
         default: |_| String::new(),
     },
     Param {
         key: "indexer",
-        read: |s| match custom(s)?.attention {
-            Attention::Mla { indexer, .. } => nonzero(indexer),
-            _ => None,
-        },
+        read: model::indexer,
         write: None,
         default: |_| String::new(),
     },
     Param {
         key: "chunk",
-        read: |s| match custom(s)?.attention {
-            Attention::ChunkedLocal { chunk, .. } => Some(chunk.to_string()),
-            _ => None,
-        },
+        read: model::chunk,
         write: None,
         default: |_| String::new(),
     },
     Param {
         key: "local_layers",
-        read: |s| match custom(s)?.attention {
-            Attention::ChunkedLocal { local_layers, .. } => Some(local_layers.to_string()),
-            _ => None,
-        },
+        read: model::local_layers,
         write: None,
         default: |_| String::new(),
     },

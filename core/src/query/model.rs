@@ -7,7 +7,8 @@ use crate::model::{
     MAX_DIM,
 };
 
-use super::Params;
+use super::{custom, nonzero, Params};
+use crate::scenario::PageScenario;
 
 /// `no_fp16=gemma2|gemma3|gemma3_text|glm4`: a model type vLLM will not run in float16.
 pub(super) fn no_float16(v: &str) -> Result<NoFloat16> {
@@ -212,4 +213,66 @@ pub fn parse_state(v: &str, layers: u64) -> Result<Option<StateLayers>> {
         });
     }
     Ok(Some(st))
+}
+
+// The keys of the attention kinds, read from a model a user describes (written through `attn`).
+
+pub(super) fn window(s: &PageScenario) -> Option<String> {
+    match custom(s)?.attention {
+        Attention::SlidingWindow { window, .. } => Some(window.to_string()),
+        _ => None,
+    }
+}
+
+pub(super) fn sliding_layers(s: &PageScenario) -> Option<String> {
+    match custom(s)?.attention {
+        Attention::SlidingWindow { sliding_layers, .. } => Some(sliding_layers.to_string()),
+        _ => None,
+    }
+}
+
+pub(super) fn full_kv(s: &PageScenario) -> Option<String> {
+    match custom(s)?.attention {
+        Attention::SlidingWindow { full: Some(f), .. } => {
+            Some(format!("{}-{}", f.kv_heads, f.head_dim))
+        }
+        _ => None,
+    }
+}
+
+pub(super) fn kv_shared(s: &PageScenario) -> Option<String> {
+    match custom(s)?.attention {
+        Attention::SlidingWindow { shared, .. } if shared.total() > 0 => {
+            Some(format!("{}-{}", shared.sliding, shared.full))
+        }
+        _ => None,
+    }
+}
+
+pub(super) fn latent(s: &PageScenario) -> Option<String> {
+    match custom(s)?.attention {
+        Attention::Mla { latent, .. } => Some(latent.to_string()),
+        _ => None,
+    }
+}
+
+pub(super) fn indexer(s: &PageScenario) -> Option<String> {
+    match custom(s)?.attention {
+        Attention::Mla { indexer, .. } => nonzero(indexer),
+        _ => None,
+    }
+}
+
+pub(super) fn chunk(s: &PageScenario) -> Option<String> {
+    match custom(s)?.attention {
+        Attention::ChunkedLocal { chunk, .. } => Some(chunk.to_string()),
+        _ => None,
+    }
+}
+
+pub(super) fn local_layers(s: &PageScenario) -> Option<String> {
+    match custom(s)?.attention {
+        Attention::ChunkedLocal { local_layers, .. } => Some(local_layers.to_string()),
+        _ => None,
+    }
 }
