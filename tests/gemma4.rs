@@ -154,3 +154,14 @@ fn gemma_4_keys_on_another_model_are_still_refused() {
     let e = import(&c.to_string(), "q").unwrap_err().to_string();
     assert!(e.contains("num_kv_shared_layers is 4"), "{e}");
 }
+
+#[test]
+fn sglang_refuses_gemma_4_by_name() {
+    use kvbudget::core::sglang::{report, Scenario, Version};
+    let m = import(&config("gemma-4-E2B-it"), "google/gemma-4-E2B-it")
+        .unwrap()
+        .spec;
+    let s = Scenario::new(m, Version::parse("0.5.23").unwrap(), Some(24_564));
+    let e = report(&s).unwrap_err().to_string();
+    assert!(e.contains("layers sharing a KV cache (Gemma 4)"), "{e}");
+}

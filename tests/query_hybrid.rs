@@ -43,7 +43,11 @@ fn gemma_4s_two_shapes_and_shared_layers_round_trip() {
     assert_eq!((m.kv_shared().sliding, m.kv_shared().full), (16, 4));
     let (back, _) = decode(&encode(&s));
     assert_eq!(back, s);
-    assert!(encode(&s).contains("full_kv=1-512&kv_shared=16-4"), "{}", encode(&s));
+    assert!(
+        encode(&s).contains("full_kv=1-512&kv_shared=16-4"),
+        "{}",
+        encode(&s)
+    );
 }
 
 #[test]
