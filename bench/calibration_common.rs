@@ -257,6 +257,7 @@ fn model_of(r: &Value) -> Option<ModelSpec> {
             vision_heads: 0,
             no_float16: Default::default(),
             f32_checkpoint: false,
+            mm_item_tokens: 0,
         },
         state: None,
     })

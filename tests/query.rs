@@ -35,6 +35,7 @@ fn round_trip() {
                 vision_heads: 16,
                 no_float16: NoFloat16::Glm4,
                 f32_checkpoint: true,
+                mm_item_tokens: 2496,
             },
             state: None,
             ..custom_start()

@@ -299,6 +299,12 @@ pub struct Extras {
     /// Whether the checkpoint's config names float32 for such a type (`dtype` then holds the 16
     /// bits vLLM 0.9.1+ runs it in; earlier releases chose otherwise: `vllm::auto_dtype`).
     pub f32_checkpoint: bool,
+    /// The tokens of the largest multimodal item of a model whose vision tokens attend both ways
+    /// (a prefix LM: Gemma 4 26B-A4B and 31B, `use_bidirectional_attention: "vision"`), which
+    /// vLLM must schedule in one step: it raises the default `max_num_batched_tokens` to it
+    /// (0: none). Gemma 4's video item: 32 frames × (70 soft tokens + 8) = 2,496
+    /// (`gemma4_mm.py`, `engine/arg_utils.py`).
+    pub mm_item_tokens: u64,
 }
 
 impl Extras {
@@ -317,6 +323,7 @@ impl Extras {
         encoder: Bytes(0),
         no_float16: NoFloat16::None,
         f32_checkpoint: false,
+        mm_item_tokens: 0,
     };
 }
 
@@ -624,8 +631,20 @@ impl ModelSpec {
         let heads = tf!(MK_HEADS, self.kv_heads, self.head_dim);
         let mut t = match self.attention {
             Attention::Full => heads,
-            Attention::SlidingWindow { window, .. } => {
-                tf!(MK_WINDOW, heads, thousands(window), self.sliding_layers())
+            Attention::SlidingWindow {
+                window,
+                full,
+                shared,
+                ..
+            } => {
+                let mut t = tf!(MK_WINDOW, heads, thousands(window), self.sliding_layers());
+                if let Some(f) = full {
+                    t.push_str(&tf!(MK_FULL_SHAPE, f.kv_heads, f.head_dim));
+                }
+                if shared.total() > 0 {
+                    t.push_str(&tf!(MK_SHARED, shared.total()));
+                }
+                t
             }
             Attention::Mla { latent, indexer } => crate::t!(in_mla(latent, indexer)),
             Attention::ChunkedLocal { chunk, .. } => {

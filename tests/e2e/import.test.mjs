@@ -6,6 +6,7 @@ import path from 'node:path';
 import { suite, urlParam, ROOT } from './harness.mjs';
 import {
   field, sel, value, text, ready, openReady, fill, fieldValue, click, waitValue, waitText, IMPORT_SUMMARY, IMPORT_DROP,
+  VERIFY_SUMMARY, LOG_COMPARE, compareDiff,
 } from './page.mjs';
 
 const CONFIGS = path.join(ROOT, 'tests/fixtures/configs');
@@ -169,6 +170,61 @@ test('choosing Qwen3.5-9B imports a Gated DeltaNet hybrid: 8 attention layers in
   await ready(page);
   assert.equal(await value(page, 'bytes-per-token'), '32768');
   assert.match(await value(page, 'vllm-lines'), /^Setting attention block size to 528 tokens/);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+// A Gemma 4 startup log as vLLM 0.25 prints it (the lines the log check reads).
+const gemma4Log = (model, gib, tokens, conc) => [
+  'INFO 04-20 10:00:00 [api_server.py:1] vLLM API server version 0.25.0',
+  `INFO 04-20 10:00:00 [utils.py:1] non-default args: {'model': '${model}', 'max_model_len': 32768}`,
+  `INFO 04-20 10:01:00 [gpu_worker.py:1] Available KV cache memory: ${gib} GiB`,
+  `INFO 04-20 10:01:00 [kv_cache_utils.py:1] GPU KV cache size: ${tokens} tokens`,
+  `INFO 04-20 10:01:00 [kv_cache_utils.py:1] Maximum concurrency for 32,768 tokens per request: ${conc}x`,
+].join('\n');
+
+test('Gemma 4 configs import with both layer shapes, and a printed KV memory gives vLLM\'s token counts', async () => {
+  // 26B-A4B on an A100 80GB, vLLM 0.25, 32K: 25 sliding layers (8 KV heads × 256) and 5 full
+  // ones (2 KV heads × 512): 25 × 2 × 8 × 256 × 2 + 5 × 2 × 2 × 512 × 2 = 225,280 B per token.
+  const { context, page, problems } = await open('?model=Qwen/Qwen3-8B&gpu=a100-80gb&ctx=32768&vllm=0.25');
+  await page.fill(sel('config-text'), read('gemma-4-26B-A4B-it'));
+  await click(page, 'config-import');
+  await waitValue(page, 'bytes-per-token', '225280');
+  assert.match(await text(page, 'import-status'), /5 full-attention layers \(2 KV heads × 512\)/);
+  await urlParam(page, 'full_kv', '2-512');
+  // The L40S log's figures: "12.75 GiB", 321,600 tokens, 9.81x. Pages of 131,072 B (the full
+  // layers' block raised to 32 tokens), groups of 5: 20,895 blocks (12.7533 GiB) over 1,024 +
+  // 5 × (⌈(1,023 + 2,496) / 16⌉ + 1) = 2,129 per request = 9.8145 → int(9.8145 × 32,768) =
+  // 321,600 (2,496: vLLM's batch raised to one video item for this bidirectional-vision model).
+  await page.click(VERIFY_SUMMARY);
+  await page.fill(sel('log-text'), gemma4Log('google/gemma-4-26B-A4B-it', '12.75', '321,600', '9.81'));
+  await click(page, 'log-read');
+  await page.waitForSelector(LOG_COMPARE);
+  await click(page, 'log-adopt');
+  await waitValue(page, 'kv-tokens', '321600');
+  assert.equal(await compareDiff(page, 'tokens'), '0');
+  assert.equal(await compareDiff(page, 'concurrency'), '0');
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('Gemma 4 E2B: the layers that share a cache keep none, and the printed memory gives its tokens', async () => {
+  // E2B on an L40S, vLLM 0.25, 32K: 12 sliding layers (1 KV head × 256) and 3 full ones (1 × 512)
+  // keep a cache, the last 20 read theirs: 12 × 1,024 + 3 × 2,048 = 18,432 B per token. At
+  // 12.75 GiB: pages of 32,768 B (the sliding block raised to 32), groups of 3: 139,264 blocks over
+  // 2,048 + 4 × (⌈(511 + 2,048) / 32⌉ + 1) = 2,372 per request = 58.7116 → 1,923,862 tokens.
+  const { context, page, problems } = await open('?model=Qwen/Qwen3-8B&gpu=l40s&ctx=32768&vllm=0.25');
+  await page.fill(sel('config-text'), read('gemma-4-E2B-it'));
+  await click(page, 'config-import');
+  await waitValue(page, 'bytes-per-token', '18432');
+  assert.match(await text(page, 'import-status'), /the last 20 layers \(16 sliding, 4 full\) read an earlier layer's KV cache/);
+  await page.click(VERIFY_SUMMARY);
+  await page.fill(sel('log-text'), gemma4Log('google/gemma-4-E2B-it', '12.75', '1,923,862', '58.71'));
+  await click(page, 'log-read');
+  await page.waitForSelector(LOG_COMPARE);
+  await click(page, 'log-adopt');
+  await waitValue(page, 'kv-tokens', '1923862');
+  assert.equal(await compareDiff(page, 'tokens'), '0');
   assert.deepEqual(problems, []);
   await context.close();
 });

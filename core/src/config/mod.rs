@@ -458,6 +458,15 @@ pub fn import(text: &str, name: &str) -> Result<Imported> {
             // gemma-3-12b-it, whose text_config says `gemma3_text`.
             no_float16: NoFloat16::of(s(top, "model_type").unwrap_or(&model_type)),
             f32_checkpoint,
+            // Gemma 4's bidirectional-vision sizes: the video item, 32 frames × (70 + 2 + 6)
+            // tokens (`gemma4_mm.py`, `get_mm_max_tokens_per_item`, vLLM 0.25).
+            mm_item_tokens: if model_type.starts_with("gemma4")
+                && s(m, "use_bidirectional_attention") == Some("vision")
+            {
+                2496
+            } else {
+                0
+            },
         },
         state: kinds.state,
     };

@@ -53,17 +53,12 @@ pub(super) fn kv_per_token(s: &PageScenario, o: &Outcome) -> String {
             )
         }
         Attention::Mla { latent, .. } => tf!(EX_MLA, layers, latent, b, dtype, both(bpt)),
+        _ if m.split_kv() => split_per_token(s, m, b, &dtype, bpt),
         _ => {
-            let heads_gpu = (m.kv_heads / s.tp).max(1);
-            let heads = if s.tp > 1 {
-                tf!(EX_HEADS_TP, m.kv_heads, s.tp, heads_gpu)
-            } else {
-                tf!(EX_HEADS, m.kv_heads)
-            };
             tf!(
                 EX_KV_PER_TOKEN,
                 layers,
-                heads,
+                heads_text(m.kv_heads, s.tp),
                 m.head_dim,
                 b,
                 dtype,
@@ -71,6 +66,41 @@ pub(super) fn kv_per_token(s: &PageScenario, o: &Outcome) -> String {
             )
         }
     }
+}
+
+/// Heads on one GPU, with the TP split spelled out when there is one.
+fn heads_text(heads: u64, tp: u64) -> String {
+    if tp > 1 {
+        tf!(EX_HEADS_TP, heads, tp, (heads / tp).max(1))
+    } else {
+        tf!(EX_HEADS, heads)
+    }
+}
+
+/// "KV per token" of Gemma 4: the sliding and the full layers with a cache, each at its own
+/// shape, and the layers that keep none.
+fn split_per_token(s: &PageScenario, m: &ModelSpec, b: u64, dtype: &str, bpt: u64) -> String {
+    let (full, sliding) = capacity::cached_layers(m, s.pp);
+    let f = m.full_shape();
+    let shared = m.kv_shared().total();
+    let shared_text = if shared > 0 {
+        tf!(EX_SHARED_LAYERS, shared)
+    } else {
+        String::new()
+    };
+    tf!(
+        EX_KV_PER_TOKEN_SPLIT,
+        sliding,
+        heads_text(m.kv_heads, s.tp),
+        m.head_dim,
+        full,
+        heads_text(f.kv_heads, s.tp),
+        f.head_dim,
+        b,
+        dtype,
+        shared_text,
+        both(bpt)
+    )
 }
 
 /// "state per sequence": a hybrid's convolution and temporal state, whatever the context.
@@ -144,6 +174,20 @@ pub(super) fn kv_per_sequence(s: &PageScenario, o: &Outcome) -> String {
         String::new()
     };
     match windowed {
+        Some((_, w, _)) if m.split_kv() => {
+            let (full, sliding) = capacity::cached_layers(m, s.pp);
+            tf!(
+                EX_KV_PER_SEQ_SPLIT,
+                full,
+                thousands(c),
+                thousands(capacity::bytes_per_token_full_layer(m, s.kv, s.tp).unwrap_or(0)),
+                sliding,
+                thousands(c),
+                thousands(w),
+                thousands(per_layer),
+                total
+            )
+        }
         Some((n, w, what)) => {
             let n = share(n).min(share(m.attention_layers()));
             let full = share(m.attention_layers()) - n;
@@ -206,6 +250,26 @@ pub(super) fn vllm_blocks(s: &PageScenario, o: &Outcome) -> Vec<(&'static str, S
             },
         ));
     }
+    // Gemma 4: the kind with the smaller page holds more tokens per block.
+    if r.block_scale != [1, 1] {
+        let (raised, kind, other) = if r.block_scale[0] > 1 {
+            (r.block_scale[0], t!(EX_KIND_FULL), t!(EX_KIND_SLIDING))
+        } else {
+            (r.block_scale[1], t!(EX_KIND_SLIDING), t!(EX_KIND_FULL))
+        };
+        d.push((
+            en::EX_TERM_BLOCK_SIZE,
+            tf!(
+                EX_BLOCK_UNIFIED,
+                other,
+                bs,
+                thousands(r.page_bytes),
+                kind,
+                thousands(r.page_bytes / raised),
+                bs * raised
+            ),
+        ));
+    }
     let per_block = tf!(
         EX_PER_BLOCK,
         thousands(r.block_bytes),
@@ -254,7 +318,8 @@ pub(super) fn vllm_blocks(s: &PageScenario, o: &Outcome) -> Vec<(&'static str, S
     } else {
         thousands(o.context)
     };
-    let full = o.context.div_ceil(dcp).div_ceil(bs.max(1));
+    let full_block = bs.max(1) * r.block_scale[0];
+    let full = o.context.div_ceil(dcp).div_ceil(full_block);
     let takes = match r.groups {
         Some(g) => {
             // A state group keeps its fixed blocks, and one per block of context in `all` mode.
@@ -270,7 +335,7 @@ pub(super) fn vllm_blocks(s: &PageScenario, o: &Outcome) -> Vec<(&'static str, S
             let mut parts = vec![tf!(
                 EX_TAKES_FULL,
                 tokens_text,
-                bs,
+                full_block,
                 thousands(full),
                 g.full_groups
             )];

@@ -400,6 +400,17 @@ pub const PARAMS: &[Param] = &[
         default: |_| "0".into(),
     },
     Param {
+        key: "mm_item",
+        // A prefix LM's largest multimodal item in tokens (Gemma 4 26B-A4B / 31B: 2496).
+        read: |s| nonzero(custom(s)?.extras.mm_item_tokens),
+        write: Some(|s, v, _| {
+            let n = whole("mm_item", v, 0, 1 << 40, "a whole number of tokens from 0 to 2^40")?;
+            set_custom(s, |c| c.extras.mm_item_tokens = n);
+            Ok(())
+        }),
+        default: |_| "0".into(),
+    },
+    Param {
         key: "ungated",
         read: |s| custom(s).and_then(|c| c.extras.ungated_experts.then(|| "1".into())),
         write: Some(|s, v, _| {

@@ -28,6 +28,10 @@ pub(super) struct Resolved {
     pub(super) mamba_mode: MambaMode,
 }
 
+/// The first release that raises the default `max_num_batched_tokens` to a prefix-LM's largest
+/// multimodal item.
+const MM_ITEM_RAISE: Version = Version::new(0, 22);
+
 /// Validates the scenario and applies vLLM's defaults.
 pub(super) fn resolve(s: &Scenario) -> Result<Resolved> {
     s.model.validate()?;
@@ -87,6 +91,14 @@ pub(super) fn resolve(s: &Scenario) -> Result<Resolved> {
         }
     };
     let def_mnbt = serve_defaults(s.arch, s.gpu_total).1;
+    // A prefix-LM's largest multimodal item is scheduled whole: vLLM raises the default to it
+    // ("Raising max_num_batched_tokens …", `_set_default_max_num_seqs_and_batched_tokens_args`,
+    // engine/arg_utils.py, from MM_ITEM_RAISE).
+    let def_mnbt = if s.version >= MM_ITEM_RAISE {
+        def_mnbt.max(s.model.extras.mm_item_tokens)
+    } else {
+        def_mnbt
+    };
     let given_seqs = match s.max_num_seqs {
         Some(n) => Some(check_range(
             "max_num_seqs",

@@ -137,6 +137,9 @@ pub struct Report {
     pub block_size: u64,
     /// Bytes of one block on one layer (vLLM's `page_size_bytes`).
     pub page_bytes: u64,
+    /// How many times `block_size` tokens one block holds on the full and on the sliding layers
+    /// (2 on the kind with the smaller page of Gemma 4, whose pages vLLM unifies; else 1).
+    pub block_scale: [u64; 2],
     /// KV bytes per token on one GPU over the largest stage's layers.
     pub bytes_per_token: Bytes,
     /// Layers on the largest pipeline stage.
@@ -388,6 +391,7 @@ fn build(s: &Scenario, quiet: bool) -> Result<Report> {
         available_kv_bytes: available,
         block_size: r.block_size,
         page_bytes: layout.page_bytes,
+        block_scale: layout.scale,
         bytes_per_token: layout.bytes_per_token,
         stage_layers: layout.stage_layers,
         groups: layout.groups,

@@ -87,6 +87,8 @@ crate::texts! {
     IN_MLA: "MLA latent {0}",
     IN_MLA_INDEXER: "MLA latent {0}, indexer {1}",
     MK_HEADS: "{0} KV heads × {1}",
+    MK_FULL_SHAPE: "; full layers {0} KV heads × {1}",
+    MK_SHARED: "; {0} layers share a cache",
     MK_WINDOW: "{0}, window {1} on {2} layers",
     MK_CHUNKS: "{0}, chunks of {1} on {2} layers",
     MK_STATE: "; {0} {1} layers",

@@ -87,6 +87,8 @@ crate::texts! {
     IN_MLA: "MLA 潜在维度 {0}",
     IN_MLA_INDEXER: "MLA 潜在维度 {0}，索引器 {1}",
     MK_HEADS: "{0} 个 KV 头 × {1}",
+    MK_FULL_SHAPE: "；全注意力层 {0} 个 KV 头 × {1}",
+    MK_SHARED: "；{0} 层共享缓存",
     MK_WINDOW: "{0}，{2} 层为滑动窗口（窗口 {1}）",
     MK_CHUNKS: "{0}，{2} 层按 {1} 分块",
     MK_STATE: "；{0} 个 {1} 层",
