@@ -403,11 +403,7 @@ pub const PARAMS: &[Param] = &[
         key: "mm_item",
         // A prefix LM's largest multimodal item in tokens (Gemma 4 26B-A4B / 31B: 2496).
         read: |s| nonzero(custom(s)?.extras.mm_item_tokens),
-        write: Some(|s, v, _| {
-            let n = whole("mm_item", v, 0, 1 << 40, "a whole number of tokens from 0 to 2^40")?;
-            set_custom(s, |c| c.extras.mm_item_tokens = n);
-            Ok(())
-        }),
+        write: Some(model::set_mm_item),
         default: |_| "0".into(),
     },
     Param {

@@ -276,3 +276,11 @@ pub(super) fn local_layers(s: &PageScenario) -> Option<String> {
         _ => None,
     }
 }
+
+/// `mm_item`: a prefix LM's largest multimodal item, in tokens.
+pub(super) fn set_mm_item(s: &mut PageScenario, v: &str, _: &Params) -> Result<()> {
+    let range = "a whole number of tokens from 0 to 2^40";
+    let n = whole("mm_item", v, 0, 1 << 40, range)?;
+    super::set_custom(s, |c| c.extras.mm_item_tokens = n);
+    Ok(())
+}
