@@ -165,3 +165,36 @@ fn sglang_refuses_gemma_4_by_name() {
     let e = report(&s).unwrap_err().to_string();
     assert!(e.contains("layers sharing a KV cache (Gemma 4)"), "{e}");
 }
+
+/// 26B-A4B with 20,895 blocks at 32K under `version`, the default batch (`vllm serve` on a GPU
+/// under 70 GiB: 2,048 tokens): the printed token count and concurrency.
+fn a26b_default_batch(version: Version) -> (u64, String) {
+    let mut s = scenario(
+        "gemma-4-26B-A4B-it",
+        version,
+        KvMemory::Blocks(20_895),
+        0,
+    );
+    s.max_num_batched_tokens = None;
+    let r = report(&s).unwrap();
+    (
+        r.gpu_kv_cache_tokens.unwrap(),
+        kvbudget::core::floatfmt::fixed(r.max_concurrency.unwrap(), 2),
+    )
+}
+
+#[test]
+fn a26b_across_the_releases_that_run_it() {
+    // Sliding blocks per request ⌈min(1,023 + M, 32,768) / 16⌉ + 1, five groups; the full group
+    // 1,024. 0.19–0.20.0 print (blocks // groups) × 16 = 20,895 // 6 × 16 = 55,712 tokens
+    // (M = 2,048: ⌈3,071 / 16⌉ + 1 = 193, 5 × 193 + 1,024 = 1,989 per request, 10.51x).
+    assert_eq!(a26b_default_batch(Version::new(0, 19)), (55_712, "10.51".into()));
+    // 0.20.1–0.21 print int(concurrency × 32,768); M is still 2,048: 20,895 / 1,989 = 10.5052…
+    // → 344,236 tokens.
+    assert_eq!(a26b_default_batch(Version::new(0, 21)), (344_236, "10.51".into()));
+    // 0.22 raises M to the 2,496-token video item: 2,129 per request, 321,600 tokens, 9.81x.
+    assert_eq!(a26b_default_batch(Version::new(0, 22)), (321_600, "9.81".into()));
+    // From 0.26 a sliding layer keeps two steps in flight (2 × 2,496): ⌈(1,023 + 4,992) / 16⌉ + 1
+    // = 377, × 5 + 1,024 = 2,909 per request: 20,895 / 2,909 = 7.1829… → 235,368 tokens, 7.18x.
+    assert_eq!(a26b_default_batch(Version::new(0, 26)), (235_368, "7.18".into()));
+}

@@ -29,7 +29,8 @@ pub(super) struct Resolved {
 }
 
 /// The first release that raises the default `max_num_batched_tokens` to a prefix-LM's largest
-/// multimodal item.
+/// multimodal item (`engine/arg_utils.py` 0.22.0; 0.20–0.21 treat Gemma 4 as a prefix LM but do
+/// not raise).
 const MM_ITEM_RAISE: Version = Version::new(0, 22);
 
 /// Validates the scenario and applies vLLM's defaults.
