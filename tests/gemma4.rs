@@ -64,6 +64,10 @@ fn e2b_reads_its_two_shapes_and_its_shared_layers() {
     let per_token =
         kvbudget::core::capacity::bytes_per_token(&m.spec, KvDtype::Auto, 1, 1).unwrap();
     assert_eq!(per_token.0, 18_432);
+    // Were every one of the 8 query heads a KV head, on the same 15 layers: 12 × 2 × 8 × 256 × 2
+    // + 3 × 2 × 8 × 512 × 2 = 98,304 + 49,152 = 147,456 B.
+    let mha = kvbudget::core::capacity::bytes_per_token_mha(&m.spec, KvDtype::Auto).unwrap();
+    assert_eq!(mha.0, 147_456);
 }
 
 #[test]
@@ -169,12 +173,7 @@ fn sglang_refuses_gemma_4_by_name() {
 /// 26B-A4B with 20,895 blocks at 32K under `version`, the default batch (`vllm serve` on a GPU
 /// under 70 GiB: 2,048 tokens): the printed token count and concurrency.
 fn a26b_default_batch(version: Version) -> (u64, String) {
-    let mut s = scenario(
-        "gemma-4-26B-A4B-it",
-        version,
-        KvMemory::Blocks(20_895),
-        0,
-    );
+    let mut s = scenario("gemma-4-26B-A4B-it", version, KvMemory::Blocks(20_895), 0);
     s.max_num_batched_tokens = None;
     let r = report(&s).unwrap();
     (
@@ -188,13 +187,25 @@ fn a26b_across_the_releases_that_run_it() {
     // Sliding blocks per request ⌈min(1,023 + M, 32,768) / 16⌉ + 1, five groups; the full group
     // 1,024. 0.19–0.20.0 print (blocks // groups) × 16 = 20,895 // 6 × 16 = 55,712 tokens
     // (M = 2,048: ⌈3,071 / 16⌉ + 1 = 193, 5 × 193 + 1,024 = 1,989 per request, 10.51x).
-    assert_eq!(a26b_default_batch(Version::new(0, 19)), (55_712, "10.51".into()));
+    assert_eq!(
+        a26b_default_batch(Version::new(0, 19)),
+        (55_712, "10.51".into())
+    );
     // 0.20.1–0.21 print int(concurrency × 32,768); M is still 2,048: 20,895 / 1,989 = 10.5052…
     // → 344,236 tokens.
-    assert_eq!(a26b_default_batch(Version::new(0, 21)), (344_236, "10.51".into()));
+    assert_eq!(
+        a26b_default_batch(Version::new(0, 21)),
+        (344_236, "10.51".into())
+    );
     // 0.22 raises M to the 2,496-token video item: 2,129 per request, 321,600 tokens, 9.81x.
-    assert_eq!(a26b_default_batch(Version::new(0, 22)), (321_600, "9.81".into()));
+    assert_eq!(
+        a26b_default_batch(Version::new(0, 22)),
+        (321_600, "9.81".into())
+    );
     // From 0.26 a sliding layer keeps two steps in flight (2 × 2,496): ⌈(1,023 + 4,992) / 16⌉ + 1
     // = 377, × 5 + 1,024 = 2,909 per request: 20,895 / 2,909 = 7.1829… → 235,368 tokens, 7.18x.
-    assert_eq!(a26b_default_batch(Version::new(0, 26)), (235_368, "7.18".into()));
+    assert_eq!(
+        a26b_default_batch(Version::new(0, 26)),
+        (235_368, "7.18".into())
+    );
 }

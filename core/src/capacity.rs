@@ -134,6 +134,17 @@ pub fn bytes_per_token(model: &ModelSpec, kv: KvDtype, tp: u64, pp: u64) -> Resu
 /// The seeds' "GQA bought 4×" (Qwen3-8B, 576 KiB) and "7×" (Qwen2.5-7B, 392 KiB).
 pub fn bytes_per_token_mha(model: &ModelSpec, kv: KvDtype) -> Result<Bytes> {
     let b = kv.bytes(model.dtype);
+    if model.split_kv() {
+        // Gemma 4: each layer with a cache at its own head dimension, every head a KV head.
+        let (full, sliding) = cached_layers(model, 1);
+        let heads = model.attention_heads as u128;
+        let per = |layers: u64, dim: u64| layers as u128 * 2 * heads * dim as u128 * b as u128;
+        return u64::try_from(
+            per(full, model.full_shape().head_dim) + per(sliding, model.head_dim),
+        )
+        .map(Bytes)
+        .map_err(|_| KvError::Overflow("MHA bytes per token"));
+    }
     2u64.checked_mul(model.attention_layers())
         .and_then(|x| x.checked_mul(model.attention_heads))
         .and_then(|x| x.checked_mul(model.head_dim))

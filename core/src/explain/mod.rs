@@ -81,7 +81,10 @@ fn sizes(s: &PageScenario, o: &Outcome) -> Vec<(&'static str, String)> {
     let b = s.kv.bytes(model.dtype);
     let mut d: Vec<(&'static str, String)> = Vec::new();
     d.push((en::EX_TERM_KV_PER_TOKEN, layers::kv_per_token(s, o)));
-    if !matches!(model.attention, Attention::Mla { .. }) && model.attention_heads != model.kv_heads
+    // (Not for Gemma 4's two shapes: one formula does not say it.)
+    if !matches!(model.attention, Attention::Mla { .. })
+        && model.attention_heads != model.kv_heads
+        && !model.split_kv()
     {
         d.push((
             en::EX_TERM_AS_MHA,
