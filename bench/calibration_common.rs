@@ -350,7 +350,8 @@ fn case_of(r: &Value) -> Result<Case, String> {
     let chunked = flag(r, "chunked_prefill")
         .or(flag(r, "enable_chunked_prefill"))
         .unwrap_or(engine == Engine::V1);
-    let (def_seqs, def_mnbt) = serve_defaults(arch, Some(total_b));
+    let fam = kvbudget::core::vllm::family(version, engine);
+    let (def_seqs, def_mnbt) = serve_defaults(version, fam, arch, Some(total_b));
     let max_num_seqs = r["max_num_seqs"]
         .as_u64()
         .unwrap_or(if engine == Engine::V0 { 256 } else { def_seqs });

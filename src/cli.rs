@@ -169,10 +169,10 @@ pub(crate) struct VllmArgs {
     /// Pipeline-parallel size (GPUs that split the layers into stages).
     #[arg(long, default_value_t = 1)]
     pipeline_parallel_size: u64,
-    /// Cap on concurrent sequences [default: 1024 on ≥ 70 GiB GPUs other than A100, else 256].
+    /// Cap on concurrent sequences [default: 1024 on ≥ 70 GiB GPUs other than A100, else 256; vLLM 0.8 by release].
     #[arg(long)]
     max_num_seqs: Option<u64>,
-    /// Tokens per scheduler step [default: 8192 on ≥ 70 GiB GPUs other than A100, else 2048].
+    /// Tokens per scheduler step [default: 8192 on ≥ 70 GiB GPUs other than A100, else 2048; vLLM 0.8 by release].
     #[arg(long)]
     max_num_batched_tokens: Option<u64>,
     /// Tokens per KV block [default: 16; MLA on Hopper: 64].

@@ -263,3 +263,28 @@ fn plan_on_the_command_line() {
     assert!(text.contains("GPU KV cache size: 32,768 tokens"), "{text}");
     assert!(text.contains("4.00x"), "{text}");
 }
+
+#[test]
+fn vllm_08_serve_defaults_by_release() {
+    // `_set_default_args_v1` (vllm/engine/arg_utils.py), for `vllm serve` (OPENAI_API_SERVER):
+    // 0.8.0–0.8.3 `"h100" in device_name or "h200" in device_name` → 8192 tokens, else 2048, and
+    // `default_max_num_seqs = 1024` on every GPU; 0.8.4 the same names → 1024 / 8192, else
+    // 256 / 2048; 0.8.5 `device_memory >= 70 * GiB_bytes` → 1024 / 8192; from 0.9.0 also not an
+    // A100.
+    use kvbudget::core::vllm::{serve_defaults, Family};
+    let (big, small) = (Some(Bytes(79 * GIB)), Some(Bytes(22 * GIB)));
+    let at = |v, arch, total| serve_defaults(v, Family::V1Early, arch, total);
+    let v080 = Version::new(0, 8);
+    assert_eq!(at(v080, Arch::Hopper, big), (1024, 8192));
+    assert_eq!(at(v080, Arch::A100, big), (1024, 2048));
+    assert_eq!(at(v080, Arch::Other, small), (1024, 2048));
+    let v084 = Version::at(0, 8, 4);
+    assert_eq!(at(v084, Arch::Hopper, big), (1024, 8192));
+    assert_eq!(at(v084, Arch::A100, big), (256, 2048));
+    let v085 = Version::at(0, 8, 5);
+    assert_eq!(at(v085, Arch::A100, big), (1024, 8192));
+    assert_eq!(at(v085, Arch::Other, small), (256, 2048));
+    let v090 = Version::new(0, 9);
+    assert_eq!(at(v090, Arch::A100, big), (256, 2048));
+    assert_eq!(at(v090, Arch::Hopper, big), (1024, 8192));
+}

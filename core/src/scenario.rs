@@ -380,7 +380,8 @@ impl PageScenario {
     pub fn seqs(&self) -> u64 {
         self.seqs.unwrap_or_else(|| {
             let fam = family(self.version, self.version.engine_on(self.gpu.arch()));
-            default_max_num_seqs(fam, self.gpu.arch(), Some(self.gpu.total()), self.mnbt)
+            let (arch, total) = (self.gpu.arch(), Some(self.gpu.total()));
+            default_max_num_seqs(self.version, fam, arch, total, self.mnbt)
         })
     }
     /// Tokens each sequence holds: prompt + trace when given, else `ctx`.

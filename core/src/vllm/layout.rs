@@ -91,7 +91,7 @@ pub(super) fn resolve(s: &Scenario) -> Result<Resolved> {
             })
         }
     };
-    let def_mnbt = serve_defaults(s.arch, s.gpu_total).1;
+    let def_mnbt = serve_defaults(s.version, fam, s.arch, s.gpu_total).1;
     // A prefix-LM's largest multimodal item is scheduled whole: vLLM raises the default to it
     // ("Raising max_num_batched_tokens …", `_set_default_max_num_seqs_and_batched_tokens_args`,
     // engine/arg_utils.py, from MM_ITEM_RAISE).
@@ -121,7 +121,13 @@ pub(super) fn resolve(s: &Scenario) -> Result<Resolved> {
         None => def_mnbt,
     };
     let max_num_seqs = given_seqs.unwrap_or_else(|| {
-        default_max_num_seqs(fam, s.arch, s.gpu_total, Some(max_num_batched_tokens))
+        default_max_num_seqs(
+            s.version,
+            fam,
+            s.arch,
+            s.gpu_total,
+            Some(max_num_batched_tokens),
+        )
     });
     let mamba_mode = mamba::mode(s);
     let (block_size, mamba) = match mamba::align(s, block_size, mamba_mode)? {

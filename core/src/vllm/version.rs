@@ -218,12 +218,13 @@ pub fn family(v: Version, engine: Engine) -> Family {
 /// self.max_num_seqs = min(self.max_num_seqs, self.max_num_batched_tokens)"), so only a
 /// max_num_seqs the user gives can exceed them.
 pub fn default_max_num_seqs(
+    v: Version,
     fam: Family,
     arch: Arch,
     gpu_total: Option<Bytes>,
     mnbt: Option<u64>,
 ) -> u64 {
-    let seqs = serve_defaults(arch, gpu_total).0;
+    let seqs = serve_defaults(v, fam, arch, gpu_total).0;
     match mnbt {
         Some(m) if fam != Family::V0 => seqs.min(m),
         _ => seqs,
@@ -231,10 +232,21 @@ pub fn default_max_num_seqs(
 }
 
 /// vLLM's defaults for `vllm serve`: 1024 sequences / 8192 batched tokens on GPUs with
-/// ≥ 70 GiB that are not A100s, else 256 / 2048 (VLLM-ACCOUNTING §4).
-pub fn serve_defaults(arch: Arch, gpu_total: Option<Bytes>) -> (u64, u64) {
-    match gpu_total {
-        Some(t) if t.0 >= 70 * GIB && arch != Arch::A100 => (1024, 8192),
+/// ≥ 70 GiB that are not A100s, else 256 / 2048 (VLLM-ACCOUNTING §4; from 0.9.0). V1 in 0.8
+/// decided otherwise, release by release (`_set_default_args_v1`, vllm/engine/arg_utils.py):
+/// 0.8.0–0.8.3 ran 1024 sequences on every GPU and 8192 tokens on an H100 or H200 by name (2048
+/// elsewhere); 0.8.4 gave H100 and H200 1024 / 8192 and the others 256 / 2048; 0.8.5 decided by
+/// memory alone (≥ 70 GiB, A100 80GB included). The presets' Hopper GPUs are the H100s and H200.
+pub fn serve_defaults(v: Version, fam: Family, arch: Arch, gpu_total: Option<Bytes>) -> (u64, u64) {
+    let big = gpu_total.is_some_and(|t| t.0 >= 70 * GIB);
+    let hopper = arch == Arch::Hopper;
+    match fam {
+        Family::V1Early if v < Version::at(0, 8, 4) => (1024, if hopper { 8192 } else { 2048 }),
+        Family::V1Early if v < Version::at(0, 8, 5) && hopper => (1024, 8192),
+        Family::V1Early if v < Version::at(0, 8, 5) => (256, 2048),
+        Family::V1Early if v < Version::new(0, 9) && big => (1024, 8192),
+        Family::V1Early if v < Version::new(0, 9) => (256, 2048),
+        _ if big && arch != Arch::A100 => (1024, 8192),
         _ => (256, 2048),
     }
 }
