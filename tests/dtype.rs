@@ -301,13 +301,13 @@ fn a_log_that_stopped_on_bfloat16_reads_as_refused() {
 #[test]
 fn the_log_check_names_the_dtype_it_differs_in() {
     use kvbudget::core::verify::mismatches;
-    // A log of Qwen3-8B run in float16 (--dtype half) against the page's two T4s on 0.8 without
-    // it: one setting differs, the dtype; aligned, none does.
+    // A log of Qwen3-8B run in float16 (--dtype half) against the page's two T4s on 0.8.5
+    // without it: one setting differs, the dtype; aligned, none does.
     let log = parse(
         "Initializing a V0 LLM engine (v0.8.5) with config: model='Qwen/Qwen3-8B', \
          dtype=torch.float16, max_seq_len=4096, kv_cache_dtype=auto\n",
     );
-    let (page, _) = decode(&format!("{PAIR}&vllm=0.8"));
+    let (page, _) = decode(&format!("{PAIR}&vllm=0.8.5"));
     let m = mismatches(&page, &log);
     assert_eq!(m.len(), 1, "{m:?}");
     assert_eq!(

@@ -49,9 +49,21 @@ pub const V1_NON_TORCH_GROWTH: Version = Version::at(0, 9, 1);
 /// The first release whose V1 engine runs below compute capability 8.0 (a T4): 0.8.0–0.10.1.1
 /// fall back to V0 there.
 pub const V1_BELOW_AMPERE: Version = Version::at(0, 10, 2);
+/// The first release whose `vllm serve` defaults H100 and H200 (by device name) to 1024 sequences
+/// and 8192 batched tokens and every other GPU to 256 / 2048 (`_set_default_args_v1`,
+/// vllm/engine/arg_utils.py 0.8.4; 0.8.0–0.8.3 ran 1024 sequences everywhere).
+pub const SERVE_DEFAULTS_BY_NAME: Version = Version::at(0, 8, 4);
+/// The first release that decides those defaults by memory (≥ 70 GiB) instead (0.8.5).
+pub const SERVE_DEFAULTS_BY_MEMORY: Version = Version::at(0, 8, 5);
 /// The patch releases the picker keeps apart from their minor, each where the accounting changed
-/// within it.
-const KEPT_PATCHES: [Version; 3] = [FLOAT16_UNSTABLE, V1_BELOW_AMPERE, TOKENS_FROM_CONCURRENCY];
+/// within it, in order.
+const KEPT_PATCHES: [Version; 5] = [
+    SERVE_DEFAULTS_BY_NAME,
+    SERVE_DEFAULTS_BY_MEMORY,
+    FLOAT16_UNSTABLE,
+    V1_BELOW_AMPERE,
+    TOKENS_FROM_CONCURRENCY,
+];
 
 impl Version {
     /// Whether this release builds a vision encoder on every pipeline stage
@@ -105,12 +117,13 @@ impl Version {
         Ok(v)
     }
 
-    /// The release of the picker's list that accounts as this one does: `X.Y`, or the kept
-    /// patch release of that minor (0.9.1, 0.10.2, 0.20.1) for it and later patches.
+    /// The release of the picker's list that accounts as this one does: `X.Y`, or the latest
+    /// kept patch release of that minor (0.8.4, 0.8.5, 0.9.1, 0.10.2, 0.20.1) at or before it.
     pub fn canonical(self) -> Version {
         let minor = Version::new(self.major, self.minor);
         KEPT_PATCHES
             .into_iter()
+            .rev()
             .find(|k| Version::new(k.major, k.minor) == minor && self >= *k)
             .unwrap_or(minor)
     }
@@ -163,13 +176,13 @@ impl std::fmt::Display for Version {
 }
 
 /// The versions a picker offers, oldest first: every minor, and the patch releases where the
-/// accounting changed within a minor (0.9.1, 0.10.2, 0.20.1).
+/// accounting changed within a minor (0.8.4, 0.8.5, 0.9.1, 0.10.2, 0.20.1).
 pub fn offered() -> Vec<Version> {
     // Built in order (no sort: its code would be in the page for one small list).
     (OLDEST_OFFERED.minor..=NEWEST.minor)
         .flat_map(|m| {
-            let patch = KEPT_PATCHES.into_iter().find(|k| k.minor == m);
-            std::iter::once(Version::new(0, m)).chain(patch)
+            let patches = KEPT_PATCHES.into_iter().filter(move |k| k.minor == m);
+            std::iter::once(Version::new(0, m)).chain(patches)
         })
         .collect()
 }
@@ -241,9 +254,9 @@ pub fn serve_defaults(v: Version, fam: Family, arch: Arch, gpu_total: Option<Byt
     let big = gpu_total.is_some_and(|t| t.0 >= 70 * GIB);
     let hopper = arch == Arch::Hopper;
     match fam {
-        Family::V1Early if v < Version::at(0, 8, 4) => (1024, if hopper { 8192 } else { 2048 }),
-        Family::V1Early if v < Version::at(0, 8, 5) && hopper => (1024, 8192),
-        Family::V1Early if v < Version::at(0, 8, 5) => (256, 2048),
+        Family::V1Early if v < SERVE_DEFAULTS_BY_NAME => (1024, if hopper { 8192 } else { 2048 }),
+        Family::V1Early if v < SERVE_DEFAULTS_BY_MEMORY && hopper => (1024, 8192),
+        Family::V1Early if v < SERVE_DEFAULTS_BY_MEMORY => (256, 2048),
         Family::V1Early if v < Version::new(0, 9) && big => (1024, 8192),
         Family::V1Early if v < Version::new(0, 9) => (256, 2048),
         _ if big && arch != Arch::A100 => (1024, 8192),
@@ -292,6 +305,22 @@ mod tests {
         assert_eq!(v.last(), Some(&NEWEST));
         // 0.9.1 sits between 0.9 and 0.10, 0.10.2 between 0.10 and 0.11, 0.20.1 between 0.20 and
         // 0.21; each stands for its later patches.
+        // 0.8.4 and 0.8.5 sit between 0.8 and 0.9, each for its later patches.
+        let i = v.iter().position(|x| *x == SERVE_DEFAULTS_BY_NAME).unwrap();
+        assert_eq!(
+            v[i - 1..i + 3],
+            [
+                Version::new(0, 8),
+                SERVE_DEFAULTS_BY_NAME,
+                SERVE_DEFAULTS_BY_MEMORY,
+                Version::new(0, 9)
+            ]
+        );
+        assert_eq!(
+            Version::parse("0.8.5.post1").unwrap().canonical(),
+            SERVE_DEFAULTS_BY_MEMORY
+        );
+        assert_eq!(Version::at(0, 8, 3).canonical(), Version::new(0, 8));
         for (k, m) in [
             (FLOAT16_UNSTABLE, 9),
             (V1_BELOW_AMPERE, 10),
