@@ -11,6 +11,7 @@ use crate::scenario::{GpuChoice, PageScenario};
 use crate::t;
 use crate::units::{fixed2, thousands, Bytes, GIB};
 use crate::vllm::logparse::{KvFigure, LogError, ParsedLog};
+use crate::vllm::version::{CUDA_GRAPHS_IN_BUDGET, HYBRID_PREFIX_CACHING_ON};
 use crate::vllm::{self, family, KvMemory, Version};
 
 /// One line of the comparison.
@@ -126,7 +127,7 @@ pub fn mismatches(s: &PageScenario, log: &ParsedLog) -> Vec<Mismatch> {
     }
     if let Some(on) = hybrid_prefix_caching(s, log) {
         let here = s.knobs.prefix_caching
-            || (s.version >= Version::new(0, 28) && !s.knobs.no_prefix_caching);
+            || (s.version >= HYBRID_PREFIX_CACHING_ON && !s.knobs.no_prefix_caching);
         let word = |b: bool| if b { t!(VF_ON) } else { t!(VF_OFF) }.to_string();
         push(en::VF_PREFIX_CACHING, word(here), word(on));
     }
@@ -198,7 +199,7 @@ fn settings_of(s: &mut PageScenario, log: &ParsedLog) -> Option<String> {
     // on by default from 0.28, `vllm::mamba`).
     if let Some(on) = hybrid_prefix_caching(s, log) {
         s.knobs.prefix_caching = on;
-        s.knobs.no_prefix_caching = !on && s.version >= Version::new(0, 28);
+        s.knobs.no_prefix_caching = !on && s.version >= HYBRID_PREFIX_CACHING_ON;
     }
     let refused_len = match log.error {
         Some(LogError::RequestTooLong { max_model_len, .. })
@@ -433,7 +434,7 @@ pub fn adopt(current: &PageScenario, log: &ParsedLog) -> (PageScenario, Vec<Stri
     }
     s.overhead = None;
     if let (Some(a), Some(n)) = (log.activation_peak_gib, log.non_torch_gib) {
-        let graphs = if s.version >= Version::new(0, 20) {
+        let graphs = if s.version >= CUDA_GRAPHS_IN_BUDGET {
             log.cudagraph_estimate_gib.unwrap_or(0.0)
         } else {
             0.0

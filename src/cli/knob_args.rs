@@ -3,6 +3,7 @@
 use clap::Args;
 use kvbudget_core::presets::Arch;
 use kvbudget_core::units::Bytes;
+use kvbudget_core::vllm::version::{V0_REMOVED, V1_DEFAULT};
 use kvbudget_core::vllm::{Engine, Knobs, Lora, Speculative, Version};
 
 #[derive(Args, Debug, Clone, Default)]
@@ -116,7 +117,7 @@ pub(crate) fn engine(flag: Option<&str>, version: Version, arch: Arch) -> Result
     Ok(match flag {
         None => version.engine_on(arch),
         Some("v0") | Some("V0") => {
-            if version >= Version::new(0, 10) && version.engine_on(arch) != Engine::V0 {
+            if version >= V0_REMOVED && version.engine_on(arch) != Engine::V0 {
                 return Err(format!(
                     "--engine v0 exists only up to vLLM 0.9 (got {version})"
                 ));
@@ -124,7 +125,7 @@ pub(crate) fn engine(flag: Option<&str>, version: Version, arch: Arch) -> Result
             Engine::V0
         }
         Some("v1") | Some("V1") => {
-            if version < Version::new(0, 8) {
+            if version < V1_DEFAULT {
                 return Err(format!("--engine v1 exists from vLLM 0.8 (got {version})"));
             }
             // (VLLM_USE_V1=1 on a T4 raises "VLLM_USE_V1=1 is not supported with Compute

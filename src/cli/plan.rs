@@ -121,7 +121,9 @@ pub(crate) fn run(a: &PlanArgs) -> Result<i32, String> {
         s.version = v;
         // The engine each release runs on this GPU, unless --engine chose one it has.
         let default = v.engine_on(s.arch);
-        let given = a.scenario.engine.is_some() && default != Engine::V0 && v < Version::new(0, 10);
+        let given = a.scenario.engine.is_some()
+            && default != Engine::V0
+            && v < kvbudget_core::vllm::version::V0_REMOVED;
         if !given {
             s.engine = default;
         }

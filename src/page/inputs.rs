@@ -527,7 +527,7 @@ pub fn gpu_option(g: &GpuPreset) -> String {
 pub fn version_option(v: Version) -> String {
     if v == NEWEST {
         t!(in_newest(&v.to_string()))
-    } else if v < Version::new(0, 8) {
+    } else if v < kvbudget_core::vllm::version::V1_DEFAULT {
         t!(in_v0(&v.to_string()))
     } else {
         v.to_string()

@@ -467,7 +467,10 @@ pub fn serve_command(s: &PageScenario) -> String {
         cmd.push_str(&format!(" --decode-context-parallel-size {}", k.dcp));
     }
     // KV memory taken as given is vLLM's own flag from 0.11.
-    if let (Some(b), true) = (s.kv_memory, s.version >= crate::vllm::Version::new(0, 11)) {
+    if let (Some(b), true) = (
+        s.kv_memory,
+        s.version >= crate::vllm::version::KV_CACHE_MEMORY_FLAG,
+    ) {
         cmd.push_str(&format!(" --kv-cache-memory {}", b.0));
     }
     cmd

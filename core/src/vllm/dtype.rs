@@ -1,5 +1,6 @@
 //! The dtype the model runs in, where the GPU and the model's type decide whether vLLM starts.
 
+use super::version::V1_DEFAULT;
 use super::version::{
     Version, BF16_FALLBACK, FLOAT16_UNSTABLE, FLOAT16_UNSTABLE_TEXT, GEMMA2_FLOAT16,
 };
@@ -20,11 +21,7 @@ pub(super) fn bfloat16_refusal(
     version: Version,
 ) -> Option<String> {
     let refused = arch == Arch::T4 && dtype == ModelDtype::Bf16 && !half && version < BF16_FALLBACK;
-    let space = if version >= Version::new(0, 8) {
-        " "
-    } else {
-        ""
-    };
+    let space = if version >= V1_DEFAULT { " " } else { "" };
     refused.then(|| {
         format!(
             "Bfloat16 is only supported on GPUs with compute capability of at least 8.0. Your \

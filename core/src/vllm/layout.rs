@@ -5,6 +5,10 @@
 use super::mamba::{self, MambaAlign, MambaMode};
 use super::report::{Groups, Scenario};
 use super::version::{default_max_num_seqs, family, serve_defaults, Family, Version};
+use super::version::{
+    CHUNKED_LOCAL_HYBRID, DECODE_CONTEXT_PARALLEL, FIT_CHECK_ALL_GROUPS, FIT_CHECK_BY_GROUPS,
+    GROUPS_UP_TO_1_25, GROUPS_UP_TO_1_5, MM_ITEM_BATCH, SPLIT_KV_MODELS, TWO_STEPS_IN_FLIGHT,
+};
 use crate::capacity;
 use crate::error::{check_range, KvError, Result};
 use crate::model::Attention;
@@ -28,11 +32,6 @@ pub(super) struct Resolved {
     pub(super) mamba_mode: MambaMode,
 }
 
-/// The first release that raises the default `max_num_batched_tokens` to a prefix-LM's largest
-/// multimodal item (`engine/arg_utils.py` 0.22.0; 0.20–0.21 treat Gemma 4 as a prefix LM but do
-/// not raise).
-const MM_ITEM_RAISE: Version = Version::new(0, 22);
-
 /// Validates the scenario and applies vLLM's defaults.
 pub(super) fn resolve(s: &Scenario) -> Result<Resolved> {
     s.model.validate()?;
@@ -53,7 +52,7 @@ pub(super) fn resolve(s: &Scenario) -> Result<Resolved> {
     crate::capacity::check_stages("pipeline-parallel size", s.pp, s.model.layers)?;
     // Gemma 4's layers (full ones of their own shape, layers sharing a cache) run from 0.19.0
     // (`gemma4.py` first in that wheel's model registry).
-    if s.model.split_kv() && s.version < Version::new(0, 19) {
+    if s.model.split_kv() && s.version < SPLIT_KV_MODELS {
         return Err(KvError::Unsupported(crate::tf!(
             VL_SPLIT_KV_FIRST,
             s.version
@@ -94,8 +93,8 @@ pub(super) fn resolve(s: &Scenario) -> Result<Resolved> {
     let def_mnbt = serve_defaults(s.version, fam, s.arch, s.gpu_total).1;
     // A prefix-LM's largest multimodal item is scheduled whole: vLLM raises the default to it
     // ("Raising max_num_batched_tokens …", `_set_default_max_num_seqs_and_batched_tokens_args`,
-    // engine/arg_utils.py, from MM_ITEM_RAISE).
-    let def_mnbt = if s.version >= MM_ITEM_RAISE {
+    // engine/arg_utils.py, from 0.22).
+    let def_mnbt = if s.version >= MM_ITEM_BATCH {
         def_mnbt.max(s.model.extras.mm_item_tokens)
     } else {
         def_mnbt
@@ -231,7 +230,7 @@ impl Layout {
         // Chunked local attention keeps the hybrid allocator off unless
         // VLLM_ALLOW_CHUNKED_LOCAL_ATTN_WITH_HYBRID_KV_CACHE is set, "0" up to 0.13 and "1" from
         // 0.14 (vllm/envs.py): without it local layers are full-attention layers.
-        if k.local > 0 && (!hybrid_allocator || s.version < Version::new(0, 14)) {
+        if k.local > 0 && (!hybrid_allocator || s.version < CHUNKED_LOCAL_HYBRID) {
             k.full += k.local;
             k.local = 0;
         }
@@ -268,7 +267,7 @@ impl Layout {
             attention_first: m
                 .state
                 .is_some_and(|st| st.family == crate::model::StateFamily::FalconH1),
-            dcp: if s.version >= Version::at(0, 10, 2) {
+            dcp: if s.version >= DECODE_CONTEXT_PARALLEL {
                 s.knobs.dcp.max(1)
             } else {
                 1
@@ -330,12 +329,12 @@ impl Layout {
     /// state, sliding or local layers in every hybrid family) for a whole group of layers, and
     /// 0.19+ every group's blocks over a group's layers (padding layers included).
     pub(super) fn needed_by(&self, len: u64, block_size: u64, v: Version) -> u128 {
-        let Some(g) = self.groups.filter(|_| v >= Version::new(0, 14)) else {
+        let Some(g) = self.groups.filter(|_| v >= FIT_CHECK_BY_GROUPS) else {
             return self.needed_for(len, block_size);
         };
         let per_kind = self.blocks_per_kind(len, block_size);
         let counts = g.counts();
-        let blocks: u128 = if v < Version::new(0, 19) {
+        let blocks: u128 = if v < FIT_CHECK_ALL_GROUPS {
             // Group 0: the kind of layer 0 — the state, sliding or local layers in every family
             // but Falcon-H1, whose attention comes first.
             let order = if self.attention_first {
@@ -390,9 +389,9 @@ fn groups(k: &Kinds, v: Version) -> Option<Groups> {
     let max = *present.iter().max()?;
     // The smallest kind's count up to 0.11; from 0.12 the largest's when it is under 1.25 × the
     // smallest (1.5 × from 0.18).
-    let factor = if v >= Version::new(0, 18) {
+    let factor = if v >= GROUPS_UP_TO_1_5 {
         Some(1.5)
-    } else if v >= Version::new(0, 12) {
+    } else if v >= GROUPS_UP_TO_1_25 {
         Some(1.25)
     } else {
         None
@@ -429,7 +428,7 @@ fn groups(k: &Kinds, v: Version) -> Option<Groups> {
 /// Scheduled tokens a windowed layer must keep beyond its window: `max_num_batched_tokens`,
 /// doubled from 0.26 (async scheduling keeps one step ahead).
 pub fn lookahead(v: Version, max_num_batched_tokens: u64) -> u64 {
-    if v >= Version::new(0, 26) {
+    if v >= TWO_STEPS_IN_FLIGHT {
         max_num_batched_tokens.saturating_mul(2)
     } else {
         max_num_batched_tokens

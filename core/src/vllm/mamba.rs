@@ -8,6 +8,11 @@
 
 use super::report::Scenario;
 use super::version::Version;
+use super::version::{
+    GDN_CONV_SPEC, GDN_PREFILL_CHECKPOINT, GRANULE_AT_LEAST_BLOCK, HYBRID_PREFIX_CACHING_ON,
+    MAMBA2_PREFILL_CHECKPOINT, MAMBA2_SPEC_ALIGN, MAMBA_ALL_SPEC, MAMBA_CACHE_MODES,
+    MAMBA_PREFIX_CACHING, MLA_GRANULE_128, MLA_GRANULE_64, NEMOTRON_CONV_SPEC,
+};
 use crate::capacity;
 use crate::error::Result;
 use crate::model::{Attention, StateKind};
@@ -58,18 +63,19 @@ pub(super) fn mode(s: &Scenario) -> MambaMode {
         return MambaMode::None;
     };
     let v = v(s);
-    let prefix = (s.knobs.prefix_caching || v >= Version::new(0, 28)) && !s.knobs.no_prefix_caching;
+    let prefix =
+        (s.knobs.prefix_caching || v >= HYBRID_PREFIX_CACHING_ON) && !s.knobs.no_prefix_caching;
     let mamba2 = st.kind == StateKind::Mamba2;
-    if !prefix || v < Version::at(0, 11, 1) {
+    if !prefix || v < MAMBA_PREFIX_CACHING {
         MambaMode::None
-    } else if v < Version::new(0, 15) {
+    } else if v < MAMBA_CACHE_MODES {
         if mamba2 {
             MambaMode::All
         } else {
             MambaMode::None
         }
-    } else if v < Version::new(0, 28) && mamba2 {
-        let spec_align = (Version::new(0, 20)..Version::new(0, 22)).contains(&v) && spec(s) > 0;
+    } else if v < HYBRID_PREFIX_CACHING_ON && mamba2 {
+        let spec_align = (MAMBA2_SPEC_ALIGN..MAMBA_ALL_SPEC).contains(&v) && spec(s) > 0;
         if spec_align {
             MambaMode::Align
         } else {
@@ -86,11 +92,11 @@ pub(super) fn mode(s: &Scenario) -> MambaMode {
 fn granule(s: &Scenario, block_size: u64, mode: MambaMode) -> u64 {
     let v = v(s);
     let a = match s.model.attention {
-        Attention::Mla { .. } if v >= Version::new(0, 27) => 128,
-        Attention::Mla { .. } if v >= Version::at(0, 11, 1) => 64,
+        Attention::Mla { .. } if v >= MLA_GRANULE_128 => 128,
+        Attention::Mla { .. } if v >= MLA_GRANULE_64 => 64,
         _ => 16,
     };
-    let a = if v >= Version::new(0, 20) {
+    let a = if v >= GRANULE_AT_LEAST_BLOCK {
         a.max(block_size)
     } else {
         a
@@ -102,7 +108,7 @@ fn granule(s: &Scenario, block_size: u64, mode: MambaMode) -> u64 {
         .model
         .state
         .is_some_and(|st| st.kind == StateKind::GatedDeltaNet);
-    if v >= Version::new(0, 33) && mode == MambaMode::Align && gdn && s.arch == Arch::Hopper {
+    if v >= GDN_PREFILL_CHECKPOINT && mode == MambaMode::Align && gdn && s.arch == Arch::Hopper {
         a / gcd(a, 64) * 64
     } else {
         a
@@ -114,9 +120,9 @@ fn granule(s: &Scenario, block_size: u64, mode: MambaMode) -> u64 {
 fn conv_spec(s: &Scenario, st: &crate::model::StateLayers) -> u64 {
     let v = v(s);
     let counts = match st.kind {
-        StateKind::GatedDeltaNet => v >= Version::at(0, 10, 2),
+        StateKind::GatedDeltaNet => v >= GDN_CONV_SPEC,
         StateKind::Mamba2 => {
-            st.family == crate::model::StateFamily::NemotronH && v >= Version::new(0, 17)
+            st.family == crate::model::StateFamily::NemotronH && v >= NEMOTRON_CONV_SPEC
         }
     };
     if counts {
@@ -196,7 +202,7 @@ pub(super) fn state_blocks(s: &Scenario, mode: MambaMode) -> (u64, bool) {
     let Some(st) = s.model.state else {
         return (0, false);
     };
-    if v < Version::new(0, 15) {
+    if v < MAMBA_CACHE_MODES {
         return match mode {
             MambaMode::All => (0, true),
             _ => (1, false),
@@ -207,11 +213,11 @@ pub(super) fn state_blocks(s: &Scenario, mode: MambaMode) -> (u64, bool) {
         MambaMode::None => (1 + spec, false),
         MambaMode::Align => {
             let checkpoint = match st.kind {
-                StateKind::Mamba2 => v >= Version::new(0, 32),
-                StateKind::GatedDeltaNet => v >= Version::new(0, 33) && s.arch == Arch::Hopper,
+                StateKind::Mamba2 => v >= MAMBA2_PREFILL_CHECKPOINT,
+                StateKind::GatedDeltaNet => v >= GDN_PREFILL_CHECKPOINT && s.arch == Arch::Hopper,
             };
             (2 + spec + u64::from(checkpoint), false)
         }
-        MambaMode::All => (if v >= Version::new(0, 22) { spec } else { 0 }, true),
+        MambaMode::All => (if v >= MAMBA_ALL_SPEC { spec } else { 0 }, true),
     }
 }

@@ -43,6 +43,10 @@
 //! wide relative range.
 
 use super::version::{Engine, Version};
+use super::version::{
+    CUDA_GRAPHS_IN_BUDGET, NVSWITCH_BUFFERS, SAMPLER_SORTS, SAMPLER_TRITON, V0_NON_TORCH_GROWTH,
+    V1_DEFAULT, V1_NON_TORCH_GROWTH,
+};
 use crate::model::ModelSpec;
 use crate::presets::Arch;
 use crate::units::{Bytes, GIB, MIB};
@@ -154,12 +158,12 @@ pub fn estimate(model: &ModelSpec, s: &Settings) -> Estimate {
 pub fn estimate_with(model: &ModelSpec, s: &Settings, f: &Fitted) -> Estimate {
     let tp = s.tp.max(1);
     let pp = s.pp.max(1);
-    let v0 = s.engine == Engine::V0 || s.version < Version::new(0, 8);
+    let v0 = s.engine == Engine::V0 || s.version < V1_DEFAULT;
     // vLLM subtracts all non-torch memory up to V0 0.6 and in V1 0.8–0.9.0 (see the module doc).
     let absolute = if v0 {
-        s.version < Version::new(0, 7)
+        s.version < V0_NON_TORCH_GROWTH
     } else {
-        s.version < super::version::V1_NON_TORCH_GROWTH
+        s.version < V1_NON_TORCH_GROWTH
     };
     let mnbt = s.max_num_batched_tokens.max(1);
     let batch = if v0 && !s.chunked_prefill {
@@ -188,8 +192,7 @@ pub fn estimate_with(model: &ModelSpec, s: &Settings, f: &Fitted) -> Estimate {
         hidden * 7 / 2
     };
     // Which top-k/top-p implementation the sampler warm-up runs (see `Fitted::sampler_sort`).
-    let sorts =
-        v0 || (s.version >= Version::at(0, 11, 1) && s.version < Version::new(0, 17)) || rows < 8;
+    let sorts = v0 || (s.version >= SAMPLER_SORTS && s.version < SAMPLER_TRITON) || rows < 8;
     let per_entry = if sorts {
         f.sampler_sort
     } else {
@@ -223,7 +226,7 @@ pub fn estimate_with(model: &ModelSpec, s: &Settings, f: &Fitted) -> Estimate {
     let activation = [sampler.max(dense), moe, encoder, lora]
         .into_iter()
         .fold(base, u64::saturating_add);
-    let nvswitch = s.arch == Arch::Hopper && s.version >= Version::new(0, 10);
+    let nvswitch = s.arch == Arch::Hopper && s.version >= NVSWITCH_BUFFERS;
     let non_torch = match (tp, pp) {
         _ if absolute => {
             gib_f(f.non_torch_absolute_gib)
@@ -246,14 +249,14 @@ pub fn estimate_with(model: &ModelSpec, s: &Settings, f: &Fitted) -> Estimate {
         gib_f(f.graphs_gib)
             .saturating_add((layers_here as f64 * f.graphs_mib_per_layer * MIB as f64) as u64)
     };
-    let graphs_counted = !v0 && s.version >= Version::new(0, 20) && !s.enforce_eager;
+    let graphs_counted = !v0 && s.version >= CUDA_GRAPHS_IN_BUDGET && !s.enforce_eager;
 
     // Uncertainty: activation ±max(0.1 GiB, 10 %), non-torch ±0.1 GiB (growth at TP 1),
     // ±0.25 GiB (all of it: the CUDA context varies by driver), ±0.15 / ±0.3 GiB at TP ≥ 2
     // (NVSwitch / elsewhere), graphs ±0.35 GiB when counted, an encoder ±0.3 GiB, and 1 % of
     // the request; all times the fitted spread factor.
     uncertain += (activation / 10).max(gib_f(0.1));
-    if !v0 && s.version < Version::at(0, 11, 1) {
+    if !v0 && s.version < SAMPLER_SORTS {
         // Without FlashInfer installed, V1 up to 0.11.0 sorts instead: up to twice the sampler.
         uncertain += sampler / 2;
     }

@@ -5,7 +5,7 @@
 use super::report::{
     report, whole_sequences, KvMemory, Margin, Overhead, RefusalKind, Report, Scenario,
 };
-use super::version::Version;
+use super::version::{Version, NULL_BLOCK_RESERVED};
 use crate::error::{KvError, Result};
 use crate::units::{thousands, Bytes};
 
@@ -147,7 +147,7 @@ pub fn plan(base: &Scenario, need: Need) -> Result<Plan> {
     }
     // --kv-cache-memory: whole blocks for N requests, and the null block the fit check
     // reserves from 0.29.
-    let null = u64::from(s.version >= Version::new(0, 29));
+    let null = u64::from(s.version >= NULL_BLOCK_RESERVED);
     let blocks = need
         .sequences
         .saturating_mul(r.blocks_per_request)

@@ -1,12 +1,13 @@
 //! How vLLM prints its figures: GiB with `%.2f` or `round`, and the token count per family.
 
+use super::version::GIB_ROUNDED;
 use super::version::{Family, Version};
 use crate::units::{fixed2, py_float_repr, py_round, GIB};
 
 /// The text vLLM prints for a byte count in GiB: `%.2f` up to 0.29, `round(x, 2)` from 0.30.
 pub fn gib_text(bytes: i128, v: Version) -> String {
     let g = bytes as f64 / GIB as f64;
-    if v >= Version::new(0, 30) {
+    if v >= GIB_ROUNDED {
         py_float_repr(py_round(g, 2))
     } else {
         fixed2(g)

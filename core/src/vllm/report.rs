@@ -10,6 +10,10 @@ pub use super::printed::{gib_text, printed_tokens};
 pub use super::refusal::{Refusal, RefusalKind};
 use super::tp::tp_refusal;
 use super::version::{requested_bytes, Engine, Family, Version};
+use super::version::{
+    DCP_MESSAGE_SPACE, DCP_TOKEN_LINE, DECODE_CONTEXT_PARALLEL, KV_CACHE_MEMORY_FLAG,
+    MODELS_TYPO_FIXED, NULL_BLOCK_RESERVED,
+};
 use crate::capacity;
 use crate::error::Result;
 use crate::model::{KvDtype, ModelSpec};
@@ -275,7 +279,7 @@ fn kv_memory(
     let kv_flag = s
         .knobs
         .kv_cache_memory
-        .filter(|_| s.version >= Version::new(0, 11));
+        .filter(|_| s.version >= KV_CACHE_MEMORY_FLAG);
     if let (Some(b), KvMemory::Budget { .. }) = (kv_flag, s.memory) {
         // --kv-cache-memory: vLLM skips the budget (0.11+, v1/worker/gpu_worker.py 0.19.0).
         return Ok((Some(b.0 as i128), None, None));
@@ -456,8 +460,8 @@ fn build(s: &Scenario, quiet: bool) -> Result<Report> {
     // before 0.26 the message lacks its space): checked as the config is made, before the model's
     // own checks of TP.
     let dcp = s.knobs.dcp.max(1);
-    if dcp > 1 && s.version >= Version::at(0, 10, 2) && s.tp % dcp != 0 {
-        let by = if s.version >= Version::new(0, 26) {
+    if dcp > 1 && s.version >= DECODE_CONTEXT_PARALLEL && s.tp % dcp != 0 {
+        let by = if s.version >= DCP_MESSAGE_SPACE {
             "by "
         } else {
             "by"
@@ -568,7 +572,7 @@ fn v1_report(out: &mut Report, s: &Scenario, r: &Resolved, layout: &Layout, num_
             .unwrap_or(0),
     };
     // From 0.29 the fit check also reserves the null block.
-    let null_block = if v >= Version::new(0, 29) {
+    let null_block = if v >= NULL_BLOCK_RESERVED {
         layout.block_bytes()
     } else {
         0
@@ -601,7 +605,7 @@ fn v1_report(out: &mut Report, s: &Scenario, r: &Resolved, layout: &Layout, num_
         max_model_len,
     );
     // 0.11–0.20.0 multiply the token line by the decode-context-parallel size.
-    let tokens = if r.family == Family::V1Mid && v >= Version::new(0, 11) {
+    let tokens = if r.family == Family::V1Mid && v >= DCP_TOKEN_LINE {
         tokens.saturating_mul(layout.dcp)
     } else {
         tokens
@@ -646,7 +650,7 @@ fn too_long_error(
         }
     }
     out.estimated_max_len = Some(lo);
-    let typo = if v < Version::new(0, 22) {
+    let typo = if v < MODELS_TYPO_FIXED {
         "models's"
     } else {
         "model's"

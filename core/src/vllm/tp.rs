@@ -1,6 +1,7 @@
 //! The tensor-parallel sizes vLLM refuses for a model.
 
 use super::version::Version;
+use super::version::TP_GROUPS_WORDING;
 use crate::capacity;
 use crate::model::{ModelSpec, StateKind};
 
@@ -46,7 +47,7 @@ pub fn tp_refusal(model: &ModelSpec, tp: u64, version: Version) -> Option<(&'sta
             ));
         }
         if m.groups % tp != 0 && m.groups != 1 {
-            let what = if version >= Version::new(0, 11) {
+            let what = if version >= TP_GROUPS_WORDING {
                 "groups"
             } else {
                 "heads"

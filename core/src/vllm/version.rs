@@ -55,6 +55,94 @@ pub const V1_BELOW_AMPERE: Version = Version::at(0, 10, 2);
 pub const SERVE_DEFAULTS_BY_NAME: Version = Version::at(0, 8, 4);
 /// The first release that decides those defaults by memory (≥ 70 GiB) instead (0.8.5).
 pub const SERVE_DEFAULTS_BY_MEMORY: Version = Version::at(0, 8, 5);
+// ── The release rules: each boundary once, named by what changes there, citing where (paths
+// under `vllm/` in each release's wheel; `overhead.rs`, `layout.rs`, `mamba.rs` and `report.rs`
+// say more beside the arithmetic they change). The family boundaries are in [`family`].
+
+/// V1 is vLLM's default engine (0.8.0); V0 before, selectable up to 0.9 (`VLLM_USE_V1`).
+pub const V1_DEFAULT: Version = Version::new(0, 8);
+/// V0 is gone (`VLLM_USE_V1=0` no longer selects it): 0.10.0.
+pub const V0_REMOVED: Version = Version::new(0, 10);
+/// V0 subtracts only the growth of non-torch memory during startup (`memory_profiling`,
+/// worker/worker.py; 0.6.4.post1 subtracted all of it): the picker's 0.6 is taken as before.
+pub const V0_NON_TORCH_GROWTH: Version = Version::new(0, 7);
+/// NCCL's buffers at TP ≥ 2 on an NVSwitch Hopper node as the logs from 0.10 show them
+/// (`Fitted::non_torch_nvswitch_gib`).
+pub const NVSWITCH_BUFFERS: Version = Version::new(0, 10);
+/// Decode context parallelism (`--decode-context-parallel-size`, config/parallel.py 0.10.2).
+pub const DECODE_CONTEXT_PARALLEL: Version = Version::at(0, 10, 2);
+/// The GDN convolution state holds the speculative tokens too
+/// (`get_mamba_state_shape_from_config`, model_executor/models/qwen3_next.py 0.10.2).
+pub const GDN_CONV_SPEC: Version = Version::at(0, 10, 2);
+/// `--kv-cache-memory` takes the KV memory as given (v1/worker/gpu_worker.py, 0.11.0).
+pub const KV_CACHE_MEMORY_FLAG: Version = Version::new(0, 11);
+/// The token line is multiplied by the DCP size (0.11.0 up to 0.20.0, v1/core/kv_cache_utils.py).
+pub const DCP_TOKEN_LINE: Version = Version::new(0, 11);
+/// The TP check names the KV "groups" instead of "heads" (distributed/utils.py, 0.11.0).
+pub const TP_GROUPS_WORDING: Version = Version::new(0, 11);
+/// Prefix caching for Mamba2 hybrids (`mamba_cache_mode`, 0.11.1).
+pub const MAMBA_PREFIX_CACHING: Version = Version::at(0, 11, 1);
+/// MLA's kernel granule for a raised block is 64 (0.11.1).
+pub const MLA_GRANULE_64: Version = Version::at(0, 11, 1);
+/// V1's sampler warm-up sorts (no FlashInfer top-k without it installed): 0.11.1 to 0.16
+/// (`Fitted::sampler_sort`).
+pub const SAMPLER_SORTS: Version = Version::at(0, 11, 1);
+/// The hybrid allocator's groups may take the largest kind's count under 1.25 × the smallest
+/// (`_get_kv_cache_groups_uniform_page_size`, v1/core/kv_cache_utils.py 0.12.0).
+pub const GROUPS_UP_TO_1_25: Version = Version::new(0, 12);
+/// Chunked local layers join the hybrid allocator by default
+/// (`VLLM_ALLOW_CHUNKED_LOCAL_ATTN_WITH_HYBRID_KV_CACHE` "1", envs.py 0.14.0).
+pub const CHUNKED_LOCAL_HYBRID: Version = Version::new(0, 14);
+/// The fit check counts by groups, group 0's blocks only up to 0.18
+/// (`check_enough_kv_cache_memory`, v1/core/kv_cache_utils.py 0.14.0).
+pub const FIT_CHECK_BY_GROUPS: Version = Version::new(0, 14);
+/// A hybrid's state blocks follow `mamba_cache_mode` per kind (0.15.0).
+pub const MAMBA_CACHE_MODES: Version = Version::new(0, 15);
+/// Nemotron-H's convolution state holds the speculative tokens (nemotron_h.py, 0.17.0).
+pub const NEMOTRON_CONV_SPEC: Version = Version::new(0, 17);
+/// V1's sampler runs Triton's top-k again (0.17.0; `Fitted::sampler_light`).
+pub const SAMPLER_TRITON: Version = Version::new(0, 17);
+/// The groups may take the largest kind's count under 1.5 × the smallest (0.18.0).
+pub const GROUPS_UP_TO_1_5: Version = Version::new(0, 18);
+/// The fit check counts every group's blocks (`check_enough_kv_cache_memory`, 0.19.0).
+pub const FIT_CHECK_ALL_GROUPS: Version = Version::new(0, 19);
+/// Gemma 4's layers, full ones of their own shape and layers sharing a cache (gemma4.py, first in
+/// the 0.19.0 wheel's model registry).
+pub const SPLIT_KV_MODELS: Version = Version::new(0, 19);
+/// CUDA graphs are profiled and taken out of the budget (`cudagraph_memory_estimate_applied`,
+/// v1/worker/gpu_worker.py 0.20.0).
+pub const CUDA_GRAPHS_IN_BUDGET: Version = Version::new(0, 20);
+/// A raised attention block is at least `--block-size` (0.20.0).
+pub const GRANULE_AT_LEAST_BLOCK: Version = Version::new(0, 20);
+/// Mamba2 with speculative decoding runs `align` mode (0.20.0 up to 0.21).
+pub const MAMBA2_SPEC_ALIGN: Version = Version::new(0, 20);
+/// `all` mode counts the speculative tokens, and Mamba2 with them runs `all` again (0.22.0).
+pub const MAMBA_ALL_SPEC: Version = Version::new(0, 22);
+/// "model's" replaces vLLM's "models's" in the fit check's message (kv_cache_utils.py, 0.22.0).
+pub const MODELS_TYPO_FIXED: Version = Version::new(0, 22);
+/// A prefix LM's default batch is raised to its largest multimodal item
+/// (`_set_default_max_num_seqs_and_batched_tokens_args`, engine/arg_utils.py 0.22.0; 0.20–0.21
+/// treat Gemma 4 as a prefix LM but do not raise).
+pub const MM_ITEM_BATCH: Version = Version::new(0, 22);
+/// A sliding layer keeps two steps in flight (`max_in_flight_tokens` with async scheduling,
+/// 0.26.0).
+pub const TWO_STEPS_IN_FLIGHT: Version = Version::new(0, 26);
+/// The DCP check's message gains its space ("divisible by dcp_size", config/parallel.py 0.26.0).
+pub const DCP_MESSAGE_SPACE: Version = Version::new(0, 26);
+/// MLA's kernel granule for a raised block is 128 (0.27.0).
+pub const MLA_GRANULE_128: Version = Version::new(0, 27);
+/// Prefix caching is on by default for hybrid models (config/cache.py, 0.28.0).
+pub const HYBRID_PREFIX_CACHING_ON: Version = Version::new(0, 28);
+/// The fit check reserves the null block (kv_cache_utils.py, 0.29.0).
+pub const NULL_BLOCK_RESERVED: Version = Version::new(0, 29);
+/// GiB printed with `round(x, 2)` instead of `%.2f` (0.30.0).
+pub const GIB_ROUNDED: Version = Version::new(0, 30);
+/// Mamba2 in `align` mode keeps a prefill checkpoint block (0.32.0).
+pub const MAMBA2_PREFILL_CHECKPOINT: Version = Version::new(0, 32);
+/// GDN on Hopper keeps a prefill checkpoint and aligns its block to 64 (FlashInfer's prefill,
+/// `get_mamba_prefill_checkpoint_alignment`, platforms/interface.py 0.33.0).
+pub const GDN_PREFILL_CHECKPOINT: Version = Version::new(0, 33);
+
 /// The patch releases the picker keeps apart from their minor, each where the accounting changed
 /// within it, in order.
 const KEPT_PATCHES: [Version; 5] = [
