@@ -210,3 +210,52 @@ fn files_and_functions_stay_small() {
         "src/app.rs is no longer a shell"
     );
 }
+
+/// A vLLM release written as digits in a check (`Version::new(0, 22)`), outside the release table
+/// and outside tests: the file and line.
+fn bare_vllm_versions(files: &[PathBuf]) -> Vec<String> {
+    let mut out = Vec::new();
+    for f in files {
+        let text = code(f);
+        // (A file's own tests may spell releases out.)
+        let text = text.split("#[cfg(test)]").next().unwrap_or("");
+        for (i, line) in text.lines().enumerate() {
+            for call in ["Version::new(", "Version::at("] {
+                let after = line.split(call).skip(1);
+                if after
+                    .into_iter()
+                    .any(|a| a.trim_start().starts_with(|c: char| c.is_ascii_digit()))
+                {
+                    out.push(format!("{}: {}", f.display(), i + 1));
+                }
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn every_vllm_release_boundary_is_named_in_the_table() {
+    let mut files = Vec::new();
+    rust_files(&root().join("core/src"), &mut files);
+    rust_files(&root().join("src"), &mut files);
+    files.retain(|f| {
+        !f.ends_with("vllm/version.rs") && !f.components().any(|c| c.as_os_str() == "sglang")
+    });
+    let found = bare_vllm_versions(&files);
+    assert!(
+        found.is_empty(),
+        "vLLM releases written in a check instead of a named boundary of core/src/vllm/version.rs: {found:?}"
+    );
+    // The reader finds one when there is one.
+    let dir = std::env::temp_dir().join(format!("kvbudget-layout-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let probe = dir.join("probe.rs");
+    std::fs::write(
+        &probe,
+        "fn f(v: Version) -> bool {\n    v >= Version::new(0, 22)\n}\n",
+    )
+    .unwrap();
+    assert_eq!(bare_vllm_versions(&[probe.clone()]).len(), 1);
+    let _ = std::fs::remove_dir_all(dir);
+}
