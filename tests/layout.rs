@@ -256,6 +256,6 @@ fn every_vllm_release_boundary_is_named_in_the_table() {
         "fn f(v: Version) -> bool {\n    v >= Version::new(0, 22)\n}\n",
     )
     .unwrap();
-    assert_eq!(bare_vllm_versions(&[probe.clone()]).len(), 1);
+    assert_eq!(bare_vllm_versions(std::slice::from_ref(&probe)).len(), 1);
     let _ = std::fs::remove_dir_all(dir);
 }
