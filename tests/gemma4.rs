@@ -209,3 +209,28 @@ fn a26b_across_the_releases_that_run_it() {
         (235_368, "7.18".into())
     );
 }
+
+#[test]
+fn a_config_in_transformers_5_15_form_reads_the_same() {
+    // transformers 5.15+ writes the full layers' shape per layer (`per_layer_config`) instead of
+    // global_head_dim / num_global_key_value_heads: 26B-A4B's full layers are 5, 11, 17, 23, 29.
+    let old = import(&config("gemma-4-26B-A4B-it"), "g").unwrap().spec;
+    let mut c: serde_json::Value = serde_json::from_str(&config("gemma-4-26B-A4B-it")).unwrap();
+    let t = c["text_config"].as_object_mut().unwrap();
+    t.remove("global_head_dim");
+    t.remove("num_global_key_value_heads");
+    let full = serde_json::json!({"head_dim": 512, "num_key_value_heads": 2});
+    let per: serde_json::Map<String, serde_json::Value> = [5, 11, 17, 23, 29]
+        .iter()
+        .map(|i| (i.to_string(), full.clone()))
+        .collect();
+    t.insert("per_layer_config".into(), per.clone().into());
+    let new = import(&c.to_string(), "g").unwrap().spec;
+    assert_eq!(new.attention, old.attention);
+    // A sliding layer (0) with a shape of its own is not a layout kvbudget reads: refused by name.
+    let mut odd = per;
+    odd.insert("0".into(), serde_json::json!({"head_dim": 128}));
+    c["text_config"]["per_layer_config"] = odd.into();
+    let e = import(&c.to_string(), "g").unwrap_err().to_string();
+    assert!(e.starts_with("per_layer_config is"), "{e}");
+}

@@ -42,7 +42,7 @@ fn listed(v: &Value) -> bool {
 }
 
 /// The keys, what each does to the cache, and when its value does it.
-const KEYS: [(&str, &str, Changes); 12] = [
+const KEYS: [(&str, &str, Changes); 13] = [
     // Gemma 4 (`gemma4.py`; transformers' `Gemma4TextConfig`): full-attention layers with their
     // own head dimension (512 beside the sliding layers' 256) and KV heads, and K = V there.
     // Modelled for Gemma 4's own model types (`layers::gemma4`), refused on any other.
@@ -61,6 +61,10 @@ const KEYS: [(&str, &str, Changes); 12] = [
     // earlier layer of their kind and keep none of their own (modelled for Gemma 4).
     ("num_kv_shared_layers", en::CF_K_KV_SHARED, |v, _, r| {
         !r.gemma4 && count(v).is_some_and(|n| n > 0)
+    }),
+    // transformers 5.15+ (Gemma 4's `per_layer_config`): shapes per layer, read for Gemma 4.
+    ("per_layer_config", en::CF_K_PER_LAYER, |v, _, r| {
+        !r.gemma4 && listed(v)
     }),
     // Hunyuan (`hunyuan_v1.py`): cross-layer attention, one KV cache for `cla_share_factor` layers.
     ("use_cla", en::CF_K_CLA, |v, _, _| yes(v)),

@@ -120,7 +120,7 @@ pub(super) fn read(
     }
     let attention_layers = out.cached - out.state.map_or(0, |st| st.layers);
     out.attention = if t.starts_with("gemma4") {
-        gemma4(m, layers, shape, notes)
+        gemma4(m, layers, shape, notes)?
     } else {
         attention(m, &t, attention_layers, notes)?
     };
@@ -199,7 +199,7 @@ fn gated_deltanet(
 /// `attention_k_eq_v` (K and V both cached: V normed, K roped), else `num_key_value_heads`; the
 /// last `num_kv_shared_layers` read the cache of the last earlier layer of their kind and keep
 /// none (`kv_sharing_target_layer_name`).
-fn gemma4(m: &Obj, layers: u64, shape: HeadShape, notes: &mut Vec<String>) -> Attention {
+fn gemma4(m: &Obj, layers: u64, shape: HeadShape, notes: &mut Vec<String>) -> Result<Attention> {
     let sliding: Vec<bool> = match kinds(m) {
         Some(k) if k.len() as u64 == layers => k.iter().map(|k| k.contains("sliding")).collect(),
         _ => (0..layers)
@@ -212,12 +212,16 @@ fn gemma4(m: &Obj, layers: u64, shape: HeadShape, notes: &mut Vec<String>) -> At
         window = window / 2 + 1;
     }
     let k_eq_v = b(m, "attention_k_eq_v") == Some(true);
-    let full = HeadShape {
-        kv_heads: match u(m, &["num_global_key_value_heads"]).filter(|_| k_eq_v) {
-            Some(h) if h > 0 => h,
-            _ => shape.kv_heads,
+    let full = match m.get("per_layer_config").and_then(Value::as_object) {
+        // transformers 5.15+ writes the full layers' shape per layer instead.
+        Some(per_layer) => per_layer_shape(per_layer, &sliding, shape)?,
+        None => HeadShape {
+            kv_heads: match u(m, &["num_global_key_value_heads"]).filter(|_| k_eq_v) {
+                Some(h) if h > 0 => h,
+                _ => shape.kv_heads,
+            },
+            head_dim: u(m, &["global_head_dim"]).filter(|d| *d > 0).unwrap_or(512),
         },
-        head_dim: u(m, &["global_head_dim"]).filter(|d| *d > 0).unwrap_or(512),
     };
     let n_shared = u(m, &["num_kv_shared_layers"]).unwrap_or(0).min(layers) as usize;
     let tail = &sliding[sliding.len() - n_shared..];
@@ -244,12 +248,46 @@ fn gemma4(m: &Obj, layers: u64, shape: HeadShape, notes: &mut Vec<String>) -> At
             shared.full
         ));
     }
-    Attention::SlidingWindow {
+    Ok(Attention::SlidingWindow {
         window,
         sliding_layers: n_sliding,
         full: (full != shape).then_some(full),
         shared,
+    })
+}
+
+/// The full layers' shape from `per_layer_config` (transformers 5.15+: `{"5": {"head_dim": 512,
+/// "num_key_value_heads": 2}, …}`, the layers it leaves out at `shape`). Overrides that give the
+/// full layers more than one shape, or a sliding layer its own, are a layout kvbudget does not
+/// model: refused by name.
+fn per_layer_shape(per_layer: &Obj, sliding: &[bool], shape: HeadShape) -> Result<HeadShape> {
+    let refuse = || {
+        KvError::Unsupported(crate::tf!(
+            CF_KEY_UNMODELLED,
+            "per_layer_config",
+            super::shown(&Value::Object(per_layer.clone())),
+            crate::i18n::tr(en::CF_K_PER_LAYER)
+        ))
+    };
+    let mut full = None;
+    for (i, is_sliding) in sliding.iter().enumerate() {
+        let o = per_layer.get(&i.to_string()).and_then(Value::as_object);
+        let at = HeadShape {
+            kv_heads: o
+                .and_then(|o| u(o, &["num_key_value_heads"]))
+                .unwrap_or(shape.kv_heads),
+            head_dim: o
+                .and_then(|o| u(o, &["head_dim"]))
+                .unwrap_or(shape.head_dim),
+        };
+        match (is_sliding, full) {
+            (true, _) if at != shape => return Err(refuse()),
+            (true, _) => {}
+            (false, Some(f)) if f != at => return Err(refuse()),
+            (false, _) => full = Some(at),
+        }
     }
+    Ok(full.unwrap_or(shape))
 }
 
 /// `layer_types` / `layers_block_type` as strings.

@@ -65,6 +65,7 @@ crate::texts! {
     CF_KEY_UNMODELLED: "{0} is {1}: {2}. kvbudget does not model that layout, so it cannot size this model's KV cache: not supported",
     CF_K_GLOBAL_HEAD_DIM: "the full-attention layers have a head dimension of their own (Gemma 4)",
     CF_K_GLOBAL_KV_HEADS: "the full-attention layers have a number of KV heads of their own (Gemma 4)",
+    CF_K_PER_LAYER: "the layers have shapes of their own beyond one per kind (sliding, full)",
     CF_K_K_EQ_V: "the full-attention layers project V with K's weights and have KV heads of their own (Gemma 4's layout, modelled only for Gemma 4)",
     CF_K_KV_SHARED: "the last layers reuse the KV cache of earlier layers and keep none of their own (Gemma 3n, Gemma 4)",
     CF_K_CLA: "several layers share one KV cache (cross-layer attention, Hunyuan)",

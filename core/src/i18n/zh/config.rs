@@ -65,6 +65,7 @@ crate::texts! {
     CF_KEY_UNMODELLED: "{0} 为 {1}：{2}。kvbudget 不支持这种 KV 布局，无法计算此模型的 KV 缓存：不支持",
     CF_K_GLOBAL_HEAD_DIM: "全注意力层有自己的 head 维度（Gemma 4）",
     CF_K_GLOBAL_KV_HEADS: "全注意力层有自己的 KV 头数（Gemma 4）",
+    CF_K_PER_LAYER: "各层的形状不止每类（滑动窗口、全注意力）一种",
     CF_K_K_EQ_V: "全注意力层用 K 的权重投影 V，并有自己的 KV 头数（Gemma 4 的布局，仅对 Gemma 4 建模）",
     CF_K_KV_SHARED: "最后若干层复用前面层的 KV 缓存，自身不保存 KV（Gemma 3n、Gemma 4）",
     CF_K_CLA: "多层共用一份 KV 缓存（跨层注意力，Hunyuan）",
