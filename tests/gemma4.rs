@@ -234,3 +234,32 @@ fn a_config_in_transformers_5_15_form_reads_the_same() {
     let e = import(&c.to_string(), "g").unwrap_err().to_string();
     assert!(e.starts_with("per_layer_config is"), "{e}");
 }
+
+#[test]
+fn e4b_and_31b_at_a_known_kv_memory() {
+    let tokens = |name: &str, mnbt: u64| {
+        let s = scenario(
+            name,
+            Version::new(0, 25),
+            KvMemory::Available(kvbudget::core::units::Bytes(51 * GIB / 4)),
+            mnbt,
+        );
+        let r = report(&s).unwrap();
+        (
+            r.num_gpu_blocks.unwrap(),
+            r.blocks_per_request,
+            r.gpu_kv_cache_tokens.unwrap(),
+        )
+    };
+    // E4B: 42 layers, (5 sliding + 1 full) × 7, the last 18 shared (3 full, 15 sliding): 20
+    // sliding and 4 full keep a cache. Pages at 16 tokens: sliding 16 × 2 × 2 × 256 × 2 =
+    // 32,768 B, full 65,536 B, so the sliding block is raised to 32. Groups of 4: 5 sliding + 1
+    // full. 13,690,208,256 / 65,536 / 4 = 52,224 blocks; per request 2,048 + 5 × (⌈2,559 / 32⌉ +
+    // 1 = 81) = 2,453; 52,224 / 2,453 = 21.2898… → int(× 32,768) = 697,625.
+    assert_eq!(tokens("gemma-4-E4B-it", 2048), (52_224, 2_453, 697_625));
+    // 31B: 50 sliding (16 KV heads × 256), 10 full (4 × 512). Pages: 262,144 B and 131,072 B,
+    // the full block raised to 32; groups of 10. 13,690,208,256 / 262,144 / 10 = 5,222 blocks;
+    // per request 1,024 + 5 × (⌈3,519 / 16⌉ + 1 = 221) = 2,129 (the 2,496-token video batch);
+    // 5,222 / 2,129 = 2.4528… → 80,373.
+    assert_eq!(tokens("gemma-4-31B-it", 2496), (5_222, 2_129, 80_373));
+}
