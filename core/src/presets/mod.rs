@@ -33,6 +33,7 @@ impl ModelPreset {
     }
 }
 
+mod gemma4;
 mod models;
 pub use models::MODELS;
 

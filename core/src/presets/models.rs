@@ -12,7 +12,7 @@ use std::borrow::Cow;
 /// for everything but the routed experts (kvbudget's config import: embeddings, attention or
 /// mixers, dense and shared MLPs, routers, norms): what the checkpoint holds beyond those (an MTP
 /// layer vLLM skips, a vision encoder, vLLM's padding of the experts) goes with the experts.
-const fn all_but(weights: Bytes, read_in_full: u64) -> Bytes {
+pub(super) const fn all_but(weights: Bytes, read_in_full: u64) -> Bytes {
     Bytes(weights.0 - read_in_full)
 }
 
@@ -35,7 +35,7 @@ const fn gdn(layers: u64, value_heads: u64) -> StateLayers {
 }
 
 /// The models of VLLM-ACCOUNTING §6, then the 2026 families of VLLM-HYBRID.
-pub const MODELS: [ModelPreset; 22] = [
+pub const MODELS: [ModelPreset; 26] = [
     // config.json: 36 layers, 32 q / 8 kv heads, head_dim 128, vocab 151936, max_pos 40960, bf16.
     ModelPreset {
         spec: ModelSpec {
@@ -565,6 +565,10 @@ pub const MODELS: [ModelPreset; 22] = [
         },
         // Weights: vLLM 0.19 log (H100): Model loading took 51.45 GiB
     },
+    super::gemma4::E2B,
+    super::gemma4::E4B,
+    super::gemma4::A26B,
+    super::gemma4::B31,
     // Llama-4-Scout-17B-16E-Instruct (text_config): 48 layers, every 4th global (NoPE), the other
     // 36 chunked local (attention_chunk_size 8192), 40 q / 8 kv heads × 128, 16 experts (1
     // active) of 8192 and a shared expert of 8192 (intermediate_size_mlp, 16384, sizes only the
