@@ -619,7 +619,11 @@ fn vllm_cmd(a: &VllmArgs) -> Result<i32, String> {
         }
         _ => None,
     };
-    if let Some(e) = r.overhead.filter(|e| !e.graphs_counted) {
+    // (None with --enforce-eager: no graphs are captured.)
+    if let Some(e) = r
+        .overhead
+        .filter(|e| !e.graphs_counted && e.cuda_graphs.0 > 0)
+    {
         eprintln!(
             "kvbudget: vLLM {version} keeps CUDA graphs (about {} GiB) outside --gpu-memory-utilization: real usage exceeds util × total by that much",
             kvbudget_core::units::fixed2(e.cuda_graphs.as_gib())

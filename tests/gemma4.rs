@@ -263,3 +263,16 @@ fn e4b_and_31b_at_a_known_kv_memory() {
     // 5,222 / 2,129 = 2.4528… → 80,373.
     assert_eq!(tokens("gemma-4-31B-it", 2496), (5_222, 2_129, 80_373));
 }
+
+#[test]
+fn a26b_on_an_a100_as_a_blog_logged_it() {
+    // myoceane.fr's A100 80GB run (vLLM ~0.19, --max-model-len 131072 --enforce-eager
+    // --gpu-memory-utilization 0.9): "Model loading took 48.5 GiB", "Available KV cache memory:
+    // 21.5 GiB". The estimate from the preset, within 1 % (it gives 21.46 GiB).
+    let (s, _) = kvbudget::core::query::decode(
+        "model=google/gemma-4-26B-A4B-it&gpu=a100-80gb&vllm=0.19&ctx=131072&util=0.9&eager=1",
+    );
+    let o = kvbudget::core::calc::evaluate(&s).unwrap();
+    let gib = o.chosen.report.available_kv_bytes.unwrap() as f64 / GIB as f64;
+    assert!((gib - 21.5).abs() / 21.5 < 0.01, "{gib}");
+}

@@ -407,7 +407,7 @@ fn warnings(s: &PageScenario, o: &Outcome) -> Vec<String> {
         w.push(tf!(EX_W_FLOAT32, s.version, t, o.weights_per_gpu));
     }
     if let (Some(_), Some(e)) = (o.range, chosen.report.overhead) {
-        if !e.graphs_counted {
+        if !e.graphs_counted && e.cuda_graphs.0 > 0 {
             w.push(tf!(EX_W_GRAPHS, s.version, e.cuda_graphs));
         }
     }
