@@ -457,9 +457,17 @@ fn the_plan_panel_states_the_plan_and_applies_it() {
     // 2,418,278,400 B of --kv-cache-memory (tests/calc.rs derives it).
     let (s, _) = decode("?model=Qwen/Qwen3-8B&gpu=rtx-4090&ctx=8192&plan=2");
     let o = evaluate(&s).unwrap();
-    let html = page::plan_html(&plan_of(&s).unwrap());
+    let html = page::plan_html(&plan_of(&s).unwrap(), s.tp);
     assert!(html.contains(r#"data-testid="plan-kv-bytes" data-value="2418278400">2,418,278,400<"#));
     assert!(html.contains(r#"data-plan-apply="kv""#));
+    // The smallest TP size that holds them is 1, the one already set: no button for it; from a
+    // scenario at TP 2, one.
+    assert!(
+        html.contains(r#"data-testid="plan-tp" data-value="1""#),
+        "{html}"
+    );
+    assert!(!html.contains(r#"data-plan-apply="tp""#));
+    assert!(page::plan_html(&plan_of(&s).unwrap(), 2).contains(r#"data-plan-apply="tp""#));
     let mut t = s.clone();
     apply_plan(&mut t, &s, &o, PlanButton::Kv);
     assert_eq!(t.kv_memory, Some(Bytes(2_418_278_400)));
@@ -600,7 +608,7 @@ fn a_plan_past_max_num_seqs_says_so_and_raises_it() {
     let (s, _) = decode("?model=Qwen/Qwen3-8B&gpu=a100-80gb&ctx=2048&tp=2&plan=400");
     let o = evaluate(&s).unwrap();
     assert_eq!(s.seqs(), 256);
-    let html = page::plan_html(&plan_of(&s).unwrap());
+    let html = page::plan_html(&plan_of(&s).unwrap(), s.tp);
     assert!(
         html.contains("max_num_seqs 256 runs at most 256 sequences at once; for 400 at once, also set <strong>--max-num-seqs 400</strong>"),
         "{html}"
@@ -610,7 +618,7 @@ fn a_plan_past_max_num_seqs_says_so_and_raises_it() {
     assert_eq!(t.seqs, Some(400));
     // 200 sequences are within the cap: nothing to raise.
     let (s, _) = decode("?model=Qwen/Qwen3-8B&gpu=a100-80gb&ctx=2048&tp=2&plan=200");
-    assert!(!page::plan_html(&plan_of(&s).unwrap()).contains("plan-seqs"));
+    assert!(!page::plan_html(&plan_of(&s).unwrap(), s.tp).contains("plan-seqs"));
 }
 
 #[test]

@@ -28,7 +28,12 @@ pub fn parts(state: State) {
         "p-plan",
         Box::new(move || {
             asked.html(|a| match a {
-                Answer::Plan(Some(p)) => crate::page::plan_html(p),
+                Answer::Plan(Some(p)) => {
+                    let tp = state
+                        .shown
+                        .with_untracked(|x| x.as_ref().map_or(1, |x| x.s.tp));
+                    crate::page::plan_html(p, tp)
+                }
                 _ => String::new(),
             })
         }),

@@ -121,10 +121,10 @@ pub fn log_compare_html(kind: &str, view: Option<&LogView>) -> String {
     out
 }
 
-/// The plan panel as HTML text, from the worker's plan (`handoff::PlanView`): the settings that
-/// give its sequences of the context, with buttons that apply them (`data-plan-apply`: `util`,
+/// The plan panel as HTML text, from the worker's plan (`handoff::PlanView`) for a scenario at
+/// `current_tp`: the settings that give its sequences of the context, with buttons that apply them (`data-plan-apply`: `util`,
 /// the safe end of the utilization's range, `kv`, the KV memory in bytes, or `seqs`).
-pub fn plan_html(v: &PlanView) -> String {
+pub fn plan_html(v: &PlanView, current_tp: u64) -> String {
     let n = v.n;
     let title = t!(pl_title(n, &thousands(v.context), &v.version));
     let mut out = String::with_capacity(2048);
@@ -183,8 +183,10 @@ pub fn plan_html(v: &PlanView) -> String {
     } else {
         String::new()
     };
+    // (No button for the TP size already set.)
     let use_tp = p
         .smallest_tp
+        .filter(|t| *t != current_tp)
         .map(|_| plan_button("tp", t!(PL_USE_IT)))
         .unwrap_or_default();
     let tp = p.smallest_tp.map(|t| t.to_string());

@@ -189,6 +189,8 @@ test('every plan suggestion is a button: the longest max_model_len and the small
   await page.click(sel('plan-apply-tp'));
   assert.equal(await urlParam(page, 'tp', '2'), '2');
   assert.ok(Number(await value(page, 'max-seqs')) >= 6);
+  // At TP 2 the plan's TP size is the one set: no button offers it again.
+  await page.waitForSelector(sel('plan-apply-tp'), { state: 'detached' });
   // Back to one GPU, then the length: 6 sequences of 4,848 tokens fit.
   await fill(page, 'tp', '1');
   await page.waitForFunction((s) => document.querySelector(s)?.dataset.value === '4848', sel('plan-ctx'));
