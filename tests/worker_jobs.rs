@@ -34,7 +34,7 @@ fn q(s: &PageScenario) -> String {
 /// The plan panel the page draws for `s` (empty when the scenario asks for none).
 fn plan_panel(s: &PageScenario) -> String {
     match ask(Request::Plan { query: q(s) }) {
-        Answer::Plan(Some(p)) => page::plan_html(&p),
+        Answer::Plan(Some(p)) => page::plan_html(&p, s.tp),
         Answer::Plan(None) => String::new(),
         other => panic!("{other:?}"),
     }
