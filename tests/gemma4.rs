@@ -147,7 +147,7 @@ fn vllm_before_0_19_does_not_know_gemma_4() {
         2048,
     );
     let e = report(&s).unwrap_err().to_string();
-    assert!(e.contains("first in vLLM 0.19.0"), "{e}");
+    assert!(e.contains("its model class is first in vLLM 0.19;"), "{e}");
 }
 
 #[test]

@@ -479,10 +479,18 @@ fn the_state_dtype_follows_the_release() {
         let s = scenario(m, KvDtype::Auto, KvMemory::Blocks(100), 32_768, v);
         run(&s).mamba.unwrap().state_page
     };
-    // Qwen3.5 before 0.17 keeps both GDN states in the model's bf16: 49,152 + 32 × 128 × 128 × 2
-    // = 1,097,728 B; from 0.17 the config's float32: 49,152 + 2,097,152 = 2,146,304 B.
-    assert_eq!(state_page(qwen35_9b(), Version::new(0, 16)), 1_097_728);
+    // Qwen3.5 runs from 0.17 (0.16.0's wheel has no qwen3_5.py), with the config's float32
+    // temporal state: 49,152 + 32 × 128 × 128 × 4 = 49,152 + 2,097,152 = 2,146,304 B.
     assert_eq!(state_page(qwen35_9b(), Version::new(0, 17)), 2_146_304);
+    let s = scenario(
+        qwen35_9b(),
+        KvDtype::Auto,
+        KvMemory::Blocks(100),
+        32_768,
+        Version::new(0, 16),
+    );
+    let e = kvbudget::core::vllm::report(&s).unwrap_err().to_string();
+    assert!(e.contains("vLLM 0.16 does not run Qwen3.5"), "{e}");
     // Nemotron-H without mamba_ssm_cache_dtype in its config: the model's bf16 before 0.13,
     // float16 in 0.13–0.19 (both 2 B: conv 36,864 + 64 × 64 × 128 × 2 = 1,085,440 B), float32
     // from 0.20 (36,864 + 2,097,152 = 2,134,016 B).

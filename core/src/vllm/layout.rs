@@ -7,11 +7,12 @@ use super::report::{Groups, Scenario};
 use super::version::{default_max_num_seqs, family, serve_defaults, Family, Version};
 use super::version::{
     CHUNKED_LOCAL_HYBRID, DECODE_CONTEXT_PARALLEL, FIT_CHECK_ALL_GROUPS, FIT_CHECK_BY_GROUPS,
-    GROUPS_UP_TO_1_25, GROUPS_UP_TO_1_5, MM_ITEM_BATCH, SPLIT_KV_MODELS, TWO_STEPS_IN_FLIGHT,
+    GROUPS_UP_TO_1_25, GROUPS_UP_TO_1_5, MM_ITEM_BATCH, QWEN35_MODELS, SPLIT_KV_MODELS,
+    TWO_STEPS_IN_FLIGHT,
 };
 use crate::capacity;
 use crate::error::{check_range, KvError, Result};
-use crate::model::Attention;
+use crate::model::{Attention, StateFamily};
 use crate::presets::Arch;
 use crate::units::{thousands, Bytes};
 
@@ -50,12 +51,25 @@ pub(super) fn resolve(s: &Scenario) -> Result<Resolved> {
         "a whole number from 1 to 1,024",
     )?;
     crate::capacity::check_stages("pipeline-parallel size", s.pp, s.model.layers)?;
-    // Gemma 4's layers (full ones of their own shape, layers sharing a cache) run from 0.19.0
-    // (`gemma4.py` first in that wheel's model registry).
-    if s.model.split_kv() && s.version < SPLIT_KV_MODELS {
+    // Model classes newer than the release: Gemma 4's layers (full ones of their own shape,
+    // layers sharing a cache) and Qwen3.5's.
+    let qwen35 = s
+        .model
+        .state
+        .is_some_and(|st| st.family == StateFamily::Qwen35);
+    let first = match () {
+        _ if s.model.split_kv() && s.version < SPLIT_KV_MODELS => {
+            Some((crate::t!(VL_SPLIT_KV).to_string(), SPLIT_KV_MODELS))
+        }
+        _ if qwen35 && s.version < QWEN35_MODELS => Some(("Qwen3.5".into(), QWEN35_MODELS)),
+        _ => None,
+    };
+    if let Some((what, since)) = first {
         return Err(KvError::Unsupported(crate::tf!(
-            VL_SPLIT_KV_FIRST,
-            s.version
+            VL_MODEL_FIRST,
+            s.version,
+            what,
+            since
         )));
     }
     let fam = family(s.version, s.engine);

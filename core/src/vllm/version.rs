@@ -102,6 +102,9 @@ pub const MAMBA_CACHE_MODES: Version = Version::new(0, 15);
 pub const NEMOTRON_CONV_SPEC: Version = Version::new(0, 17);
 /// V1's sampler runs Triton's top-k again (0.17.0; `Fitted::sampler_light`).
 pub const SAMPLER_TRITON: Version = Version::new(0, 17);
+/// Qwen3.5 / 3.6 (`Qwen3_5ForConditionalGeneration`, qwen3_5.py: first in the 0.17.0 wheel's
+/// model registry; 0.16.0 has none).
+pub const QWEN35_MODELS: Version = Version::new(0, 17);
 /// The groups may take the largest kind's count under 1.5 × the smallest (0.18.0).
 pub const GROUPS_UP_TO_1_5: Version = Version::new(0, 18);
 /// The fit check counts every group's blocks (`check_enough_kv_cache_memory`, 0.19.0).
