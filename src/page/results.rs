@@ -337,10 +337,13 @@ pub fn top_view(
         lines,
         stale: busy,
         sglang: match sg {
-            Some((Some(v), current)) if !v.stats.is_empty() => Some(SglangPanel {
-                view: v.clone(),
-                stale: !current,
-            }),
+            // (Its notes alone when it has no figures: why kvbudget cannot size it under SGLang.)
+            Some((Some(v), current)) if !v.stats.is_empty() || !v.notes.is_empty() => {
+                Some(SglangPanel {
+                    view: v.clone(),
+                    stale: !current,
+                })
+            }
             _ => None,
         },
     }

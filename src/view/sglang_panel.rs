@@ -55,7 +55,7 @@ pub fn SglangPanel(panel: Panel) -> impl IntoView {
                 </table>
             </div>
             <p class="hint" data-testid="compare-why">{sg.why}</p>
-            <ul class="warnings">
+            <ul class="warnings" data-testid="sglang-notes">
                 {sg.notes.into_iter().map(|n| view! { <li>{n}</li> }).collect_view()}
             </ul>
         </div>

@@ -77,8 +77,20 @@ test('SGLang refuses Qwen3-8B on an L4 while vLLM starts; a KV dtype SGLang lack
   assert.match(await text(page, engineCell('sglang', 'tokens')), /refuses/);
   assert.ok(Number(await value(page, engineCell('vllm', 'tokens'))) > 0, 'vLLM starts');
   await select(page, 'kv', 'float16');
-  await waitText(page, 'vllm-lines', /SGLang does not accept these settings: .*has no "float16"/);
+  // kvbudget's words, not a line SGLang prints: beside the figures, and no SGLang lines.
+  await waitText(page, 'sglang-notes', /SGLang does not accept these settings: .*has no "float16"/);
+  assert.equal(await value(page, 'vllm-lines'), '');
   assert.match(await value(page, 'serve-command'), /^python -m sglang\.launch_server /);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('a model the SGLang emulation does not derive says so as kvbudget, with no SGLang lines', async () => {
+  // Gemma 4 E2B's layers sharing a cache: SGLang runs it (0.5.11+), kvbudget does not size it.
+  const { context, page, problems } = await openReady(env, '?model=google/gemma-4-E2B-it&gpu=l4&ctx=8192&engine=sglang');
+  await waitText(page, 'sglang-notes', /layers sharing a KV cache \(Gemma 4\); kvbudget's SGLang emulation does not derive it/);
+  assert.equal(await value(page, 'vllm-lines'), '');
+  assert.doesNotMatch(await text(page, 'sglang-notes'), /SGLang does not accept/);
   assert.deepEqual(problems, []);
   await context.close();
 });

@@ -7,10 +7,11 @@ import zlib from 'node:zlib';
 import { DIST } from './harness.mjs';
 
 // First-load bytes are a ceiling, not the goal (what users feel is measured by `make bench`):
-// 323,000 B gzip for the page (index.html with its inline CSS, the page's glue and wasm; raised
-// from 320,000 by the 3.1 kB that Gemma 4's layer shapes cost the page's arithmetic and
-// derivation). The figures of today's build and how they are printed: docs/performance.md.
-const BUDGET_GZIP = 323_000;
+// 324,000 B gzip for the page (index.html with its inline CSS, the page's glue and wasm; raised
+// from 320,000 by what Gemma 4's layer shapes and presets cost the page's arithmetic and
+// derivation, 3.9 kB, and SGLang's panel showing kvbudget's words apart from SGLang's lines).
+// The figures of today's build and how they are printed: docs/performance.md.
+const BUDGET_GZIP = 324_000;
 // The worker (kvbudget-worker*: its loader, glue and wasm), fetched on the first import, log,
 // plan, GPU table or SGLang figures: its own ceiling, so what moves there is not spent freely.
 const WORKER = /^kvbudget-worker/;

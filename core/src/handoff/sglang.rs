@@ -196,7 +196,12 @@ pub fn sglang_view(s: &PageScenario) -> SglangView {
         Err(e) => {
             v.refused = true;
             v.answer = format!("SGLang: {e}");
-            v.lines = t!(rs_sg_not_accepted(&e.to_string()));
+            // Said in kvbudget's words, never in SGLang's lines: SGLang prints none of it (a layout
+            // the emulation does not derive is kvbudget's limit, not SGLang's).
+            v.notes = vec![match e {
+                crate::error::KvError::Unsupported(m) => m,
+                e => t!(rs_sg_not_accepted(&e.to_string())),
+            }];
         }
     }
     v
