@@ -4,9 +4,10 @@
 
 use kvbudget::core::config::import;
 use kvbudget::core::model::{Attention, KvDtype, ModelDtype, StateKind};
-use kvbudget::core::presets::Arch;
 use kvbudget::core::units::{Bytes, GIB};
 use kvbudget::core::vllm::{report, KvMemory, Scenario, Version};
+
+mod common;
 
 fn config(name: &str) -> String {
     std::fs::read_to_string(format!(
@@ -22,22 +23,11 @@ fn scenario(
     blocks: u64,
     len: u64,
 ) -> Scenario {
-    let version = Version::new(0, 19);
+    let memory = KvMemory::Blocks(blocks);
     Scenario {
-        model: spec,
         kv_dtype: kv,
-        tp: 1,
-        pp: 1,
-        block_size: None,
-        max_model_len: Some(len),
-        max_num_seqs: None,
         max_num_batched_tokens: Some(8192),
-        version,
-        engine: version.default_engine(),
-        memory: KvMemory::Blocks(blocks),
-        arch: Arch::Other,
-        gpu_total: None,
-        knobs: Default::default(),
+        ..common::vllm_scenario(spec, Version::new(0, 19), memory, len)
     }
 }
 

@@ -7,9 +7,10 @@
 
 use kvbudget::core::config::import;
 use kvbudget::core::model::{Attention, HeadShape, KvDtype, SharedKv};
-use kvbudget::core::presets::Arch;
 use kvbudget::core::units::GIB;
 use kvbudget::core::vllm::{report, KvMemory, Scenario, Version};
+
+mod common;
 
 fn config(name: &str) -> String {
     std::fs::read_to_string(format!(
@@ -19,22 +20,13 @@ fn config(name: &str) -> String {
     .unwrap()
 }
 
-fn scenario(name: &str, version: Version, memory: KvMemory, mnbt: u64) -> Scenario {
+/// Gemma 4 `name` at 32,768 tokens; `mnbt` None: vLLM's default batch (2,048 on a GPU under
+/// 70 GiB, raised by the release where it raises it).
+fn scenario(name: &str, version: Version, memory: KvMemory, mnbt: Option<u64>) -> Scenario {
+    let model = import(&config(name), name).unwrap().spec;
     Scenario {
-        model: import(&config(name), name).unwrap().spec,
-        kv_dtype: KvDtype::Auto,
-        tp: 1,
-        pp: 1,
-        block_size: None,
-        max_model_len: Some(32_768),
-        max_num_seqs: None,
-        max_num_batched_tokens: Some(mnbt),
-        version,
-        engine: version.default_engine(),
-        memory,
-        arch: Arch::Other,
-        gpu_total: None,
-        knobs: Default::default(),
+        max_num_batched_tokens: mnbt,
+        ..common::vllm_scenario(model, version, memory, 32_768)
     }
 }
 
@@ -96,7 +88,7 @@ fn e2b_on_vllm_025_from_a_known_kv_memory() {
         "gemma-4-E2B-it",
         Version::new(0, 25),
         KvMemory::Available(kvbudget::core::units::Bytes(51 * GIB / 4)),
-        2048,
+        Some(2048),
     );
     let r = report(&s).unwrap();
     assert_eq!(r.num_gpu_blocks, Some(139_264));
@@ -123,7 +115,7 @@ fn a26b_on_vllm_025_gives_the_logged_tokens() {
         "gemma-4-26B-A4B-it",
         Version::new(0, 25),
         KvMemory::Blocks(20_895),
-        2496,
+        Some(2496),
     );
     let r = report(&s).unwrap();
     assert_eq!(r.blocks_per_request, 2_129);
@@ -144,7 +136,7 @@ fn vllm_before_0_19_does_not_know_gemma_4() {
         "gemma-4-E2B-it",
         Version::new(0, 18),
         KvMemory::Blocks(1000),
-        2048,
+        Some(2048),
     );
     let e = report(&s).unwrap_err().to_string();
     assert!(e.contains("its model class is first in vLLM 0.19;"), "{e}");
@@ -173,8 +165,12 @@ fn sglang_refuses_gemma_4_by_name() {
 /// 26B-A4B with 20,895 blocks at 32K under `version`, the default batch (`vllm serve` on a GPU
 /// under 70 GiB: 2,048 tokens): the printed token count and concurrency.
 fn a26b_default_batch(version: Version) -> (u64, String) {
-    let mut s = scenario("gemma-4-26B-A4B-it", version, KvMemory::Blocks(20_895), 0);
-    s.max_num_batched_tokens = None;
+    let s = scenario(
+        "gemma-4-26B-A4B-it",
+        version,
+        KvMemory::Blocks(20_895),
+        None,
+    );
     let r = report(&s).unwrap();
     (
         r.gpu_kv_cache_tokens.unwrap(),
@@ -242,7 +238,7 @@ fn e4b_and_31b_at_a_known_kv_memory() {
             name,
             Version::new(0, 25),
             KvMemory::Available(kvbudget::core::units::Bytes(51 * GIB / 4)),
-            mnbt,
+            Some(mnbt),
         );
         let r = report(&s).unwrap();
         (

@@ -7,7 +7,9 @@ use kvbudget::core::model::{
 };
 use kvbudget::core::presets::Arch;
 use kvbudget::core::units::{Bytes, GIB};
-use kvbudget::core::vllm::{report, Knobs, KvMemory, MambaMode, Report, Scenario, Version};
+use kvbudget::core::vllm::{report, KvMemory, MambaMode, Report, Scenario, Version};
+
+mod common;
 
 fn model(
     id: &'static str,
@@ -67,20 +69,9 @@ fn qwen35_9b() -> ModelSpec {
 
 fn scenario(m: ModelSpec, kv: KvDtype, memory: KvMemory, len: u64, v: Version) -> Scenario {
     Scenario {
-        model: m,
         kv_dtype: kv,
-        tp: 1,
-        pp: 1,
-        block_size: None,
-        max_model_len: Some(len),
-        max_num_seqs: None,
         max_num_batched_tokens: Some(8192),
-        version: v,
-        engine: v.default_engine(),
-        memory,
-        arch: Arch::Other,
-        gpu_total: None,
-        knobs: Knobs::default(),
+        ..common::vllm_scenario(m, v, memory, len)
     }
 }
 

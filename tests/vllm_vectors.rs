@@ -8,24 +8,11 @@ use kvbudget::core::vllm::{
     printed_tokens, report, Engine, Family, KvMemory, RefusalKind, Report, Scenario, Version,
 };
 
+mod common;
+
 fn scenario(id: &str, memory: KvMemory, len: u64, v: (u32, u32)) -> Scenario {
-    let version = Version::new(v.0, v.1);
-    Scenario {
-        model: presets::model(id).unwrap().spec(),
-        kv_dtype: KvDtype::Auto,
-        tp: 1,
-        pp: 1,
-        block_size: None,
-        max_model_len: Some(len),
-        max_num_seqs: None,
-        max_num_batched_tokens: None,
-        version,
-        engine: version.default_engine(),
-        memory,
-        arch: Arch::Other,
-        gpu_total: None,
-        knobs: Default::default(),
-    }
+    let model = presets::model(id).unwrap().spec();
+    common::vllm_scenario(model, Version::new(v.0, v.1), memory, len)
 }
 
 fn run(s: &Scenario) -> Report {

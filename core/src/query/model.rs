@@ -34,26 +34,12 @@ pub(super) fn attention(v: &str, params: &Params, layers: u64) -> Result<Attenti
             (Some(w), Some(l)) => Ok(Attention::SlidingWindow {
                 window: parse_window(w)?,
                 sliding_layers: parse_sliding_layers(l, layers)?,
-                full: match get("full_kv") {
-                    None => None,
-                    Some(v) => {
-                        let (kv_heads, head_dim) = pair(v).ok_or_else(|| KvError::Invalid {
-                            field: "full_kv",
-                            message: crate::tf!(ERR_FULL_KV, crate::error::quoted(v, 24)),
-                        })?;
-                        Some(HeadShape { kv_heads, head_dim })
-                    }
-                },
-                shared: match get("kv_shared") {
-                    None => SharedKv::NONE,
-                    Some(v) => {
-                        let (sliding, full) = pair(v).ok_or_else(|| KvError::Invalid {
-                            field: "kv_shared",
-                            message: crate::tf!(ERR_KV_SHARED, crate::error::quoted(v, 24)),
-                        })?;
-                        SharedKv { sliding, full }
-                    }
-                },
+                full: pair(get("full_kv"), "full_kv", |q| crate::tf!(ERR_FULL_KV, q))?
+                    .map(|(kv_heads, head_dim)| HeadShape { kv_heads, head_dim }),
+                shared: pair(get("kv_shared"), "kv_shared", |q| {
+                    crate::tf!(ERR_KV_SHARED, q)
+                })?
+                .map_or(SharedKv::NONE, |(sliding, full)| SharedKv { sliding, full }),
             }),
             (w, l) => {
                 // A bad value present is the better message; else say what is missing.
@@ -114,10 +100,20 @@ pub(super) fn attention(v: &str, params: &Params, layers: u64) -> Result<Attenti
 /// Two whole numbers as `a-b`, each at most 1,048,576 (`MAX_DIM`): `full_kv=2-512` (KV heads
 /// and head dimension of the full-attention layers), `kv_shared=16-4` (sliding and full layers
 /// without a cache of their own).
-fn pair(v: &str) -> Option<(u64, u64)> {
+/// None when the key is absent; a value of another form is `field`'s error, `says` wording it
+/// for the quoted value.
+fn pair(
+    v: Option<&str>,
+    field: &'static str,
+    says: impl Fn(String) -> String,
+) -> Result<Option<(u64, u64)>> {
+    let Some(v) = v else { return Ok(None) };
     let n = |p: &str| p.trim().parse::<u64>().ok().filter(|x| *x <= MAX_DIM);
-    let (a, b) = v.split_once('-')?;
-    Some((n(a)?, n(b)?))
+    let read = v.split_once('-').and_then(|(a, b)| Some((n(a)?, n(b)?)));
+    read.map(Some).ok_or_else(|| KvError::Invalid {
+        field,
+        message: says(crate::error::quoted(v, 24)),
+    })
 }
 
 /// A hybrid's state layers as one URL value:
