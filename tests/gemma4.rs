@@ -272,3 +272,21 @@ fn a26b_on_an_a100_as_a_blog_logged_it() {
     let gib = o.chosen.report.available_kv_bytes.unwrap() as f64 / GIB as f64;
     assert!((gib - 21.5).abs() / 21.5 < 0.01, "{gib}");
 }
+
+#[test]
+fn the_presets_say_both_shapes_and_the_shared_layers() {
+    let e2b = kvbudget::core::presets::model("google/gemma-4-E2B-it")
+        .unwrap()
+        .spec();
+    assert_eq!(
+        e2b.kinds_text(),
+        "1 KV heads × 256, window 512 on 28 layers; full layers 1 KV heads × 512; 20 layers share a cache"
+    );
+    let a26b = kvbudget::core::presets::model("google/gemma-4-26B-A4B-it")
+        .unwrap()
+        .spec();
+    assert_eq!(
+        a26b.kinds_text(),
+        "8 KV heads × 256, window 1,024 on 25 layers; full layers 2 KV heads × 512"
+    );
+}

@@ -194,6 +194,21 @@ impl Attention {
             shared: SharedKv::NONE,
         }
     }
+
+    /// What Gemma 4's layers add to a window's description: `; full layers 2 KV heads × 512`,
+    /// `; 20 layers share a cache` (empty for any other attention).
+    pub fn split_text(&self) -> String {
+        let Attention::SlidingWindow { full, shared, .. } = *self else {
+            return String::new();
+        };
+        let mut t = full.map_or(String::new(), |f| {
+            crate::tf!(MK_FULL_SHAPE, f.kv_heads, f.head_dim)
+        });
+        if shared.total() > 0 {
+            t.push_str(&crate::tf!(MK_SHARED, shared.total()));
+        }
+        t
+    }
 }
 
 /// The KV heads and head dimension of one kind of attention layer. Gemma 4's full-attention
@@ -631,20 +646,9 @@ impl ModelSpec {
         let heads = tf!(MK_HEADS, self.kv_heads, self.head_dim);
         let mut t = match self.attention {
             Attention::Full => heads,
-            Attention::SlidingWindow {
-                window,
-                full,
-                shared,
-                ..
-            } => {
-                let mut t = tf!(MK_WINDOW, heads, thousands(window), self.sliding_layers());
-                if let Some(f) = full {
-                    t.push_str(&tf!(MK_FULL_SHAPE, f.kv_heads, f.head_dim));
-                }
-                if shared.total() > 0 {
-                    t.push_str(&tf!(MK_SHARED, shared.total()));
-                }
-                t
+            Attention::SlidingWindow { window, .. } => {
+                tf!(MK_WINDOW, heads, thousands(window), self.sliding_layers())
+                    + &self.attention.split_text()
             }
             Attention::Mla { latent, indexer } => crate::t!(in_mla(latent, indexer)),
             Attention::ChunkedLocal { chunk, .. } => {

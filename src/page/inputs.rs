@@ -584,18 +584,9 @@ pub fn custom_summary(s: &PageScenario) -> String {
         Attention::SlidingWindow {
             window,
             sliding_layers,
-            full,
-            shared,
+            ..
         } => {
-            let mut t = t!(in_sliding(&thousands(window), sliding_layers, c.layers));
-            // Gemma 4's full layers and shared layers, as the model's kinds say them.
-            if let Some(f) = full {
-                t.push_str(&kvbudget_core::tf!(MK_FULL_SHAPE, f.kv_heads, f.head_dim));
-            }
-            if shared.total() > 0 {
-                t.push_str(&kvbudget_core::tf!(MK_SHARED, shared.total()));
-            }
-            t
+            t!(in_sliding(&thousands(window), sliding_layers, c.layers)) + &c.attention.split_text()
         }
         Attention::Mla { latent, indexer } => t!(in_mla(latent, indexer)),
         Attention::ChunkedLocal {
