@@ -183,6 +183,15 @@ const gemma4Log = (model, gib, tokens, conc) => [
   `INFO 04-20 10:01:00 [kv_cache_utils.py:1] Maximum concurrency for 32,768 tokens per request: ${conc}x`,
 ].join('\n');
 
+/** Pastes `log` into the log check, reads it and adopts its numbers, as a reader would. */
+async function adoptLog(page, log) {
+  await page.click(VERIFY_SUMMARY);
+  await page.fill(sel('log-text'), log);
+  await click(page, 'log-read');
+  await page.waitForSelector(LOG_COMPARE);
+  await click(page, 'log-adopt');
+}
+
 test('Gemma 4 configs import with both layer shapes, and a printed KV memory gives vLLM\'s token counts', async () => {
   // 26B-A4B on an A100 80GB, vLLM 0.25, 32K: 25 sliding layers (8 KV heads × 256) and 5 full
   // ones (2 KV heads × 512): 25 × 2 × 8 × 256 × 2 + 5 × 2 × 2 × 512 × 2 = 225,280 B per token.
@@ -196,11 +205,7 @@ test('Gemma 4 configs import with both layer shapes, and a printed KV memory giv
   // layers' block raised to 32 tokens), groups of 5: 20,895 blocks (12.7533 GiB) over 1,024 +
   // 5 × (⌈(1,023 + 2,496) / 16⌉ + 1) = 2,129 per request = 9.8145 → int(9.8145 × 32,768) =
   // 321,600 (2,496: vLLM's batch raised to one video item for this bidirectional-vision model).
-  await page.click(VERIFY_SUMMARY);
-  await page.fill(sel('log-text'), gemma4Log('google/gemma-4-26B-A4B-it', '12.75', '321,600', '9.81'));
-  await click(page, 'log-read');
-  await page.waitForSelector(LOG_COMPARE);
-  await click(page, 'log-adopt');
+  await adoptLog(page, gemma4Log('google/gemma-4-26B-A4B-it', '12.75', '321,600', '9.81'));
   await waitValue(page, 'kv-tokens', '321600');
   assert.equal(await compareDiff(page, 'tokens'), '0');
   assert.equal(await compareDiff(page, 'concurrency'), '0');
@@ -218,11 +223,7 @@ test('Gemma 4 E2B: the layers that share a cache keep none, and the printed memo
   await click(page, 'config-import');
   await waitValue(page, 'bytes-per-token', '18432');
   assert.match(await text(page, 'import-status'), /the last 20 layers \(16 sliding, 4 full\) read an earlier layer's KV cache/);
-  await page.click(VERIFY_SUMMARY);
-  await page.fill(sel('log-text'), gemma4Log('google/gemma-4-E2B-it', '12.75', '1,923,862', '58.71'));
-  await click(page, 'log-read');
-  await page.waitForSelector(LOG_COMPARE);
-  await click(page, 'log-adopt');
+  await adoptLog(page, gemma4Log('google/gemma-4-E2B-it', '12.75', '1,923,862', '58.71'));
   await waitValue(page, 'kv-tokens', '1923862');
   assert.equal(await compareDiff(page, 'tokens'), '0');
   assert.deepEqual(problems, []);
