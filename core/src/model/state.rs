@@ -116,8 +116,8 @@ impl StateLayers {
     pub fn resolved(&self, version: (u32, u32)) -> StateLayers {
         let ssm = match self.family {
             StateFamily::Generic | StateFamily::FalconH1 => None,
-            StateFamily::Qwen35 if version >= (0, 17) => self.ssm_dtype,
-            StateFamily::Qwen35 => None,
+            // (vLLM runs Qwen3.5 from 0.17, in the config's dtype: `vllm::version::QWEN35_MODELS`.)
+            StateFamily::Qwen35 => self.ssm_dtype,
             StateFamily::NemotronH if version < (0, 13) => None,
             StateFamily::NemotronH if version < (0, 20) => {
                 Some(self.ssm_dtype.unwrap_or(ModelDtype::F16))
