@@ -251,14 +251,14 @@ fn the_memory_split_counts_what_the_headline_counts_and_stays_on_the_gpu() {
     let (o, d) = data("?model=Qwen/Qwen3-8B&gpu=rtx-4090&util=0.000001");
     for bar in &d.memory {
         let sum: u64 = bar.segments.iter().map(|x| x.bytes).sum();
-        assert_eq!(sum, d.total.0, "{:?}", bar.segments);
+        assert_eq!(sum, d.total, "{:?}", bar.segments);
         assert!(!bar
             .segments
             .iter()
             .any(|x| matches!(x.kind, SegmentKind::Sequences { .. })));
         let last = bar.segments.last().unwrap();
         assert_eq!(last.kind, SegmentKind::Rest);
-        assert_eq!(last.bytes, d.total.0 - o.weights_per_gpu.0 - o.overhead.0);
+        assert_eq!(last.bytes, d.total - o.weights_per_gpu.0 - o.overhead.0);
         assert_eq!(last.label, "rest of the GPU");
     }
     let svg = charts::memory(&d, 720).unwrap();
@@ -268,7 +268,7 @@ fn the_memory_split_counts_what_the_headline_counts_and_stays_on_the_gpu() {
     // = 1.18 GiB, left of the weights' end (at 360 px too, where its label turns right of the
     // line rather than run past the plot's left edge).
     let (_, d) = data("?model=Qwen/Qwen3-8B&gpu=rtx-4090&util=0.05");
-    assert_eq!(d.budget.map(|b| b.0), Some(1_264_330_998));
+    assert_eq!(d.budget, Some(1_264_330_998));
     for width in [720, 360] {
         let svg = charts::memory(&d, width).unwrap();
         let label = svg

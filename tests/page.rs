@@ -549,7 +549,8 @@ fn a_refusal_reads_as_one_everywhere() {
         .iter()
         .find(|c| c.testid == "chart-roofline")
         .unwrap();
-    assert_eq!((roof.value)(&o), "0");
+    let d = kvbudget::core::chart_data::build(&s, &o).unwrap();
+    assert_eq!((roof.value)(&d), "0");
     // The pool's derivation writes the shortfall with its sign and separators.
     let pool = explain(&s, &o)
         .derivations

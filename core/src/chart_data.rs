@@ -4,13 +4,15 @@
 use crate::calc::{compute_roof, decode_moved, decode_weights, roofed, vllm_fit, Outcome};
 use crate::capacity;
 use crate::error::Result;
+use crate::model::{KvDtype, ModelSpec};
 use crate::scenario::PageScenario;
 use crate::t;
 use crate::units::{thousands, Bytes};
 use crate::vllm::RefusalKind;
+use serde::{Deserialize, Serialize};
 
 /// What a band of the memory split is, which decides its colour.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum SegmentKind {
     /// The weights on this GPU.
     Weights,
@@ -27,6 +29,9 @@ pub enum SegmentKind {
     KvFree,
     /// `(1 − util) × total`, which vLLM leaves alone.
     Unclaimed,
+    /// SGLang's `(1 − mem_fraction_static)` of the free memory before loading, which it keeps
+    /// free for activations and CUDA graphs.
+    Reserved,
     /// What is left of the GPU when weights and overhead take more than `util × total` (less
     /// than `(1 − util) × total`; vLLM refuses then, with no KV memory).
     Rest,
@@ -36,13 +41,14 @@ pub enum SegmentKind {
 
 impl SegmentKind {
     /// Every kind, in legend order.
-    pub const ALL: [SegmentKind; 8] = [
+    pub const ALL: [SegmentKind; 9] = [
         SegmentKind::Weights,
         SegmentKind::Overhead,
         SegmentKind::Sequences { count: 0 },
         SegmentKind::State,
         SegmentKind::KvFree,
         SegmentKind::Unclaimed,
+        SegmentKind::Reserved,
         SegmentKind::Rest,
         SegmentKind::Overflow,
     ];
@@ -55,6 +61,7 @@ impl SegmentKind {
             SegmentKind::State => t!(CH_LEG_STATE),
             SegmentKind::KvFree => t!(CH_LEG_KV_FREE),
             SegmentKind::Unclaimed => t!(CH_LEG_UNCLAIMED),
+            SegmentKind::Reserved => t!(CH_LEG_RESERVED),
             SegmentKind::Rest => t!(CH_LEG_REST),
             SegmentKind::Overflow => t!(CH_LEG_OVERFLOW),
         }
@@ -62,7 +69,7 @@ impl SegmentKind {
 }
 
 /// One band of the memory-split chart.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Segment {
     /// What it is, for people.
     pub label: String,
@@ -73,7 +80,7 @@ pub struct Segment {
 }
 
 /// One bar of the memory split: a KV dtype's label and its bands.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Bar {
     /// The KV dtype, e.g. `BF16 (auto)`.
     pub label: String,
@@ -82,7 +89,7 @@ pub struct Bar {
 }
 
 /// One curve of sequences vs context.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Curve {
     /// The KV dtype, e.g. `FP8`.
     pub label: String,
@@ -90,18 +97,23 @@ pub struct Curve {
     pub values: Vec<u64>,
 }
 
-/// The data behind the three charts.
-#[derive(Clone, Debug, PartialEq)]
+/// The data behind the three charts, from whichever engine runs the scenario: what the charts
+/// draw and what their figures say (their exact values and summaries read nothing else).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ChartData {
     /// GPU total (the bar length) on one GPU.
-    pub total: Bytes,
+    pub total: u64,
     /// Memory split for 16-bit and FP8 KV.
     pub memory: Vec<Bar>,
+    /// The KV memory of the chosen dtype, bytes (negative: what is missing).
+    pub pool: i64,
     /// Context values (x) shared by the curves.
     pub contexts: Vec<u64>,
     /// Sequences that fit at each context, 16-bit and FP8.
     pub concurrency: Vec<Curve>,
-    /// `max_num_seqs`.
+    /// Whole sequences at the context, uncapped, per curve: the KV dtype's name and the count.
+    pub fits: Vec<(String, u64)>,
+    /// The engine's cap on running sequences (`max_num_seqs`, `max_running_requests`).
     pub cap: u64,
     /// The operating point (context, sequences).
     pub point: (u64, u64),
@@ -114,11 +126,53 @@ pub struct ChartData {
     pub roofline_compute: Vec<f64>,
     /// The operating point on the roofline: (context, aggregate tokens/s).
     pub roofline_point: (u64, f64),
-    /// Why vLLM would not start at the scenario, if it would not.
-    pub refusal: Option<RefusalKind>,
+    /// The decode ceilings at the operating point: one sequence alone, all together, tokens/s.
+    pub decode: (f64, f64),
+    /// The compute roof at the operating point, tokens/s (None when the TFLOPS are unknown).
+    pub compute_roof: Option<f64>,
+    /// Why the engine would not start at the scenario, in the charts' words, if it would not.
+    pub refusal: Option<String>,
     /// `total × util` where the weights and the overhead exceed it (no KV memory is left): the
     /// memory split marks it, as the reason for the refusal.
-    pub budget: Option<Bytes>,
+    pub budget: Option<u64>,
+}
+
+/// What a refusal means in a chart's words.
+pub fn refusal_words(kind: RefusalKind) -> &'static str {
+    match kind {
+        RefusalKind::WeightsDoNotFit => t!(CH_REFUSE_WEIGHTS),
+        RefusalKind::NoKvMemory => t!(CH_REFUSE_NO_KV),
+        RefusalKind::MaxModelLen => t!(CH_REFUSE_TOO_LONG),
+        RefusalKind::ModelLimit => t!(CH_REFUSE_MODEL_LIMIT),
+        RefusalKind::InvalidTp => t!(CH_REFUSE_TP),
+        RefusalKind::BatchedTokens => t!(CH_REFUSE_BATCHED),
+        RefusalKind::NoBfloat16 => t!(CH_REFUSE_BF16),
+        RefusalKind::NoFloat16 => t!(CH_REFUSE_FP16),
+    }
+}
+
+/// What an engine says of the scenario that the charts draw: the memory split per KV dtype, how
+/// many whole sequences of a context fit (uncapped) per KV dtype, its cap, the sequences at the
+/// operating point (capped; 0 when it refuses) and its refusal in the charts' words.
+pub struct EngineFit<'a> {
+    /// The GPU's total as the engine sees it, bytes.
+    pub total: u64,
+    /// The memory split, one bar per KV dtype of `kvs`.
+    pub memory: Vec<Bar>,
+    /// The KV memory of the chosen dtype, bytes.
+    pub pool: i64,
+    /// The KV dtypes of the curves, 16-bit then FP8.
+    pub kvs: [KvDtype; 2],
+    /// Whole sequences of a context (uncapped) for a KV dtype.
+    pub fit: &'a dyn Fn(KvDtype, u64) -> u64,
+    /// The cap on running sequences.
+    pub cap: u64,
+    /// Sequences at the operating point, capped.
+    pub sequences: u64,
+    /// Why the engine would not start, in the charts' words.
+    pub refusal: Option<String>,
+    /// Where weights and overhead exceed the engine's budget, that budget.
+    pub budget: Option<u64>,
 }
 
 /// Context values for the curves: log-spaced from 512 (or the smallest `extra` point below it,
@@ -243,28 +297,50 @@ fn over_budget(o: &Outcome) -> bool {
     o.weights_per_gpu.0.saturating_add(o.overhead.0) > o.requested
 }
 
-/// The charts' data for `o`, the outcome of `s`.
+/// The charts' data for `o`, vLLM's outcome of `s`.
 pub fn build(s: &PageScenario, o: &Outcome) -> Result<ChartData> {
     let model = &o.model;
     let total = s.gpu.total();
-    let seqs = s.seqs();
+    let refused = o.chosen.report.refusal.map(|r| r.kind);
+    Ok(charts(
+        s,
+        model,
+        o.context,
+        EngineFit {
+            total: total.0,
+            memory: memory(s, o, total),
+            pool: o.chosen.pool.clamp(i64::MIN as i128, i64::MAX as i128) as i64,
+            kvs: [o.pair[0].kv, o.pair[1].kv],
+            fit: &|kv, x| vllm_fit(s, model, kv, x),
+            cap: s.seqs(),
+            sequences: o.chosen.capped,
+            refusal: refused.map(|k| refusal_words(k).to_string()),
+            budget: (over_budget(o) && o.weights_per_gpu <= total).then_some(o.requested),
+        },
+    ))
+}
+
+/// The charts' data for `model` at `context` tokens under an engine's figures `e`: the curves
+/// and the roofline follow from its fit; the decode ceilings are the GPU's and the model's.
+pub fn charts(s: &PageScenario, model: &ModelSpec, context: u64, e: EngineFit<'_>) -> ChartData {
     let xmax = if model.max_position > 0 {
         model.max_position.max(s.ctx)
     } else {
         s.ctx.max(32_768)
     };
-    let xs = contexts(xmax, &[o.context]);
-    let concurrency: Vec<Curve> = o
-        .pair
+    let xs = contexts(xmax, &[context]);
+    let curve = |kv: KvDtype| -> Vec<u64> { xs.iter().map(|&x| (e.fit)(kv, x)).collect() };
+    let concurrency: Vec<Curve> = e
+        .kvs
         .iter()
-        .map(|p| Curve {
-            label: p.kv.label(model.dtype),
-            values: xs.iter().map(|&x| vllm_fit(s, model, p.kv, x)).collect(),
+        .map(|&kv| Curve {
+            label: kv.label(model.dtype),
+            values: curve(kv),
         })
         .collect();
-    let chosen_curve: Vec<u64> = match o.pair.iter().position(|p| p.kv == s.kv) {
+    let chosen_curve: Vec<u64> = match e.kvs.iter().position(|&kv| kv == s.kv) {
         Some(i) => concurrency[i].values.clone(),
-        None => xs.iter().map(|&x| vllm_fit(s, model, s.kv, x)).collect(),
+        None => curve(s.kv),
     };
     let bw = s.gpu.bandwidth_gbs();
     let ceiling = |t: u64, n: u64| {
@@ -284,32 +360,49 @@ pub fn build(s: &PageScenario, o: &Outcome) -> Result<ChartData> {
     let roofline_aggregate = xs
         .iter()
         .zip(&chosen_curve)
-        .map(|(&t, &n)| match n.min(seqs) {
+        .map(|(&t, &n)| match n.min(e.cap) {
             0 => 0.0,
             n => roofed(ceiling(t, n), roof(t)).aggregate,
         })
         .collect();
     let roofline_compute = xs.iter().filter_map(|&t| roof(t)).collect();
-    let refusal = o.chosen.report.refusal.map(|r| r.kind);
-    let point_rate = if refusal.is_some() || o.chosen.capped == 0 {
+    // (The operating point's weights as the page's numbers read them: those its sequences touch.)
+    let at = roofed(
+        capacity::decode_ceiling_moving(
+            bw,
+            decode_weights(s, model, e.sequences),
+            decode_moved(s, model, s.kv, context),
+            e.sequences.max(1),
+        ),
+        roof(context),
+    );
+    let rate = if e.refusal.is_some() || e.sequences == 0 {
         0.0
     } else {
-        o.decode.aggregate
+        at.aggregate
     };
-    Ok(ChartData {
-        total,
-        memory: memory(s, o, total),
+    ChartData {
+        total: e.total,
+        memory: e.memory,
+        pool: e.pool,
+        fits: e
+            .kvs
+            .iter()
+            .map(|&kv| (kv.name().to_string(), (e.fit)(kv, context)))
+            .collect(),
         contexts: xs,
         concurrency,
-        cap: seqs,
-        point: (o.context, o.chosen.capped),
+        cap: e.cap,
+        point: (context, e.sequences),
         roofline_single,
         roofline_aggregate,
         roofline_compute,
-        roofline_point: (o.context, point_rate),
-        refusal,
-        budget: (over_budget(o) && o.weights_per_gpu <= total).then_some(Bytes(o.requested)),
-    })
+        roofline_point: (context, rate),
+        decode: (at.per_sequence, at.aggregate),
+        compute_roof: roof(context),
+        refusal: e.refusal,
+        budget: e.budget,
+    }
 }
 
 #[cfg(test)]

@@ -36,12 +36,9 @@ fn figure_html(state: State, ui: Ui, chart: &'static Chart) -> String {
                 .unwrap_or_default()
         }),
     };
-    let (value, summary) = state.shown.with(|x| {
-        state.charts.with(|d| match (x, d) {
-            (Some(x), Some(d)) => ((chart.value)(&x.o), (chart.summary)(&x.o, d)),
-            (Some(x), None) => ((chart.value)(&x.o), String::new()),
-            _ => (String::new(), String::new()),
-        })
+    let (value, summary) = state.charts.with(|d| match d {
+        Some(d) => ((chart.value)(d), (chart.summary)(d)),
+        None => (String::new(), String::new()),
     });
     page::figure_html(chart, &value, &summary, &svg, None)
 }

@@ -5,9 +5,7 @@
 use super::svg::{self, area};
 use kvbudget_core::chart_data::ChartData;
 use kvbudget_core::floatfmt::fixed;
-use kvbudget_core::t;
 use kvbudget_core::units::thousands;
-use kvbudget_core::vllm::RefusalKind;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
@@ -240,20 +238,6 @@ pub(super) fn runs(xs: &[u64], ys: impl Iterator<Item = f64>, floor: f64) -> Vec
     }
     out.retain(|r| !r.is_empty());
     out
-}
-
-/// What a refusal means in a chart's words.
-pub(super) fn refusal_words(kind: RefusalKind) -> &'static str {
-    match kind {
-        RefusalKind::WeightsDoNotFit => t!(CH_REFUSE_WEIGHTS),
-        RefusalKind::NoKvMemory => t!(CH_REFUSE_NO_KV),
-        RefusalKind::MaxModelLen => t!(CH_REFUSE_TOO_LONG),
-        RefusalKind::ModelLimit => t!(CH_REFUSE_MODEL_LIMIT),
-        RefusalKind::InvalidTp => t!(CH_REFUSE_TP),
-        RefusalKind::BatchedTokens => t!(CH_REFUSE_BATCHED),
-        RefusalKind::NoBfloat16 => t!(CH_REFUSE_BF16),
-        RefusalKind::NoFloat16 => t!(CH_REFUSE_FP16),
-    }
 }
 
 /// The message box's ground: the page's stylesheet gives it the panel's colour by this value.

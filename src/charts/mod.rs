@@ -28,6 +28,8 @@ fn segment_color(kind: SegmentKind) -> RGBAColor {
         SegmentKind::State => STATE.to_rgba(),
         SegmentKind::KvFree => FREE.to_rgba(),
         SegmentKind::Unclaimed | SegmentKind::Rest => UNCLAIMED,
+        // (What SGLang keeps free for activations and graphs: the overhead's colour, lighter.)
+        SegmentKind::Reserved => OVERHEAD.mix(0.5),
         SegmentKind::Overflow => OVERFLOW.to_rgba(),
     }
 }
@@ -52,7 +54,7 @@ pub fn memory(d: &ChartData, width: u32) -> Result<String, ChartError> {
             .collect(),
     );
     let bars = d.memory.len().max(1);
-    let total_gib = (d.total.0 as f64 / GIB as f64).max(1.0);
+    let total_gib = (d.total as f64 / GIB as f64).max(1.0);
     let longest = d
         .memory
         .iter()
@@ -173,7 +175,10 @@ pub fn memory(d: &ChartData, width: u32) -> Result<String, ChartError> {
         // run past the plot's left edge.
         let mark = match d.budget {
             _ if overflow => Some((total_gib, t!(ch_gpu_total(&fixed(total_gib, 2))))),
-            Some(b) => Some((b.as_gib(), t!(ch_budget(&fixed(b.as_gib(), 2))))),
+            Some(b) => {
+                let gib = b as f64 / GIB as f64;
+                Some((gib, t!(ch_budget(&fixed(gib, 2)))))
+            }
             None => None,
         };
         if let Some((at_gib, text)) = mark {
@@ -234,7 +239,7 @@ pub fn concurrency(d: &ChartData, width: u32) -> Result<String, ChartError> {
         })
         .collect();
     entries.push((t!(ch_cap(&thousands(d.cap))), Mark::Band(CAP.mix(0.15))));
-    entries.push(match (d.refusal, d.point.1) {
+    entries.push(match (&d.refusal, d.point.1) {
         (None, n) if n > 0 => (
             t!(ch_point(&thousands(n), &tokens_label(d.point.0 as f64))),
             Mark::Dot(INK),
@@ -280,8 +285,8 @@ pub fn concurrency(d: &ChartData, width: u32) -> Result<String, ChartError> {
                 chart.draw_series([cross]).map_err(err)?;
             }
         }
-        if let Some(kind) = d.refusal {
-            overlay(root, bounds(&chart), refusal_words(kind))?;
+        if let Some(words) = &d.refusal {
+            overlay(root, bounds(&chart), words)?;
         } else if curve_max == 0 {
             overlay(root, bounds(&chart), t!(CH_NONE_FITS))?;
         }
@@ -346,8 +351,8 @@ pub fn roofline(d: &ChartData, width: u32) -> Result<String, ChartError> {
                 .draw_series([Circle::new((px, py), 6, INK.filled())])
                 .map_err(err)?;
         }
-        if let Some(kind) = d.refusal {
-            overlay(root, bounds(&chart), refusal_words(kind))?;
+        if let Some(words) = &d.refusal {
+            overlay(root, bounds(&chart), words)?;
         }
         Ok(())
     })

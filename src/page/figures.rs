@@ -2,7 +2,6 @@
 
 use super::embed::html_escape;
 use crate::charts;
-use kvbudget_core::calc::Outcome;
 use kvbudget_core::chart_data::ChartData;
 use kvbudget_core::floatfmt::fixed;
 use kvbudget_core::scenario::Embed;
@@ -22,9 +21,9 @@ pub struct Chart {
     /// Draws it.
     pub draw: fn(&ChartData, u32) -> Result<String, charts::ChartError>,
     /// The exact value for automation (`data-value`).
-    pub value: fn(&Outcome) -> String,
+    pub value: fn(&ChartData) -> String,
     /// What it shows, in words, for screen readers.
-    pub summary: fn(&Outcome, &ChartData) -> String,
+    pub summary: fn(&ChartData) -> String,
     /// The plotted series as CSV, for export.
     pub csv: fn(&ChartData) -> String,
     /// The file name of its exports, without extension.
@@ -54,8 +53,8 @@ pub const CHARTS: [Chart; 3] = [
             }
             out
         },
-        value: |o| o.chosen.pool.to_string(),
-        summary: |_, d| {
+        value: |d| d.pool.to_string(),
+        summary: |d| {
             d.memory
                 .iter()
                 .map(|bar| {
@@ -101,15 +100,15 @@ pub const CHARTS: [Chart; 3] = [
             }
             out
         },
-        value: |o| o.chosen.capped.to_string(),
-        summary: |o, d| {
-            let per: Vec<String> = o
-                .pair
+        value: |d| d.point.1.to_string(),
+        summary: |d| {
+            let per: Vec<String> = d
+                .fits
                 .iter()
-                .map(|p| t!(ch_with_kv(p.vllm_max, p.kv.name())))
+                .map(|(kv, n)| t!(ch_with_kv(*n, kv)))
                 .collect();
             t!(ch_conc_summary(
-                &thousands(o.context),
+                &thousands(d.point.0),
                 &per.join(t!(LIST_COMMA)),
                 &thousands(d.cap)
             ))
@@ -137,20 +136,20 @@ pub const CHARTS: [Chart; 3] = [
             out
         },
         // (Nothing decodes where vLLM would not start.)
-        value: |o| match o.chosen.report.refusal {
+        value: |d| match d.refusal {
             Some(_) => "0".into(),
-            None => format!("{}", o.decode.aggregate.round() as u64),
+            None => format!("{}", d.decode.1.round() as u64),
         },
-        summary: |o, _| {
-            if o.chosen.report.refusal.is_some() {
+        summary: |d| {
+            if d.refusal.is_some() {
                 return t!(CH_NOTHING_DECODES).into();
             }
             t!(ch_roof_summary(
-                &thousands(o.context),
-                &rate(o.decode.per_sequence),
-                &rate(o.decode.aggregate),
-                o.chosen.capped.max(1),
-                &o.compute_roof.map(rate).unwrap_or_default()
+                &thousands(d.point.0),
+                &rate(d.decode.0),
+                &rate(d.decode.1),
+                d.point.1.max(1),
+                &d.compute_roof.map(rate).unwrap_or_default()
             ))
         },
     },

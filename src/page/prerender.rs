@@ -117,7 +117,7 @@ pub fn prerender(s: &PageScenario, width: u32) -> Option<String> {
     {
         let svg = chart_svg(c, &charts, width);
         let id = (i == 0).then_some(BOOT_CHART);
-        let figure = figure_html(c, &(c.value)(&o), &(c.summary)(&o, &charts), &svg, id);
+        let figure = figure_html(c, &(c.value)(&charts), &(c.summary)(&charts), &svg, id);
         parts.push((chart_box_id(c), figure));
     }
     for (id, inner) in &parts {

@@ -30,6 +30,7 @@ crate::texts! {
     CH_LEG_STATE: "their recurrent state",
     CH_LEG_KV_FREE: "KV cache left over",
     CH_LEG_UNCLAIMED: "not claimed: (1 − util) × total",
+    CH_LEG_RESERVED: "kept free: (1 − mem_fraction_static) × free before loading",
     CH_LEG_REST: "rest of the GPU, beyond total × util",
     CH_LEG_OVERFLOW: "weights beyond the GPU",
     CH_SEG_WEIGHTS: "weights",

@@ -30,6 +30,7 @@ crate::texts! {
     CH_LEG_STATE: "序列的递归状态",
     CH_LEG_KV_FREE: "剩余的 KV 缓存",
     CH_LEG_UNCLAIMED: "未占用：(1 − 利用率) × 总显存",
+    CH_LEG_RESERVED: "预留：(1 − mem_fraction_static) × 加载前空闲显存",
     CH_LEG_REST: "GPU 剩余显存（超出 总显存 × 利用率）",
     CH_LEG_OVERFLOW: "超出 GPU 的权重",
     CH_SEG_WEIGHTS: "权重",
