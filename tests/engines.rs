@@ -229,6 +229,9 @@ fn the_fraction_figure_reads_without_float_noise() {
     let mfs = stats.iter().find(|s| s.testid == "sglang-mfs").unwrap();
     assert_eq!(mfs.value, "0.7932499999999999");
     assert_eq!(mfs.text, "0.79325");
+    // The knob's placeholder reads the same way.
+    let v = kvbudget::core::handoff::sglang::sglang_view(&s);
+    assert_eq!(v.default_mfs, "0.79325");
 }
 
 /// gpt-oss-20b under SGLang 0.5.23 keeps two pools: max_total_num_tokens counts the full
@@ -254,7 +257,7 @@ fn a_sliding_window_pool_prices_a_full_pool_token() {
         rest / price
     );
     let stats = sglang_stats(&o);
-    let kv = stats.iter().find(|s| s.testid == "sglang-tokens").unwrap();
+    let kv = stats.iter().find(|s| s.testid == "kv-tokens").unwrap();
     assert!(kv.sub.contains("44,237 B per full-pool token (the full layers, plus 0.8 of a token in each sliding-window layer)"), "{}", kv.sub);
     assert!(!kv.sub.contains("49,152"), "{}", kv.sub);
     let c = compare(&evaluate(&s).unwrap(), &o);
@@ -286,4 +289,64 @@ fn weights_that_do_not_load_leave_no_pool_to_count() {
         );
         assert_eq!(row.sequences, 0, "{}", row.engine);
     }
+}
+
+/// SGLang's charts and derivation for the same scenario (figures above): the pool's 7,422 tokens
+/// hold ⌊7,422 / 4,096⌋ = 1 sequence of 4,096 tokens and ⌊7,422 / 8,192⌋ = 0 of 8,192, at a page
+/// of 1; the memory bar of the chosen dtype adds up to the card's 24,564 MiB = 25,757,220,864 B,
+/// its sequences band is empty (none fits) and the KV left over is the whole allocation,
+/// (7,422 + 1) × 147,456 = 1,094,565,888 B (47,160 B above the rest of 1,094,518,728 B: the
+/// padding row), taken from what stays free after loading.
+#[test]
+fn sglang_draws_its_own_charts_and_derivation() {
+    use kvbudget::core::chart_data::SegmentKind;
+    use kvbudget::core::engines::sglang::{sglang_charts, sglang_derivation};
+    let s = sglang_page();
+    let o = sglang_outcome(&s).unwrap();
+    let d = sglang_charts(&s, &o);
+    assert_eq!(d.total, 24_564 << 20);
+    assert_eq!(d.point, (8192, 0));
+    assert_eq!(d.pool, 1_094_565_888);
+    let at = |x: u64| d.contexts.iter().position(|&c| c == x);
+    // 8,192 is on the x axis (the operating point); 4,096 need not be: read it off the engine.
+    assert_eq!(d.concurrency[0].values[at(8192).unwrap()], 0);
+    assert_eq!(d.fits[0], ("auto".to_string(), 0));
+    let s4k = PageScenario {
+        ctx: 4096,
+        ..s.clone()
+    };
+    let d4k = sglang_charts(&s4k, &sglang_outcome(&s4k).unwrap());
+    assert_eq!(d4k.point, (4096, 1));
+    // FP8 halves the cell: 73,728 B per token, about twice the tokens, so 0 → 1 at 8,192.
+    assert_eq!(d.fits[1].1, 1);
+    let bar = &d.memory[0];
+    let sum: u64 = bar.segments.iter().map(|x| x.bytes).sum();
+    assert_eq!(sum, d.total);
+    assert_eq!(bar.segments.last().unwrap().bytes, 1_094_565_888);
+    assert!(!bar
+        .segments
+        .iter()
+        .any(|x| matches!(x.kind, SegmentKind::Sequences { .. })));
+    let kinds: Vec<_> = bar.segments.iter().map(|x| x.kind).collect();
+    assert_eq!(
+        kinds,
+        [
+            SegmentKind::Context,
+            SegmentKind::Weights,
+            SegmentKind::Reserved,
+            SegmentKind::KvFree
+        ]
+    );
+    assert_eq!(d.refusal, None);
+    let rows = sglang_derivation(&o);
+    let row = |t: &str| rows.iter().find(|(k, _)| k == t).map(|(_, v)| v.as_str());
+    assert_eq!(
+        row("tokens per sequence"),
+        Some("8,192 tokens in whole pages of 1 = 8,192 tokens")
+    );
+    assert_eq!(row("sequences"), Some("⌊7,422 / 8,192⌋ = 0"));
+    assert_eq!(
+        row("KV pool"),
+        Some("after − before × (1 − mem_fraction_static) = 7.87 − 23.14 × (1 − 0.704) = 1.02 GiB")
+    );
 }

@@ -267,14 +267,30 @@ fn sglang_stats_and_lines() {
         ..PageScenario::default()
     };
     let v = sglang_view(&s);
-    let [seqs, tokens, mfs] = <[_; 3]>::try_from(v.stats.clone()).unwrap();
+    // SGLang's headline under the testids of vLLM's: 0 sequences of 8,192 tokens, since the pool
+    // holds 7,422 tokens of 147,456 B (K and V: 36 layers × 8 heads × 128 × 2 × 2 B), allocated with
+    // one padding row (a page of 1) as (7,422 + 1) × 147,456 = 1,094,565,888 B; then
+    // mem_fraction_static.
+    let [seqs, bpt, pool, tokens, mfs] = <[_; 5]>::try_from(v.stats.clone()).unwrap();
     assert_eq!(
         (seqs.testid.as_str(), seqs.value.as_str()),
-        ("sglang-seqs", "0")
+        ("max-seqs", "0")
+    );
+    assert_eq!(
+        seqs.sub,
+        "one sequence takes 8,192 tokens; the pool holds 7,422"
+    );
+    assert_eq!(
+        (bpt.testid.as_str(), bpt.value.as_str()),
+        ("bytes-per-token", "147456")
+    );
+    assert_eq!(
+        (pool.testid.as_str(), pool.value.as_str()),
+        ("kv-pool-bytes", "1094565888")
     );
     assert_eq!(
         (tokens.testid.as_str(), tokens.value.as_str()),
-        ("sglang-tokens", "7422")
+        ("kv-tokens", "7422")
     );
     assert_eq!(tokens.text, "7,422 tokens");
     assert_eq!(mfs.value, "0.704");
@@ -305,6 +321,7 @@ fn sglang_stats_and_lines() {
     assert_eq!(v4.stats[0].sub, "SGLang would not start");
     // The answer bar follows the engine (and says SGLang is being computed until it is).
     let e = kvbudget::core::calc::evaluate(&s).unwrap();
+    let e0 = e.clone();
     assert_eq!(
         page::engine_answer(&s, &e, Some(&v)),
         (
@@ -334,7 +351,36 @@ fn sglang_stats_and_lines() {
     let mut hostile = v.clone();
     hostile.notes.push("<script>x</script>".into());
     let html = rendered::sglang(hostile.clone(), false);
-    assert!(html.contains(r#"data-testid="sglang-tokens" data-value="7422""#));
+    // The results' top draws SGLang's headline, none of vLLM's (34,672 tokens here).
+    let words = kvbudget::core::explain::explain(&s, &e0);
+    let top = rendered::top(page::top_view(
+        &s,
+        &e0,
+        &words,
+        page::Fixes::Checking,
+        Some((Some(&v), true)),
+    ));
+    assert!(
+        top.contains(r#"data-testid="kv-tokens" data-value="7422""#),
+        "{top}"
+    );
+    assert_eq!(
+        top.matches(r#"data-testid="kv-tokens""#).count(),
+        1,
+        "{top}"
+    );
+    // The embedded card shows SGLang's figures and lines too; before the worker answers, none.
+    let card = page::card_view(&s, &e0, Some(&v));
+    assert_eq!(
+        (card.stats[3].testid.as_str(), card.stats[3].value.as_str()),
+        ("kv-tokens", "7422")
+    );
+    assert_eq!(card.lines, v.lines);
+    let pending = page::card_view(&s, &e0, None);
+    assert!(pending.stats.is_empty());
+    assert_eq!(pending.lines, "Computing SGLang's figures…");
+    // vLLM's 34,672 tokens are in the comparison only.
+    assert!(top.contains(r#"data-testid="compare-vllm-tokens" data-value="34672""#));
     assert!(html.contains(r#"data-testid="compare-sglang-tokens" data-value="7422""#));
     assert!(html.contains("&lt;script&gt;") && !html.contains("<script>"));
     assert!(!html.contains("stale"));
@@ -369,7 +415,9 @@ fn the_results_html_escapes_what_users_type_and_carries_the_test_ids() {
     let mut top = page::top_view(&s, &o, &words, page::Fixes::Found(f.clone()), None);
     top.lines = "ValueError: <oops>".into();
     let top = rendered::top(top);
-    let bottom = rendered::bottom(page::bottom_view(&o, &words, "vllm serve 'a<b'"));
+    let mut bottom = page::bottom_view(&o, &words, None);
+    bottom.serve = "vllm serve 'a<b'".into();
+    let bottom = rendered::bottom(bottom);
     for html in [&top, &bottom] {
         assert!(!html.contains("<img"), "{html}");
         assert!(!html.contains("<oops>"));
@@ -644,7 +692,7 @@ fn where_vllm_refuses_the_formula_line_says_so_not_that_its_blocks_give_0() {
     let o = evaluate(&s).unwrap();
     assert!(o.chosen.report.refusal.is_some());
     let words = explain(&s, &o);
-    let bottom = rendered::bottom(page::bottom_view(&o, &words, ""));
+    let bottom = rendered::bottom(page::bottom_view(&o, &words, None));
     assert!(
         bottom.contains("sequences by the formula: 222; vLLM would not start (above), so none run"),
         "{bottom}"
@@ -653,7 +701,7 @@ fn where_vllm_refuses_the_formula_line_says_so_not_that_its_blocks_give_0() {
     // as "sequences by …: N", never "1 sequences".
     let (s, _) = decode("?model=Qwen/Qwen3-8B&gpu=rtx-4090&ctx=8192");
     let o = evaluate(&s).unwrap();
-    let bottom = rendered::bottom(page::bottom_view(&o, &explain(&s, &o), ""));
+    let bottom = rendered::bottom(page::bottom_view(&o, &explain(&s, &o), None));
     assert!(
         bottom.contains("by vLLM's whole 16-token blocks: 4"),
         "{bottom}"
@@ -661,7 +709,7 @@ fn where_vllm_refuses_the_formula_line_says_so_not_that_its_blocks_give_0() {
     // At 32,768 tokens: 5,112,945,822 B // (32,768 × 147,456 B = 4,831,838,208 B) = 1.
     let (s, _) = decode("?model=Qwen/Qwen3-8B&gpu=rtx-4090&ctx=32768");
     let o = evaluate(&s).unwrap();
-    let bottom = rendered::bottom(page::bottom_view(&o, &explain(&s, &o), ""));
+    let bottom = rendered::bottom(page::bottom_view(&o, &explain(&s, &o), None));
     assert!(bottom.contains("sequences by the formula: 1;"), "{bottom}");
     assert!(!bottom.contains("1 sequences"), "{bottom}");
 }

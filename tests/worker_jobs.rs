@@ -275,7 +275,7 @@ fn sglangs_figures_are_drawn_into_their_panel() {
     let html = kvbudget::view::to_html(kvbudget::core::i18n::Lang::En, || {
         leptos::view! { <kvbudget::view::SglangPanel panel /> }
     });
-    assert!(html.contains(r#"data-testid="sglang-stats""#), "{html}");
+    assert!(html.contains(r#"data-testid="compare""#), "{html}");
     // The comparison's caption names the scenario it is for.
     assert!(v.caption.contains("Qwen/Qwen3-8B"), "{}", v.caption);
 }

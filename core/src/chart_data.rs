@@ -14,6 +14,8 @@ use serde::{Deserialize, Serialize};
 /// What a band of the memory split is, which decides its colour.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum SegmentKind {
+    /// What the GPU holds beside the engine's own memory: the CUDA context, other processes.
+    Context,
     /// The weights on this GPU.
     Weights,
     /// Activations, CUDA context, graphs.
@@ -41,7 +43,8 @@ pub enum SegmentKind {
 
 impl SegmentKind {
     /// Every kind, in legend order.
-    pub const ALL: [SegmentKind; 9] = [
+    pub const ALL: [SegmentKind; 10] = [
+        SegmentKind::Context,
         SegmentKind::Weights,
         SegmentKind::Overhead,
         SegmentKind::Sequences { count: 0 },
@@ -55,6 +58,7 @@ impl SegmentKind {
     /// What the kind is, for a legend.
     pub fn legend(self) -> &'static str {
         match self {
+            SegmentKind::Context => t!(CH_LEG_CONTEXT),
             SegmentKind::Weights => t!(CH_LEG_WEIGHTS),
             SegmentKind::Overhead => t!(CH_LEG_OVERHEAD),
             SegmentKind::Sequences { .. } => t!(CH_LEG_SEQUENCES),
@@ -113,8 +117,10 @@ pub struct ChartData {
     pub concurrency: Vec<Curve>,
     /// Whole sequences at the context, uncapped, per curve: the KV dtype's name and the count.
     pub fits: Vec<(String, u64)>,
-    /// The engine's cap on running sequences (`max_num_seqs`, `max_running_requests`).
+    /// The engine's cap on running sequences.
     pub cap: u64,
+    /// The flag that sets it (`max_num_seqs`, `max_running_requests`).
+    pub cap_flag: String,
     /// The operating point (context, sequences).
     pub point: (u64, u64),
     /// Decode ceiling per sequence alone at each context, tokens/s.
@@ -167,6 +173,8 @@ pub struct EngineFit<'a> {
     pub fit: &'a dyn Fn(KvDtype, u64) -> u64,
     /// The cap on running sequences.
     pub cap: u64,
+    /// The flag that sets it.
+    pub cap_flag: &'static str,
     /// Sequences at the operating point, capped.
     pub sequences: u64,
     /// Why the engine would not start, in the charts' words.
@@ -313,6 +321,7 @@ pub fn build(s: &PageScenario, o: &Outcome) -> Result<ChartData> {
             kvs: [o.pair[0].kv, o.pair[1].kv],
             fit: &|kv, x| vllm_fit(s, model, kv, x),
             cap: s.seqs(),
+            cap_flag: "max_num_seqs",
             sequences: o.chosen.capped,
             refusal: refused.map(|k| refusal_words(k).to_string()),
             budget: (over_budget(o) && o.weights_per_gpu <= total).then_some(o.requested),
@@ -393,6 +402,7 @@ pub fn charts(s: &PageScenario, model: &ModelSpec, context: u64, e: EngineFit<'_
         contexts: xs,
         concurrency,
         cap: e.cap,
+        cap_flag: e.cap_flag.to_string(),
         point: (context, e.sequences),
         roofline_single,
         roofline_aggregate,

@@ -7,7 +7,7 @@ use super::{browser, dom, views, State};
 use crate::page;
 use crate::view::{Card, EmbedHead};
 use kvbudget_core::query::encode;
-use kvbudget_core::scenario::{Embed, Theme};
+use kvbudget_core::scenario::{Embed, Engine, Theme};
 use kvbudget_core::t;
 use leptos::prelude::*;
 
@@ -34,7 +34,15 @@ pub fn mount_view(state: State) {
         let _ = state.lang.get();
         state
             .shown
-            .with(|x| x.as_ref().map(|x| page::embed_headline(&x.s, &x.o)))
+            .with(|x| {
+                let x = x.as_ref()?;
+                Some(match x.s.engine {
+                    Engine::Sglang => state
+                        .sglang_now
+                        .with(|sg| page::engine_answer(&x.s, &x.o, sg.as_ref()).0),
+                    Engine::Vllm => page::embed_headline(&x.s, &x.o),
+                })
+            })
             .unwrap_or_default()
     });
     views::mount(
@@ -44,9 +52,12 @@ pub fn mount_view(state: State) {
     if scenario.with_untracked(|s| s.embed) == Embed::Compact {
         let card = Memo::new(move |_| {
             let _ = state.lang.get();
-            state
-                .shown
-                .with(|x| x.as_ref().map(|x| page::card_view(&x.s, &x.o)))
+            state.shown.with(|x| {
+                let x = x.as_ref()?;
+                state
+                    .sglang_now
+                    .with(|sg| Some(page::card_view(&x.s, &x.o, sg.as_ref())))
+            })
         });
         views::mount("p-card", move || view! { <Card card /> });
     }

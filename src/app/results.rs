@@ -84,7 +84,7 @@ fn views(
                 let x = x.as_ref()?;
                 state.words.with(|w| {
                     let w = w.as_ref()?;
-                    Some(page::bottom_view(&x.o, w, &page::serve_shown(w, now)))
+                    Some(page::bottom_view(&x.o, w, now))
                 })
             })
         });

@@ -11,7 +11,7 @@ use kvbudget_core::handoff::sglang::SglangView;
 use kvbudget_core::handoff::{Answer, Request};
 use kvbudget_core::i18n::{self, Lang};
 use kvbudget_core::query::{decode, Notice};
-use kvbudget_core::scenario::PageScenario;
+use kvbudget_core::scenario::{Engine, PageScenario};
 use leptos::prelude::*;
 
 /// The scenario signal every input writes.
@@ -132,14 +132,21 @@ impl State {
             },
             |_, _| true,
         );
+        let (sglang, sglang_current) = sglang::follow(shown, lang);
+        // The chosen engine's: vLLM's computed here, SGLang's as the worker last answered.
         let charts = Memo::new_with_compare(
             move |_| {
                 let _ = lang.get();
-                shown.with(|x| x.as_ref().and_then(|x| chart_data::build(&x.s, &x.o).ok()))
+                shown.with(|x| {
+                    let x = x.as_ref()?;
+                    match x.s.engine {
+                        Engine::Sglang => sglang.with(|v| v.as_ref()?.charts.as_deref().cloned()),
+                        Engine::Vllm => chart_data::build(&x.s, &x.o).ok(),
+                    }
+                })
             },
             |_, _| true,
         );
-        let (sglang, sglang_current) = sglang::follow(shown, lang);
         let sglang_now = Memo::new(move |_| sglang_current.get().then(|| sglang.get()).flatten());
         State {
             scenario,

@@ -23,6 +23,7 @@ use plotters::style::text_anchor::{HPos, Pos, VPos};
 fn segment_color(kind: SegmentKind) -> RGBAColor {
     match kind {
         SegmentKind::Weights => WEIGHTS.to_rgba(),
+        SegmentKind::Context => UNCLAIMED,
         SegmentKind::Overhead => OVERHEAD.to_rgba(),
         SegmentKind::Sequences { .. } => SEQ_A.to_rgba(),
         SegmentKind::State => STATE.to_rgba(),
@@ -238,7 +239,8 @@ pub fn concurrency(d: &ChartData, width: u32) -> Result<String, ChartError> {
             )
         })
         .collect();
-    entries.push((t!(ch_cap(&thousands(d.cap))), Mark::Band(CAP.mix(0.15))));
+    let cap = format!("{} {}", d.cap_flag, thousands(d.cap));
+    entries.push((t!(ch_cap(&cap)), Mark::Band(CAP.mix(0.15))));
     entries.push(match (&d.refusal, d.point.1) {
         (None, n) if n > 0 => (
             t!(ch_point(&thousands(n), &tokens_label(d.point.0 as f64))),

@@ -27,14 +27,6 @@ pub fn lines_heading(s: &PageScenario) -> String {
     t!(rs_lines_heading(s.engine.label(), &version))
 }
 
-/// The heading over vLLM's figures when SGLang is the chosen engine (they stay for comparison).
-pub fn vllm_stats_heading(s: &PageScenario) -> String {
-    t!(rs_vllm_stats_heading(
-        &s.version.to_string(),
-        &s.sglang.version().to_string()
-    ))
-}
-
 /// A token count for the comparison's cell (the engine refuses: none).
 pub fn tokens_cell(t: Option<u64>) -> String {
     t.map(thousands).unwrap_or_else(|| t!(RS_REFUSES).into())

@@ -110,7 +110,7 @@ pub const CHARTS: [Chart; 3] = [
             t!(ch_conc_summary(
                 &thousands(d.point.0),
                 &per.join(t!(LIST_COMMA)),
-                &thousands(d.cap)
+                &format!("{} {}", d.cap_flag, thousands(d.cap))
             ))
         },
     },

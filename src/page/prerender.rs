@@ -82,7 +82,7 @@ pub fn prerender(s: &PageScenario, width: u32) -> Option<String> {
     }
     let answer = engine_answer(s, &o, None);
     let top = top_view(s, &o, &words, Fixes::Checking, None);
-    let bottom = bottom_view(&o, &words, &words.serve_command);
+    let bottom = bottom_view(&o, &words, None);
     let charts = chart_data::build(s, &o).ok()?;
     let en = |f: &dyn Fn() -> AnyView| view::to_html(Lang::En, f);
     let mut parts = vec![

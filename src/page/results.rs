@@ -251,8 +251,6 @@ pub struct TopView {
     /// The answer in one line, for screen readers.
     pub answer: String,
     pub refusal: Option<RefusalView>,
-    /// Under SGLang, the heading over vLLM's figures (which stay, for comparison).
-    pub stats_heading: Option<String>,
     pub stats: Vec<Stat>,
     /// The figures come with a range (the overhead is estimated).
     pub range_note: bool,
@@ -267,7 +265,7 @@ pub struct TopView {
 /// A derivation's row: the term, what it means (shown on hover and focus), its value.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Derivation {
-    pub term: &'static str,
+    pub term: String,
     pub definition: Option<&'static str>,
     pub value: String,
 }
@@ -277,7 +275,6 @@ pub struct Derivation {
 #[derive(Clone, Debug, PartialEq)]
 pub struct BottomView {
     pub derivations: Vec<Derivation>,
-    pub formula_vs: String,
     /// The engine would refuse: the command is said to be the refused one.
     pub refused: bool,
     pub serve: String,
@@ -304,8 +301,7 @@ pub fn top_view(
     fixes: Fixes,
     sg: SglangNow<'_>,
 ) -> TopView {
-    use super::{engine_answer, lines_heading, vllm_stats_heading};
-    use kvbudget_core::scenario::Engine;
+    use super::{engine_answer, lines_heading};
     let r = &o.chosen.report;
     let busy = sg.is_some_and(|(_, current)| !current);
     // The lines of an older scenario stay, dimmed, until SGLang's worker has the current ones.
@@ -315,10 +311,13 @@ pub fn top_view(
         None => log_lines(r),
     };
     let current = sg.and_then(|(v, current)| v.filter(|_| current));
+    // Under SGLang every figure is SGLang's (its latest answer, dimmed while a newer one is
+    // computed); vLLM's refusal, range and warnings are vLLM's, and stay under vLLM.
+    let vllm = sg.is_none();
     TopView {
         title: results_title(s, o),
         answer: engine_answer(s, o, current).0,
-        refusal: r.refusal.map(|x| RefusalView {
+        refusal: r.refusal.filter(|_| vllm).map(|x| RefusalView {
             key: x.kind.key(),
             summary: refusal_summary(x.kind),
             error: r.error_line().unwrap_or_default(),
@@ -329,16 +328,22 @@ pub fn top_view(
                 .unwrap_or_default(),
             fixes,
         }),
-        stats_heading: (s.engine == Engine::Sglang).then(|| vllm_stats_heading(s)),
-        stats: stats(s, o).into(),
-        range_note: o.range.is_some(),
-        warnings: words.warnings.clone(),
+        stats: match sg {
+            None => stats(s, o).into(),
+            Some((v, _)) => v.map(|v| v.stats.clone()).unwrap_or_default(),
+        },
+        range_note: vllm && o.range.is_some(),
+        warnings: if vllm {
+            words.warnings.clone()
+        } else {
+            Vec::new()
+        },
         lines_heading: lines_heading(s),
         lines,
         stale: busy,
         sglang: match sg {
             // (Its notes alone when it has no figures: why kvbudget cannot size it under SGLang.)
-            Some((Some(v), current)) if !v.stats.is_empty() || !v.notes.is_empty() => {
+            Some((Some(v), current)) if !v.rows.is_empty() || !v.notes.is_empty() => {
                 Some(SglangPanel {
                     view: v.clone(),
                     stale: !current,
@@ -349,25 +354,45 @@ pub fn top_view(
     }
 }
 
-/// The results after the primer; `serve` is the command shown (vLLM's, or SGLang's).
+/// The results after the primer: vLLM's derivation, or SGLang's while it is the engine (its
+/// latest answer), and the serve command shown.
 pub fn bottom_view(
     o: &Outcome,
     words: &kvbudget_core::explain::Explanation,
-    serve: &str,
+    sg: SglangNow<'_>,
 ) -> BottomView {
     let r = &o.chosen.report;
-    BottomView {
-        derivations: words
-            .derivations
-            .iter()
-            .map(|(k, v)| Derivation {
-                term: kvbudget_core::i18n::tr(k),
-                definition: definition(k),
-                value: v.clone(),
-            })
-            .collect(),
-        // Where vLLM refuses, its 0 is the refusal's, not its blocks'.
-        formula_vs: if r.refusal.is_some() {
+    let serve = serve_shown(words, sg);
+    if let Some((v, _)) = sg {
+        return BottomView {
+            derivations: v
+                .iter()
+                .flat_map(|v| &v.derivation)
+                .map(|(term, value)| Derivation {
+                    term: term.clone(),
+                    definition: None,
+                    value: value.clone(),
+                })
+                .collect(),
+            // (SGLang's own refusal; settings kvbudget cannot size under it are no refusal.)
+            refused: v.is_some_and(|v| v.refused && !v.stats.is_empty()),
+            serve,
+        };
+    }
+    let mut derivations: Vec<Derivation> = words
+        .derivations
+        .iter()
+        .map(|(k, v)| Derivation {
+            term: kvbudget_core::i18n::tr(k).to_string(),
+            definition: definition(k),
+            value: v.clone(),
+        })
+        .collect();
+    // The formula against vLLM's blocks; where vLLM refuses, its 0 is the refusal's.
+    derivations.push(Derivation {
+        term: t!(RS_FORMULA_VS_VLLM).to_string(),
+        definition: None,
+        value: if r.refusal.is_some() {
             kvbudget_core::tf!(RS_FORMULA_VS_REFUSAL, thousands(o.chosen.seed_max))
         } else {
             t!(rs_formula_vs_vllm(
@@ -376,8 +401,11 @@ pub fn bottom_view(
                 o.chosen.vllm_max
             ))
         },
+    });
+    BottomView {
+        derivations,
         refused: r.refusal.is_some(),
-        serve: serve.to_string(),
+        serve,
     }
 }
 
@@ -391,9 +419,17 @@ pub fn serve_shown(words: &kvbudget_core::explain::Explanation, sg: SglangNow<'_
     }
 }
 
-/// The embedded card for `s`.
-pub fn card_view(s: &PageScenario, o: &Outcome) -> CardView {
+/// The embedded card for `s`: vLLM's figures and lines, or SGLang's while it is the engine
+/// (`sg`: its figures for this scenario, once the worker has them).
+pub fn card_view(s: &PageScenario, o: &Outcome, sg: Option<&SglangView>) -> CardView {
     let r = &o.chosen.report;
+    if s.engine == kvbudget_core::scenario::Engine::Sglang {
+        return CardView {
+            refusal: None,
+            stats: sg.map(|v| v.stats.clone()).unwrap_or_default(),
+            lines: sg.map_or_else(|| t!(RS_SGLANG_PENDING).to_string(), |v| v.lines.clone()),
+        };
+    }
     CardView {
         refusal: r.refusal.map(|x| (x.kind.key(), refusal_summary(x.kind))),
         stats: stats(s, o).into(),

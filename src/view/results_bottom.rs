@@ -46,8 +46,6 @@ pub fn ResultsBottom(#[prop(into)] bottom: Signal<Option<BottomView>>) -> impl I
                             .collect_view()
                     })
                 }}
-                <dt>{text(|| t!(RS_FORMULA_VS_VLLM))}</dt>
-                <dd>{field(bottom, |v| v.formula_vs.clone())}</dd>
             </dl>
             <h3>{text(|| t!(RS_SERVE_IT))}</h3>
             {move || {

@@ -16,6 +16,7 @@ pub fn ResultsTop(
 ) -> impl IntoView {
     let lines = field(top, |v| v.lines.clone());
     let shown = Memo::new(move |_| top.with(Option::is_some));
+    let stale = move || top.with(|v| v.as_ref().is_some_and(|v| v.stale));
     let panel = move || {
         view! {
             <h2 id="results-title">{field(top, |v| v.title.clone())}</h2>
@@ -24,11 +25,7 @@ pub fn ResultsTop(
                 top.with(|v| v.as_ref()?.refusal.clone())
                     .map(|r| view! { <Refusal refusal=r on_fix /> })
             }}
-            {move || {
-                top.with(|v| v.as_ref()?.stats_heading.clone())
-                    .map(|h| view! { <h3 data-testid="stats-engine">{h}</h3> })
-            }}
-            <div class="stats">
+            <div class="stats" class:stale=stale>
                 {move || {
                     top.with(|v| {
                         v.iter()
@@ -61,7 +58,7 @@ pub fn ResultsTop(
             <h3 data-testid="lines-heading">{field(top, |v| v.lines_heading.clone())}</h3>
             <pre
                 class="log"
-                class:stale=move || top.with(|v| v.as_ref().is_some_and(|v| v.stale))
+                class:stale=stale
                 data-testid="vllm-lines"
                 data-value=lines
             >

@@ -1,10 +1,10 @@
-use super::{column_head, text, Figure};
+use super::{column_head, text};
 use crate::page::{tokens_cell, SglangPanel as Panel};
 use kvbudget_core::t;
 use kvbudget_core::units::thousands;
 use leptos::prelude::*;
 
-/// SGLang's figures and the same GPU under both engines, from the worker's answer; an older
+/// The same GPU under both engines and SGLang's notes, from the worker's answer; an older
 /// scenario's shown dimmed and marked busy while the worker computes the current one.
 #[component]
 pub fn SglangPanel(panel: Panel) -> impl IntoView {
@@ -37,9 +37,6 @@ pub fn SglangPanel(panel: Panel) -> impl IntoView {
     });
     view! {
         <div class:stale=stale aria-busy=stale.then_some("true")>
-            <div class="stats" data-testid="sglang-stats">
-                {sg.stats.into_iter().map(|stat| view! { <Figure stat sub=true /> }).collect_view()}
-            </div>
             <div class="table-wrap">
                 <table class="rep compare" data-testid="compare">
                     <caption>{sg.caption}</caption>

@@ -269,7 +269,7 @@ test('the loading state: the header where the app puts it, in the reader\'s lang
 
 test('SGLang, the plan, the GPU table and an import, in Chinese', async () => {
   const { context, page, problems } = await openReady(env, '?lang=zh-CN&model=Qwen/Qwen3-8B&gpu=rtx-4090&engine=sglang&plan=4');
-  await page.waitForSelector(sel('sglang-tokens'));
+  await page.waitForSelector(sel('sglang-mfs'));
   await page.waitForSelector(sel('plan'));
   await page.click('details.gpus summary');
   await page.waitForSelector(`${sel('gpu-table')} tbody tr`);
@@ -277,7 +277,7 @@ test('SGLang, the plan, the GPU table and an import, in Chinese', async () => {
   await page.fill(sel('config-text'), fs.readFileSync(path.join(ROOT, 'tests/fixtures/configs/Qwen3.5-9B.json'), 'utf8'));
   await click(page, 'config-import');
   await page.waitForFunction(() => /已导入/.test(document.querySelector('[data-testid="import-status"]').textContent));
-  await page.waitForSelector(sel('sglang-tokens'));
+  await page.waitForSelector(sel('sglang-mfs'));
   const left = englishLeft(await uiText(page));
   assert.deepEqual(left, [], left.join(', '));
   assert.deepEqual(problems, []);

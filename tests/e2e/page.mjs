@@ -185,8 +185,11 @@ export async function waitDiff(page, key, expected) {
 
 /** The heading over the startup lines (names the engine and its release). */
 export const LINES_HEADING = 'lines-heading';
-/** SGLang's figures (test ids with a `data-value`): sequences at the context, tokens, mem_fraction_static. */
-export const SGLANG_STATS = { seqs: 'sglang-seqs', tokens: 'sglang-tokens', mfs: 'sglang-mfs' };
+/** Under SGLang, its figures in the headline's test ids (with a `data-value`): sequences at the
+ * context, KV per token, the pool as allocated, tokens; and its own mem_fraction_static. */
+export const SGLANG_STATS = {
+  seqs: 'max-seqs', bytesPerToken: 'bytes-per-token', pool: 'kv-pool-bytes', tokens: 'kv-tokens', mfs: 'sglang-mfs',
+};
 /** The "same GPU, both engines" table and the sentence on why they differ. */
 export const ENGINES_TABLE = sel('compare');
 export const ENGINES_WHY = 'compare-why';

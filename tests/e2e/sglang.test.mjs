@@ -68,6 +68,41 @@ test('Qwen3-8B on an RTX 4090: SGLang beside vLLM, its knobs, and the URL round 
   await context.close();
 });
 
+test('every headline figure, chart and derivation is SGLang\'s under SGLang; switching keeps the scenario', async () => {
+  const { context, page, problems } = await openReady(env, '?model=Qwen/Qwen3-8B&gpu=rtx-4090&ctx=4096');
+  // vLLM: 34,672 tokens; ⌊2,167 blocks / 256 blocks a sequence⌋ = 8 sequences of 4,096 tokens.
+  assert.equal(await value(page, 'kv-tokens'), '34672');
+  assert.equal(await value(page, 'max-seqs'), '8');
+  assert.equal(await value(page, 'chart-concurrency'), '8');
+  await select(page, 'engine', 'sglang');
+  // SGLang 0.5.23: 7,422 tokens of 147,456 B; ⌊7,422 / 4,096⌋ = 1 sequence; the pool allocated
+  // with one padding row, (7,422 + 1) × 147,456 = 1,094,565,888 B.
+  await waitValue(page, SGLANG_STATS.tokens, '7422');
+  assert.equal(await value(page, SGLANG_STATS.seqs), '1');
+  assert.equal(await value(page, SGLANG_STATS.bytesPerToken), '147456');
+  assert.equal(await value(page, SGLANG_STATS.pool), '1094565888');
+  assert.equal(await page.locator(sel('kv-tokens')).count(), 1, 'one tokens figure, SGLang\'s');
+  // Its charts: the pool and the sequences at the operating point, the cap SGLang's flag.
+  await waitValue(page, 'chart-memory', '1094565888');
+  assert.equal(await value(page, 'chart-concurrency'), '1');
+  assert.match(await text(page, 'chart-concurrency'), /max_running_requests 2,048/);
+  assert.doesNotMatch(await text(page, 'chart-concurrency'), /max_num_seqs/);
+  // Its derivation.
+  assert.match(await text(page, 'derivations'), /⌊7,422 \/ 4,096⌋ = 1/);
+  assert.match(await text(page, 'derivations'), /mem_fraction_static\) = 7\.87 − 23\.14 × \(1 − 0\.704\) = 1\.02 GiB/);
+  assert.doesNotMatch(await text(page, 'derivations'), /vLLM/);
+  // Back to vLLM: the same model, GPU and context, and vLLM's figures again.
+  await select(page, 'engine', 'vllm');
+  await waitValue(page, 'kv-tokens', '34672');
+  assert.equal(await value(page, 'max-seqs'), '8');
+  await waitValue(page, 'chart-concurrency', '8');
+  assert.equal(await fieldValue(page, 'model'), 'Qwen/Qwen3-8B');
+  assert.equal(await fieldValue(page, 'gpu'), 'rtx-4090');
+  assert.equal(await fieldValue(page, 'ctx'), '4096');
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
 test('SGLang refuses Qwen3-8B on an L4 while vLLM starts; a KV dtype SGLang lacks keeps its command', async () => {
   const { context, page, problems } = await openReady(env, '?model=Qwen/Qwen3-8B&gpu=l4&ctx=8192&engine=sglang');
   await waitValue(page, SGLANG_STATS.mfs, '0.684');
@@ -87,10 +122,13 @@ test('SGLang refuses Qwen3-8B on an L4 while vLLM starts; a KV dtype SGLang lack
 
 test('a model the SGLang emulation does not derive says so as kvbudget, with no SGLang lines', async () => {
   // Gemma 4 E2B's layers sharing a cache: SGLang runs it (0.5.11+), kvbudget does not size it.
-  const { context, page, problems } = await openReady(env, '?model=google/gemma-4-E2B-it&gpu=l4&ctx=8192&engine=sglang');
+  // (No headline to wait for: SGLang's figures are not sized, so none is shown.)
+  const { context, page, problems } = await openPage(env.b, `${env.srv.base}?model=google/gemma-4-E2B-it&gpu=l4&ctx=8192&engine=sglang`);
   await waitText(page, 'sglang-notes', /layers sharing a KV cache \(Gemma 4\); kvbudget's SGLang emulation does not derive it/);
   assert.equal(await value(page, 'vllm-lines'), '');
   assert.doesNotMatch(await text(page, 'sglang-notes'), /SGLang does not accept/);
+  assert.equal(await page.locator(sel('max-seqs')).count(), 0, 'no figure SGLang would not print');
+  assert.equal(await page.locator(sel('kv-tokens')).count(), 0);
   assert.deepEqual(problems, []);
   await context.close();
 });

@@ -7,15 +7,17 @@ import zlib from 'node:zlib';
 import { DIST } from './harness.mjs';
 
 // First-load bytes are a ceiling, not the goal (what users feel is measured by `make bench`):
-// 324,000 B gzip for the page (index.html with its inline CSS, the page's glue and wasm; raised
+// 328,800 B gzip for the page (index.html with its inline CSS, the page's glue and wasm; raised
 // from 320,000 by what Gemma 4's layer shapes and presets cost the page's arithmetic and
-// derivation, 3.9 kB, and SGLang's panel showing kvbudget's words apart from SGLang's lines).
+// derivation, 3.9 kB, SGLang's panel showing kvbudget's words apart from SGLang's lines, and
+// SGLang's headline, charts and derivation drawn from the worker's typed answer, 4.5 kB).
 // The figures of today's build and how they are printed: docs/performance.md.
-const BUDGET_GZIP = 324_000;
+const BUDGET_GZIP = 328_800;
 // The worker (kvbudget-worker*: its loader, glue and wasm), fetched on the first import, log,
-// plan, GPU table or SGLang figures: its own ceiling, so what moves there is not spent freely.
+// plan, GPU table or SGLang figures: its own ceiling, so what moves there is not spent freely
+// (raised from 217,400 by SGLang's charts' data and derivation, 6.7 kB).
 const WORKER = /^kvbudget-worker/;
-const WORKER_BUDGET_GZIP = 217_400;
+const WORKER_BUDGET_GZIP = 224_200;
 
 const gzipped = (files) => {
   let raw = 0;

@@ -185,7 +185,7 @@ test('an SGLang log: its verdict, and "Use these numbers" makes the page print i
   await click(page, 'log-adopt-sglang');
   assert.equal(await urlParam(page, 'engine', 'sglang'), 'sglang');
   assert.equal(await urlParam(page, 'sg_tokens', '20480'), '20480');
-  await page.waitForFunction((s) => document.querySelector(s)?.dataset.value === '20480', sel('sglang-tokens'));
+  await page.waitForFunction((s) => document.querySelector(s)?.dataset.value === '20480', sel('kv-tokens'));
   assert.match(await text(page, 'log-adopted'), /engine: vLLM → SGLang/);
   assert.deepEqual(problems, []);
   await context.close();
@@ -206,7 +206,7 @@ test('a shared SGLang log is adopted with its pool (when ../shared is present)',
   await click(page, 'log-adopt-sglang');
   const want = String(r.max_total_num_tokens);
   assert.equal(await urlParam(page, 'sg_tokens', want), want);
-  await page.waitForFunction(([s, v]) => document.querySelector(s)?.dataset.value === v, [sel('sglang-tokens'), want]);
+  await page.waitForFunction(([s, v]) => document.querySelector(s)?.dataset.value === v, [sel('kv-tokens'), want]);
   assert.deepEqual(problems, []);
   await context.close();
 });

@@ -2,6 +2,7 @@
 //! emulation. The worker sends this view to the page as data (`handoff::Answer::Sglang`).
 
 use crate::calc::evaluate;
+use crate::chart_data::ChartData;
 use crate::engines::{compare, sglang_command, sglang_outcome, SglangOutcome};
 use crate::scenario::PageScenario;
 use crate::t;
@@ -62,9 +63,14 @@ pub struct SglangView {
     pub default_mfs: String,
     /// SGLang's default `--chunked-prefill-size` here (empty when the settings are not accepted).
     pub default_chunked: String,
+    /// How SGLang sizes the pool and its sequences: (term, value) in the envelope's language.
+    pub derivation: Vec<(String, String)>,
+    /// The three charts' data under SGLang (none when the settings are not accepted).
+    pub charts: Option<Box<ChartData>>,
 }
 
-/// SGLang's three figures: sequences at the context, tokens in its pool, `mem_fraction_static`.
+/// SGLang's headline, under the same `data-testid`s as vLLM's: sequences at the context, the KV
+/// per token (its cell), the pool as allocated, tokens in it; then `mem_fraction_static`.
 pub fn sglang_stats(o: &SglangOutcome) -> Vec<Stat> {
     let r = &o.report;
     let tokens = r.max_total_num_tokens.unwrap_or(0);
@@ -80,11 +86,17 @@ pub fn sglang_stats(o: &SglangOutcome) -> Vec<Stat> {
     vec![
         Stat {
             label: t!(RS_SG_STAT_SEQS).into(),
-            testid: "sglang-seqs".into(),
+            testid: "max-seqs".into(),
             value: o.sequences.to_string(),
             text: thousands(o.sequences),
             sub: if r.error.is_some() {
                 t!(RS_SGLANG_WONT_START).into()
+            } else if o.fit == 0 {
+                // (Why 0: one sequence takes more tokens than the pool holds.)
+                t!(rs_sg_seqs_none(
+                    &thousands(o.tokens_per_sequence),
+                    &thousands(tokens)
+                ))
             } else {
                 t!(rs_sg_seqs_sub(
                     &thousands(o.context),
@@ -93,8 +105,22 @@ pub fn sglang_stats(o: &SglangOutcome) -> Vec<Stat> {
             },
         },
         Stat {
+            label: t!(RS_STAT_BPT).into(),
+            testid: "bytes-per-token".into(),
+            value: r.cell_size_bytes.to_string(),
+            text: format!("{} B", thousands(r.cell_size_bytes)),
+            sub: t!(RS_SG_CELL_SUB).into(),
+        },
+        Stat {
+            label: t!(RS_STAT_POOL).into(),
+            testid: "kv-pool-bytes".into(),
+            value: r.kv_bytes.to_string(),
+            text: crate::units::Bytes(r.kv_bytes).to_string(),
+            sub: t!(rs_sg_pool_sub(&thousands(r.kv_bytes))),
+        },
+        Stat {
             label: t!(RS_SG_STAT_KV).into(),
-            testid: "sglang-tokens".into(),
+            testid: "kv-tokens".into(),
             value: tokens.to_string(),
             text: t!(rs_tokens(&thousands(tokens))),
             sub: match r.swa_price {
@@ -146,7 +172,8 @@ pub fn sglang_lines(o: &SglangOutcome) -> String {
 pub fn sglang_view(s: &PageScenario) -> SglangView {
     let mut v = SglangView {
         command: sglang_command(s),
-        default_mfs: crate::floatfmt::display(crate::engines::default_mfs(s)),
+        // (To six places: 0.66595, not the float's 0.6659499999999999.)
+        default_mfs: crate::engines::fraction(crate::engines::default_mfs(s)),
         caption: compare_caption(s),
         ..SglangView::default()
     };
@@ -171,6 +198,8 @@ pub fn sglang_view(s: &PageScenario) -> SglangView {
             ));
             v.lines = sglang_lines(&sg);
             v.stats = sglang_stats(&sg);
+            v.derivation = crate::engines::sglang::sglang_derivation(&sg);
+            v.charts = Some(Box::new(crate::engines::sglang::sglang_charts(s, &sg)));
             v.notes = sg.report.notes.clone();
             // Out of memory while loading: no exception line (PyTorch's names the allocation that
             // failed), kvbudget's reckoning instead, said as kvbudget's.

@@ -78,10 +78,6 @@ pub fn rs_lines_heading(engine: &str, version: &str) -> String {
     fill(t!(RS_LINES_HEADING), &[&engine, &version])
 }
 
-pub fn rs_vllm_stats_heading(vllm: &str, sglang: &str) -> String {
-    fill(t!(RS_VLLM_STATS_HEADING), &[&vllm, &sglang])
-}
-
 pub fn rs_compare_caption(model: &str, gpu: &str, context: &str) -> String {
     fill(t!(RS_COMPARE_CAPTION), &[&model, &gpu, &context])
 }
@@ -132,6 +128,14 @@ pub fn rs_tokens(n: &str) -> String {
 
 pub fn rs_blocks_of(blocks: &str, block: u64, range: &str) -> String {
     fill(t!(RS_BLOCKS_OF), &[&blocks, &block, &range])
+}
+
+pub fn rs_sg_seqs_none(per_sequence: &str, pool: &str) -> String {
+    fill(t!(RS_SG_SEQS_NONE), &[&per_sequence, &pool])
+}
+
+pub fn rs_sg_pool_sub(bytes: &str) -> String {
+    fill(t!(RS_SG_POOL_SUB), &[&bytes])
 }
 
 pub fn rs_sg_seqs_sub(context: &str, cap: &str) -> String {
