@@ -350,3 +350,46 @@ fn sglang_draws_its_own_charts_and_derivation() {
         Some("after − before × (1 − mem_fraction_static) = 7.87 − 23.14 × (1 − 0.704) = 1.02 GiB")
     );
 }
+
+/// The repertoire under SGLang (figures at the top of this file): Qwen3-8B's 16-bit cell is
+/// 147,456 B = 144 KiB, a sequence of 8,192 tokens 8,192 × 147,456 B = 1.125 GiB ("1.12", as
+/// Python's `%.2f` rounds the tie), and the pool's 7,422 tokens hold none; in FP8 the cell halves
+/// to 73,728 B and the same rest of 1,094,518,728 B holds ⌊1,094,518,728 / 73,728⌋ = 14,845
+/// tokens, ⌊14,845 / 8,192⌋ = 1 sequence.
+#[test]
+fn the_repertoire_is_sglangs_under_sglang() {
+    use kvbudget::core::engines::sglang::sglang_repertoire;
+    let s = sglang_page();
+    let t = sglang_repertoire(&s);
+    assert!(
+        t.caption
+            .starts_with("The course repertoire under SGLang 0.5.23 on RTX 4090 at 8,192 tokens"),
+        "{}",
+        t.caption
+    );
+    assert_eq!(t.rows.len(), 6);
+    let r = &t.rows[0];
+    assert_eq!(
+        (r.key.as_str(), r.model_id.as_str(), r.kv_name.as_str()),
+        ("Qwen3-8B-auto", "Qwen/Qwen3-8B", "auto")
+    );
+    assert_eq!(
+        (r.bytes_per_token, r.kib_per_token.as_str()),
+        (147_456, "144 KiB")
+    );
+    assert_eq!(
+        (r.gib_per_sequence.as_str(), r.sequences, r.fits.as_str()),
+        ("1.12", 0, "0")
+    );
+    let f = &t.rows[1];
+    assert_eq!(
+        (f.key.as_str(), f.bytes_per_token, f.sequences),
+        ("Qwen3-8B-fp8", 73_728, 1)
+    );
+    let fp8 = sglang_outcome(&PageScenario {
+        kv: kvbudget::core::model::KvDtype::Fp8,
+        ..s.clone()
+    })
+    .unwrap();
+    assert_eq!(fp8.report.max_total_num_tokens, Some(14_845));
+}

@@ -6,6 +6,7 @@ use crate::model::{KvDtype, ModelDtype};
 use crate::presets::{self, ModelPreset, REPERTOIRE};
 use crate::scenario::{ModelChoice, PageScenario};
 use crate::units::Bytes;
+use serde::{Deserialize, Serialize};
 
 /// One model × KV dtype.
 #[derive(Clone, Debug, PartialEq)]
@@ -112,4 +113,41 @@ pub fn rows(s: &PageScenario) -> Vec<Row> {
         }
     }
     out
+}
+
+/// A row of the repertoire: a button that loads its model and dtype (`label` for screen readers),
+/// its KV dtype, bytes per token, GiB per sequence and sequences that fit, under the engine.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct RepertoireRow {
+    /// `data-row`: the model and dtype.
+    pub key: String,
+    /// The button's label.
+    pub label: String,
+    /// The model's short name.
+    pub model: String,
+    /// The model's preset id and the KV dtype's name, which loading the row sets.
+    pub model_id: String,
+    /// The KV dtype's name (`auto`, `fp8`).
+    pub kv_name: String,
+    /// The KV dtype as shown.
+    pub kv: String,
+    /// KV bytes per token on one GPU.
+    pub bytes_per_token: u64,
+    /// The same in KiB, as shown.
+    pub kib_per_token: String,
+    /// GiB of one sequence at the context, as shown.
+    pub gib_per_sequence: String,
+    /// Sequences that fit, after the engine's cap.
+    pub sequences: u64,
+    /// The sequences, or why the engine would not start.
+    pub fits: String,
+}
+
+/// The repertoire: the course's models under the scenario's settings and engine.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct RepertoireView {
+    /// The table's caption.
+    pub caption: String,
+    /// Its rows.
+    pub rows: Vec<RepertoireRow>,
 }

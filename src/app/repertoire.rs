@@ -4,7 +4,10 @@
 use super::{views, State};
 use crate::page;
 use crate::view::Repertoire;
-use kvbudget_core::repertoire::{rows, rows_key};
+use kvbudget_core::model::KvDtype;
+use kvbudget_core::presets;
+use kvbudget_core::repertoire::rows_key;
+use kvbudget_core::scenario::{Engine, ModelChoice};
 use leptos::prelude::*;
 
 /// Mounts the table, recomputed when its key changes (`rows_key`: not on an edit of the model or
@@ -19,16 +22,26 @@ pub fn mount(state: State) {
             .then(|| state.shown.with(|x| x.as_ref().map(|x| rows_key(&x.s))))
             .flatten()
     });
+    // Under SGLang, its rows as the worker last answered.
+    let sglang = Memo::new(move |_| {
+        state.shown.with(|x| x.as_ref().map(|x| x.s.engine)) == Some(Engine::Sglang)
+    });
     let table = Memo::new(move |_| {
         let _ = state.lang.get();
-        key.with(|k| k.as_ref().map(page::repertoire_view))
+        match sglang.get() {
+            true => state.sglang.with(|v| v.as_ref()?.repertoire.clone()),
+            false => key.with(|k| k.as_ref().map(page::repertoire_view)),
+        }
     });
     let on_load = Callback::new(move |i: usize| {
-        let row = state
-            .shown
-            .with_untracked(|x| x.as_ref().and_then(|x| rows(&x.s).get(i).cloned()));
-        if let Some(row) = row {
-            state.scenario.update(|s| row.load_into(s));
+        let row = table.with_untracked(|t| t.as_ref().and_then(|t| t.rows.get(i).cloned()));
+        let model = row.as_ref().and_then(|r| presets::model(&r.model_id));
+        let kv = row.and_then(|r| KvDtype::parse(&r.kv_name).ok());
+        if let (Some(p), Some(kv)) = (model, kv) {
+            state.scenario.update(|s| {
+                s.set_model(ModelChoice::Preset(p));
+                s.kv = kv;
+            });
             // Feedback where the table sits far below the answer: the answer, now the row's
             // (once it is written).
             request_animation_frame(|| super::browser::scroll_to("results-title"));

@@ -23,29 +23,7 @@ pub fn table_html(attrs: &str, caption: &str, heads: &[&str], rows: &str) -> Str
     out + "</tr></thead><tbody>" + rows + "</tbody></table>"
 }
 
-/// A row of the repertoire: a button that loads its model and dtype (`label` for screen readers),
-/// its KV dtype, bytes per token, GiB per sequence and sequences that fit.
-#[derive(Clone, Debug, PartialEq)]
-pub struct RepertoireRow {
-    /// `data-row`: the model and dtype.
-    pub key: String,
-    pub label: String,
-    pub model: String,
-    pub kv: String,
-    pub bytes_per_token: u64,
-    pub kib_per_token: String,
-    pub gib_per_sequence: String,
-    pub sequences: u64,
-    /// The sequences, or why vLLM would not start.
-    pub fits: String,
-}
-
-/// The repertoire: the course's models under the scenario's settings.
-#[derive(Clone, Debug, PartialEq)]
-pub struct RepertoireView {
-    pub caption: String,
-    pub rows: Vec<RepertoireRow>,
-}
+pub use kvbudget_core::handoff::{RepertoireRow, RepertoireView};
 
 /// The repertoire for `s` (or any scenario with the same `repertoire::rows_key`: the same rows).
 pub fn repertoire_view(s: &PageScenario) -> RepertoireView {
@@ -58,6 +36,8 @@ pub fn repertoire_view(s: &PageScenario) -> RepertoireView {
                 key: row.key(),
                 label: t!(rp_load(short, &kv)),
                 model: short.to_string(),
+                model_id: row.model.id().to_string(),
+                kv_name: row.kv.name().to_string(),
                 kv,
                 bytes_per_token: row.bytes_per_token.0,
                 kib_per_token: format!("{} KiB", thousands(row.bytes_per_token.0 / 1024)),

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { suite, openPage, urlParam, SHOTS } from './harness.mjs';
 import {
   sel, field, value, text, ready, openReady, fill, select, fieldValue, waitValue, waitText, placeholder,
-  LINES_HEADING, SGLANG_STATS, ENGINES_TABLE, ENGINES_WHY, ANSWER_BAR, engineCell,
+  LINES_HEADING, SGLANG_STATS, ENGINES_TABLE, ENGINES_WHY, ANSWER_BAR, engineCell, repertoire, repertoireButton,
 } from './page.mjs';
 
 const env = suite();
@@ -91,6 +91,16 @@ test('every headline figure, chart and derivation is SGLang\'s under SGLang; swi
   assert.match(await text(page, 'derivations'), /⌊7,422 \/ 4,096⌋ = 1/);
   assert.match(await text(page, 'derivations'), /mem_fraction_static\) = 7\.87 − 23\.14 × \(1 − 0\.704\) = 1\.02 GiB/);
   assert.doesNotMatch(await text(page, 'derivations'), /vLLM/);
+  // Its repertoire: ⌊7,422 / 4,096⌋ = 1 in 16-bit; in FP8 ⌊14,845 / 4,096⌋ = 3. A row loads its
+  // model and dtype, under SGLang still.
+  await page.waitForFunction((s) => /under SGLang 0\.5\.23/.test(document.querySelector(s)?.textContent ?? ''), '.repertoire caption');
+  assert.equal((await repertoire(page, 'Qwen3-8B-auto'))['Sequences that fit'], '1');
+  assert.equal((await repertoire(page, 'Qwen3-8B-fp8'))['Sequences that fit'], '3');
+  await page.click(repertoireButton('Qwen3-8B-fp8'));
+  await waitValue(page, SGLANG_STATS.seqs, '3');
+  assert.equal(await fieldValue(page, 'kv'), 'fp8');
+  await select(page, 'kv', 'auto');
+  await waitValue(page, SGLANG_STATS.seqs, '1');
   // Back to vLLM: the same model, GPU and context, and vLLM's figures again.
   await select(page, 'engine', 'vllm');
   await waitValue(page, 'kv-tokens', '34672');

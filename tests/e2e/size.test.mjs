@@ -7,17 +7,17 @@ import zlib from 'node:zlib';
 import { DIST } from './harness.mjs';
 
 // First-load bytes are a ceiling, not the goal (what users feel is measured by `make bench`):
-// 328,800 B gzip for the page (index.html with its inline CSS, the page's glue and wasm; raised
+// 329,900 B gzip for the page (index.html with its inline CSS, the page's glue and wasm; raised
 // from 320,000 by what Gemma 4's layer shapes and presets cost the page's arithmetic and
 // derivation, 3.9 kB, SGLang's panel showing kvbudget's words apart from SGLang's lines, and
-// SGLang's headline, charts and derivation drawn from the worker's typed answer, 4.5 kB).
+// SGLang's headline, charts, derivation and repertoire drawn from the worker's typed answer, 5.6 kB).
 // The figures of today's build and how they are printed: docs/performance.md.
-const BUDGET_GZIP = 328_800;
+const BUDGET_GZIP = 329_900;
 // The worker (kvbudget-worker*: its loader, glue and wasm), fetched on the first import, log,
 // plan, GPU table or SGLang figures: its own ceiling, so what moves there is not spent freely
-// (raised from 217,400 by SGLang's charts' data and derivation, 6.7 kB).
+// (raised from 217,400 by SGLang's charts' data, derivation and repertoire, 8.1 kB).
 const WORKER = /^kvbudget-worker/;
-const WORKER_BUDGET_GZIP = 224_200;
+const WORKER_BUDGET_GZIP = 225_600;
 
 const gzipped = (files) => {
   let raw = 0;

@@ -412,3 +412,63 @@ pub fn sglang_derivation(o: &SglangOutcome) -> Vec<(String, String)> {
     }
     rows
 }
+
+/// The course's repertoire under SGLang with the page's GPU, release, knobs, parallelism and
+/// context: each model in 16-bit and FP8 KV, its cell, a sequence's bytes and the sequences that
+/// fit after `max_running_requests`. A pool taken from a log is that log's model's: the rows
+/// predict their own.
+pub fn sglang_repertoire(s: &PageScenario) -> crate::repertoire::RepertoireView {
+    use crate::presets::{self, REPERTOIRE};
+    use crate::repertoire::RepertoireRow;
+    use crate::scenario::ModelChoice;
+    use crate::t;
+    use crate::units::{fixed2, thousands, GIB};
+    let mut rows = Vec::new();
+    for p in REPERTOIRE.iter().filter_map(|id| presets::model(id)) {
+        for kv in [KvDtype::Auto, KvDtype::Fp8] {
+            let mut t = s.clone();
+            t.set_model(ModelChoice::Preset(p));
+            t.kv = kv;
+            t.sglang.num_tokens = None;
+            let short = p.id().rsplit('/').next().unwrap_or_default();
+            let label = kv.label(p.spec.dtype);
+            let mut row = RepertoireRow {
+                key: format!("{short}-{}", kv.name()),
+                label: t!(rp_load(short, &label)),
+                model: short.to_string(),
+                model_id: p.id().to_string(),
+                kv_name: kv.name().to_string(),
+                kv: label,
+                fits: "—".into(),
+                ..RepertoireRow::default()
+            };
+            if let Ok(o) = sglang_outcome(&t) {
+                let cell = o.report.cell_size_bytes;
+                row.bytes_per_token = cell;
+                row.kib_per_token = format!("{} KiB", thousands(cell / 1024));
+                let per_sequence = o.tokens_per_sequence as f64 * cell as f64;
+                row.gib_per_sequence = fixed2(per_sequence / GIB as f64);
+                row.sequences = o.sequences;
+                row.fits = match o.report.error {
+                    Some(_) => t!(RS_SGLANG_WONT_START).into(),
+                    None => thousands(o.sequences),
+                };
+            }
+            rows.push(row);
+        }
+    }
+    let from_log = if s.sglang.num_tokens.is_some() {
+        t!(RS_EACH_MODEL_BUDGET)
+    } else {
+        ""
+    };
+    crate::repertoire::RepertoireView {
+        caption: t!(rs_sg_repertoire_caption(
+            &s.sglang.version().to_string(),
+            &s.gpu.name(),
+            &thousands(s.context()),
+            from_log
+        )),
+        rows,
+    }
+}

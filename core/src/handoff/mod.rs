@@ -18,6 +18,7 @@ use crate::vllm::logparse::ParsedLog;
 use crate::{pyjson, seed};
 use serde::{Deserialize, Serialize};
 
+pub use crate::repertoire::{RepertoireRow, RepertoireView};
 pub use log::{LogRow, LogStatus, LogView};
 pub use panels::{FixView, GpuRowView, PlanView};
 pub use sglang::SglangView;

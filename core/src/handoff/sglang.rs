@@ -67,6 +67,8 @@ pub struct SglangView {
     pub derivation: Vec<(String, String)>,
     /// The three charts' data under SGLang (none when the settings are not accepted).
     pub charts: Option<Box<ChartData>>,
+    /// The course's repertoire under SGLang.
+    pub repertoire: Option<crate::repertoire::RepertoireView>,
 }
 
 /// SGLang's headline, under the same `data-testid`s as vLLM's: sequences at the context, the KV
@@ -175,6 +177,7 @@ pub fn sglang_view(s: &PageScenario) -> SglangView {
         // (To six places: 0.66595, not the float's 0.6659499999999999.)
         default_mfs: crate::engines::fraction(crate::engines::default_mfs(s)),
         caption: compare_caption(s),
+        repertoire: Some(crate::engines::sglang::sglang_repertoire(s)),
         ..SglangView::default()
     };
     match sglang_outcome(s) {

@@ -130,6 +130,13 @@ pub fn rs_blocks_of(blocks: &str, block: u64, range: &str) -> String {
     fill(t!(RS_BLOCKS_OF), &[&blocks, &block, &range])
 }
 
+pub fn rs_sg_repertoire_caption(version: &str, gpu: &str, context: &str, note: &str) -> String {
+    fill(
+        t!(RS_SG_REPERTOIRE_CAPTION),
+        &[&version, &gpu, &context, &note],
+    )
+}
+
 pub fn rs_sg_seqs_none(per_sequence: &str, pool: &str) -> String {
     fill(t!(RS_SG_SEQS_NONE), &[&per_sequence, &pool])
 }

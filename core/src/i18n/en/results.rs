@@ -73,6 +73,7 @@ crate::texts! {
     RS_COMPARE_CAPTION: "Same GPU, both engines: {0} on {1} at {2} tokens per sequence",
     RS_EMBED_REFUSED: "{0} on {1} ({2} KV): vLLM would not start ({3})",
     RS_EMBED_HEADLINE: "{0} on {1} ({2} KV): {3} · {4} B per token",
+    RS_SG_REPERTOIRE_CAPTION: "The course repertoire under SGLang {0} on {1} at {2} tokens{3} (choose a row to load it)",
     RS_REPERTOIRE_CAPTION: "The course repertoire on {0} at {1} tokens{2} (choose a row to load it)",
     RS_OF_TOKENS_EACH: "of {0} tokens each",
     RS_RANGE: " · range {0}–{1}",

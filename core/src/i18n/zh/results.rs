@@ -73,6 +73,7 @@ crate::texts! {
     RS_COMPARE_CAPTION: "同一块 GPU，两种引擎：{0} 跑在 {1} 上，每条序列 {2} 个 token",
     RS_EMBED_REFUSED: "{0} 跑在 {1} 上（{2} KV）：vLLM 无法启动（{3}）",
     RS_EMBED_HEADLINE: "{0} 跑在 {1} 上（{2} KV）：{3} · 每 token {4} 字节",
+    RS_SG_REPERTOIRE_CAPTION: "课程模型清单在 SGLang {0}、{1} 上、{2} 个 token 时的结果{3}（点选一行即可载入）",
     RS_REPERTOIRE_CAPTION: "课程模型清单在 {0} 上、{1} 个 token 时的结果{2}（点选一行即可载入）",
     RS_OF_TOKENS_EACH: "每条 {0} 个 token",
     RS_RANGE: " · 范围 {0}–{1}",
