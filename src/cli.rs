@@ -27,6 +27,7 @@ macro_rules! say {
     }};
 }
 
+pub mod engine;
 mod sglang;
 
 /// Exit status when the engine would refuse to start (or the log shows it refused).
@@ -55,6 +56,8 @@ enum Command {
     Plan(Box<plan::PlanArgs>),
     /// Print what SGLang would print at startup about its KV pool for a scenario.
     Sglang(Box<sglang::SglangArgs>),
+    /// A registered engine on the page's scenario (its URL query): lines, figures, command, a log.
+    Engine(engine::EngineArgs),
 }
 
 #[derive(Args, Debug)]
@@ -213,6 +216,7 @@ pub fn run() -> i32 {
         Command::Vllm(a) => vllm_cmd(&a),
         Command::Plan(a) => plan::run(&a),
         Command::Sglang(a) => sglang::sglang_cmd(&a),
+        Command::Engine(a) => engine::engine_cmd(&a),
     };
     match result {
         Ok(code) => code,

@@ -1060,3 +1060,53 @@ fn gpt_oss_gets_sglangs_two_pools() {
     );
     assert!(text.contains("max_total_num_tokens=1260572"), "{text}");
 }
+
+/// `kvbudget engine sglang QUERY`: SGLang through the seam on the page's scenario, Qwen3-8B on an
+/// RTX 4090 at 4,096 tokens (tests/engines.rs derives the figures): 7,422 tokens of 147,456 B,
+/// ⌊7,422 / 4,096⌋ = 1 sequence; its lines and command. An unknown engine names the registered.
+#[test]
+fn engine_answers_through_the_seam() {
+    let o = kvbudget(
+        &[
+            "engine",
+            "sglang",
+            "?model=Qwen/Qwen3-8B&gpu=rtx-4090&ctx=4096",
+            "--json",
+        ],
+        None,
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
+    let j = json(&o);
+    assert_eq!(j["figures"]["kv-tokens"], "7422");
+    assert_eq!(j["figures"]["max-seqs"], "1");
+    assert!(j["lines"][2]
+        .as_str()
+        .unwrap()
+        .contains("#tokens: 7422, K size: 0.51 GB, V size: 0.51 GB"));
+    assert_eq!(
+        j["command"],
+        "python -m sglang.launch_server --model-path Qwen/Qwen3-8B --context-length 4096"
+    );
+    // A log checked through the seam: SGLang 0.5.8's capped pool of 20,480 tokens, taken as the
+    // scenario's pool, agrees; the predicted pool on an H100 does not.
+    let log = fixture("sglang_0.5.8_capped.log");
+    let q = "?model=Qwen/Qwen3-8B&gpu=h100-sxm&sg_tokens=20480";
+    let o = kvbudget(&["engine", "sglang", q, "--log", &log], None);
+    assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
+    assert!(stdout(&o).contains("tokens: logged 20480, computed 20480 (same)"));
+    let o = kvbudget(
+        &[
+            "engine",
+            "sglang",
+            "?model=Qwen/Qwen3-8B&gpu=h100-sxm",
+            "--log",
+            &log,
+        ],
+        None,
+    );
+    assert_eq!(o.status.code(), Some(3));
+    assert!(stdout(&o).contains("tokens: logged 20480, computed "));
+    let o = kvbudget(&["engine", "llama"], None);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("registered: sglang"));
+}

@@ -300,7 +300,7 @@ fn weights_that_do_not_load_leave_no_pool_to_count() {
 #[test]
 fn sglang_draws_its_own_charts_and_derivation() {
     use kvbudget::core::chart_data::SegmentKind;
-    use kvbudget::core::engines::sglang::{sglang_charts, sglang_derivation};
+    use kvbudget::core::engines::sglang_view::{sglang_charts, sglang_derivation};
     let s = sglang_page();
     let o = sglang_outcome(&s).unwrap();
     let d = sglang_charts(&s, &o);
@@ -358,7 +358,7 @@ fn sglang_draws_its_own_charts_and_derivation() {
 /// tokens, ⌊14,845 / 8,192⌋ = 1 sequence.
 #[test]
 fn the_repertoire_is_sglangs_under_sglang() {
-    use kvbudget::core::engines::sglang::sglang_repertoire;
+    use kvbudget::core::engines::sglang_view::sglang_repertoire;
     let s = sglang_page();
     let t = sglang_repertoire(&s);
     assert!(

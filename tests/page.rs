@@ -271,7 +271,7 @@ fn sglang_stats_and_lines() {
     // holds 7,422 tokens of 147,456 B (K and V: 36 layers × 8 heads × 128 × 2 × 2 B), allocated with
     // one padding row (a page of 1) as (7,422 + 1) × 147,456 = 1,094,565,888 B; then
     // mem_fraction_static.
-    let [seqs, bpt, pool, tokens, mfs] = <[_; 5]>::try_from(v.stats.clone()).unwrap();
+    let [seqs, bpt, pool, tokens, mfs] = <[_; 5]>::try_from(v.engine.stats.clone()).unwrap();
     assert_eq!(
         (seqs.testid.as_str(), seqs.value.as_str()),
         ("max-seqs", "0")
@@ -298,7 +298,7 @@ fn sglang_stats_and_lines() {
         mfs.sub,
         "SGLang 0.5.23's default: 7,280 MiB reserved of 24,564 MiB"
     );
-    let lines = &v.lines;
+    let lines = &v.engine.lines;
     assert!(
         lines.starts_with("Load weight begin. avail mem=23.14 GB\n"),
         "{lines}"
@@ -313,17 +313,17 @@ fn sglang_stats_and_lines() {
         ..s.clone()
     };
     let v4 = sglang_view(&l4);
-    let last = v4.lines.lines().last().unwrap();
+    let last = v4.engine.lines.lines().last().unwrap();
     assert!(
         last.starts_with("ValueError: Loaded weights leave no GPU memory"),
         "{last}"
     );
-    assert_eq!(v4.stats[0].sub, "SGLang would not start");
+    assert_eq!(v4.engine.stats[0].sub, "SGLang would not start");
     // The answer bar follows the engine (and says SGLang is being computed until it is).
     let e = kvbudget::core::calc::evaluate(&s).unwrap();
     let e0 = e.clone();
     assert_eq!(
-        page::engine_answer(&s, &e, Some(&v)),
+        page::engine_answer(&s, &e, Some(&v.engine)),
         (
             "0 sequences of 8,192 tokens fit under SGLang 0.5.23 · Qwen/Qwen3-8B · auto KV · RTX 4090".into(),
             false
@@ -339,7 +339,7 @@ fn sglang_stats_and_lines() {
         ("Computing SGLang's figures…".into(), false)
     );
     let e = kvbudget::core::calc::evaluate(&l4).unwrap();
-    assert!(page::engine_answer(&l4, &e, Some(&v4)).1);
+    assert!(page::engine_answer(&l4, &e, Some(&v4.engine)).1);
     // vLLM, then SGLang, on the same GPU; the SGLang row holds the view's figures.
     assert_eq!(v.rows.len(), 2);
     assert_eq!(
@@ -349,7 +349,7 @@ fn sglang_stats_and_lines() {
     // As the results panel shows it: the figures and both engines' rows with their exact values,
     // and text from the worker escaped.
     let mut hostile = v.clone();
-    hostile.notes.push("<script>x</script>".into());
+    hostile.engine.notes.push("<script>x</script>".into());
     let html = rendered::sglang(hostile.clone(), false);
     // The results' top draws SGLang's headline, none of vLLM's (34,672 tokens here).
     let words = kvbudget::core::explain::explain(&s, &e0);
@@ -358,8 +358,17 @@ fn sglang_stats_and_lines() {
         &e0,
         &words,
         page::Fixes::Checking,
-        Some((Some(&v), true)),
+        Some((Some(&hostile.engine), true)),
+        Some(page::SglangPanel {
+            view: v.clone(),
+            stale: false,
+        }),
     ));
+    // SGLang's notes from the worker, escaped.
+    assert!(
+        top.contains("&lt;script&gt;") && !top.contains("<script>"),
+        "{top}"
+    );
     assert!(
         top.contains(r#"data-testid="kv-tokens" data-value="7422""#),
         "{top}"
@@ -370,19 +379,19 @@ fn sglang_stats_and_lines() {
         "{top}"
     );
     // The embedded card shows SGLang's figures and lines too; before the worker answers, none.
-    let card = page::card_view(&s, &e0, Some(&v));
+    let card = page::card_view(&s, &e0, Some((Some(&v.engine), true)));
     assert_eq!(
         (card.stats[3].testid.as_str(), card.stats[3].value.as_str()),
         ("kv-tokens", "7422")
     );
-    assert_eq!(card.lines, v.lines);
-    let pending = page::card_view(&s, &e0, None);
+    assert_eq!(card.lines, v.engine.lines);
+    let pending = page::card_view(&s, &e0, Some((None, false)));
     assert!(pending.stats.is_empty());
     assert_eq!(pending.lines, "Computing SGLang's figures…");
     // vLLM's 34,672 tokens are in the comparison only.
     assert!(top.contains(r#"data-testid="compare-vllm-tokens" data-value="34672""#));
     assert!(html.contains(r#"data-testid="compare-sglang-tokens" data-value="7422""#));
-    assert!(html.contains("&lt;script&gt;") && !html.contains("<script>"));
+    assert!(!html.contains("<script>"));
     assert!(!html.contains("stale"));
     // The page shows an older panel dimmed while the worker computes the current one.
     let stale = rendered::sglang(hostile, true);
@@ -412,7 +421,7 @@ fn the_results_html_escapes_what_users_type_and_carries_the_test_ids() {
             label: f.label,
         })
         .collect();
-    let mut top = page::top_view(&s, &o, &words, page::Fixes::Found(f.clone()), None);
+    let mut top = page::top_view(&s, &o, &words, page::Fixes::Found(f.clone()), None, None);
     top.lines = "ValueError: <oops>".into();
     let top = rendered::top(top);
     let mut bottom = page::bottom_view(&o, &words, None);

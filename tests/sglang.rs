@@ -648,12 +648,12 @@ fn the_page_says_an_out_of_memory_load_in_its_own_words_not_as_sglangs_line() {
         "?model=Qwen/Qwen3-14B&gpu=rtx-4090&engine=sglang&sglang=0.5.12",
     );
     let v = kvbudget::core::handoff::sglang::sglang_view(&s);
-    assert!(v.refused);
-    assert_eq!(v.lines, "Load weight begin. avail mem=23.14 GB");
+    assert!(v.engine.refused);
+    assert_eq!(v.engine.lines, "Load weight begin. avail mem=23.14 GB");
     assert!(
-        v.notes[0].starts_with("kvbudget's reckoning, not a line SGLang prints: the weights take 27.52 GiB per GPU, more than the 23.14 GiB free before loading"),
+        v.engine.notes[0].starts_with("kvbudget's reckoning, not a line SGLang prints: the weights take 27.52 GiB per GPU, more than the 23.14 GiB free before loading"),
         "{:?}",
-        v.notes
+        v.engine.notes
     );
 }
 

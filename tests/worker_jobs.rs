@@ -267,7 +267,7 @@ fn sglangs_figures_are_drawn_into_their_panel() {
     let Answer::Sglang(v) = ask(Request::Sglang { query: q(&s) }) else {
         panic!("no figures")
     };
-    assert!(!v.stats.is_empty());
+    assert!(!v.engine.stats.is_empty());
     let panel = kvbudget::page::SglangPanel {
         view: v.clone(),
         stale: false,

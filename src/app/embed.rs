@@ -37,9 +37,9 @@ pub fn mount_view(state: State) {
             .with(|x| {
                 let x = x.as_ref()?;
                 Some(match x.s.engine {
-                    Engine::Sglang => state
-                        .sglang_now
-                        .with(|sg| page::engine_answer(&x.s, &x.o, sg.as_ref()).0),
+                    Engine::Sglang => state.sglang_now.with(|sg| {
+                        page::engine_answer(&x.s, &x.o, sg.as_ref().map(|v| &v.engine)).0
+                    }),
                     Engine::Vllm => page::embed_headline(&x.s, &x.o),
                 })
             })
@@ -54,9 +54,11 @@ pub fn mount_view(state: State) {
             let _ = state.lang.get();
             state.shown.with(|x| {
                 let x = x.as_ref()?;
-                state
-                    .sglang_now
-                    .with(|sg| Some(page::card_view(&x.s, &x.o, sg.as_ref())))
+                state.sglang_now.with(|sg| {
+                    let now = (x.s.engine == Engine::Sglang)
+                        .then(|| (sg.as_ref().map(|v| &v.engine), true));
+                    Some(page::card_view(&x.s, &x.o, now))
+                })
             })
         });
         views::mount("p-card", move || view! { <Card card /> });

@@ -29,7 +29,7 @@ pub fn mount(state: State) {
     let table = Memo::new(move |_| {
         let _ = state.lang.get();
         match sglang.get() {
-            true => state.sglang.with(|v| v.as_ref()?.repertoire.clone()),
+            true => state.sglang.with(|v| v.as_ref()?.engine.repertoire.clone()),
             false => key.with(|k| k.as_ref().map(page::repertoire_view)),
         }
     });

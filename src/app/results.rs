@@ -19,7 +19,7 @@ fn shown_command(state: State) -> String {
     state.shown.with_untracked(|x| match x {
         Some(x) if x.s.engine == Engine::Sglang => state
             .sglang_now
-            .with_untracked(|v| v.as_ref().map(|v| v.command.clone()))
+            .with_untracked(|v| v.as_ref().map(|v| v.engine.command.clone()))
             .unwrap_or_default(),
         _ => state
             .words
@@ -44,14 +44,26 @@ fn views(
     state: State,
     fixes: Asked,
 ) -> (Memo<Option<page::TopView>>, Memo<Option<page::BottomView>>) {
-    // SGLang's figures as the results read them, and whether they are current.
-    let sg = move |f: &mut dyn FnMut(page::SglangNow<'_>)| {
+    // The chosen engine's view as the results read it (SGLang's, through the seam), and whether
+    // it is current.
+    let sg = move |f: &mut dyn FnMut(page::EngineNow<'_>)| {
         let sglang = state.shown.with(|x| x.as_ref().map(|x| x.s.engine)) == Some(Engine::Sglang);
         if !sglang {
             return f(None);
         }
         let current = state.sglang_current.get();
-        state.sglang.with(|v| f(Some((v.as_ref(), current))));
+        state
+            .sglang
+            .with(|v| f(Some((v.as_ref().map(|v| &v.engine), current))));
+    };
+    // SGLang's comparison with vLLM, beside its figures.
+    let panel = move || {
+        state.sglang.with(|v| {
+            v.clone().map(|view| page::SglangPanel {
+                view,
+                stale: !state.sglang_current.get(),
+            })
+        })
     };
     let top = Memo::new(move |_| {
         let _ = state.lang.get();
@@ -69,9 +81,16 @@ fn views(
         sg(&mut |now| {
             out = state.shown.with(|x| {
                 let x = x.as_ref()?;
-                state
-                    .words
-                    .with(|w| Some(page::top_view(&x.s, &x.o, w.as_ref()?, fixes.clone(), now)))
+                state.words.with(|w| {
+                    Some(page::top_view(
+                        &x.s,
+                        &x.o,
+                        w.as_ref()?,
+                        fixes.clone(),
+                        now,
+                        panel(),
+                    ))
+                })
             })
         });
         out
@@ -135,7 +154,7 @@ pub fn mount(state: State, notices: RwSignal<Vec<Notice>>, copied: RwSignal<Stri
                 .map(|x| {
                     state
                         .sglang_now
-                        .with(|sg| page::engine_answer(&x.s, &x.o, sg.as_ref()))
+                        .with(|sg| page::engine_answer(&x.s, &x.o, sg.as_ref().map(|v| &v.engine)))
                 })
                 .unwrap_or_default()
         })

@@ -3,10 +3,12 @@
 
 use super::asks::Asked;
 use super::Shown;
+use kvbudget_core::engines::EngineView;
 use kvbudget_core::handoff::{Answer, Request, SglangView};
 use kvbudget_core::i18n::Lang;
 use kvbudget_core::query::encode;
 use kvbudget_core::scenario::Engine;
+use kvbudget_core::t;
 use leptos::prelude::*;
 
 /// SGLang's figures while SGLang is the engine: asked of the worker each time the shown scenario
@@ -32,18 +34,24 @@ pub fn follow(
     let latest = Memo::new(move |_| {
         asked.latest().map(|(answer, _)| match answer {
             Ok(Answer::Sglang(v)) => v,
-            Ok(_) => SglangView {
-                refused: true,
-                ..SglangView::default()
-            },
-            Err(e) => SglangView {
-                answer: format!("SGLang: {e}"),
-                refused: true,
-                lines: e,
-                ..SglangView::default()
-            },
+            Ok(_) => failed(t!(HO_UNREADABLE).into()),
+            // (Why there are no figures, in kvbudget's words: not in SGLang's lines.)
+            Err(e) => failed(e),
         })
     });
     let current = Memo::new(move |_| asked.current());
     (latest, current)
+}
+
+/// No figures from the worker, and why.
+fn failed(why: String) -> SglangView {
+    SglangView {
+        engine: EngineView {
+            answer: format!("SGLang: {why}"),
+            refused: true,
+            notes: vec![why],
+            ..EngineView::default()
+        },
+        ..SglangView::default()
+    }
 }

@@ -140,7 +140,9 @@ impl State {
                 shown.with(|x| {
                     let x = x.as_ref()?;
                     match x.s.engine {
-                        Engine::Sglang => sglang.with(|v| v.as_ref()?.charts.as_deref().cloned()),
+                        Engine::Sglang => {
+                            sglang.with(|v| v.as_ref()?.engine.charts.as_deref().cloned())
+                        }
                         Engine::Vllm => chart_data::build(&x.s, &x.o).ok(),
                     }
                 })

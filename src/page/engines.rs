@@ -3,14 +3,14 @@
 
 use super::results::answer;
 use kvbudget_core::calc::Outcome;
-use kvbudget_core::handoff::sglang::SglangView;
+use kvbudget_core::engines::EngineView;
 use kvbudget_core::scenario::{Engine, PageScenario};
 use kvbudget_core::t;
 use kvbudget_core::units::thousands;
 
 /// The answer in one line for the chosen engine, and whether that engine refuses to start
 /// (`sg`: SGLang's figures for this scenario, once the worker has them).
-pub fn engine_answer(s: &PageScenario, o: &Outcome, sg: Option<&SglangView>) -> (String, bool) {
+pub fn engine_answer(s: &PageScenario, o: &Outcome, sg: Option<&EngineView>) -> (String, bool) {
     match (s.engine, sg) {
         (Engine::Vllm, _) => (answer(s, o), o.chosen.report.refusal.is_some()),
         (Engine::Sglang, Some(v)) => (v.answer.clone(), v.refused),

@@ -81,7 +81,7 @@ pub fn prerender(s: &PageScenario, width: u32) -> Option<String> {
         return None;
     }
     let answer = engine_answer(s, &o, None);
-    let top = top_view(s, &o, &words, Fixes::Checking, None);
+    let top = top_view(s, &o, &words, Fixes::Checking, None, None);
     let bottom = bottom_view(&o, &words, None);
     let charts = chart_data::build(s, &o).ok()?;
     let en = |f: &dyn Fn() -> AnyView| view::to_html(Lang::En, f);

@@ -1,6 +1,7 @@
 //! The texts of the results panel, the answer bar, the embedded headline and the repertoire.
 
 use kvbudget_core::calc::{Outcome, Range};
+use kvbudget_core::engines::EngineView;
 use kvbudget_core::handoff::sglang::SglangView;
 use kvbudget_core::scenario::PageScenario;
 use kvbudget_core::t;
@@ -68,7 +69,7 @@ pub fn log_lines(r: &Report) -> String {
 }
 
 /// One figure of a panel (the SGLang figures come from the worker in the same shape).
-pub use kvbudget_core::handoff::sglang::Stat;
+pub use kvbudget_core::engines::Stat;
 
 /// The four figures of the results panel.
 pub fn stats(s: &PageScenario, o: &Outcome) -> [Stat; 4] {
@@ -288,18 +289,20 @@ pub struct CardView {
     pub lines: String,
 }
 
-/// SGLang's figures as the results read them: `None` when vLLM is the engine; else the worker's
-/// latest answer (`None` before the first) and whether it is for the scenario shown.
-pub type SglangNow<'a> = Option<(Option<&'a SglangView>, bool)>;
+/// The chosen engine's view as the results read it: `None` when vLLM is the engine (the page
+/// computes its figures); else the engine's latest answer through the seam (`None` before the
+/// first) and whether it is for the scenario shown.
+pub type EngineNow<'a> = Option<(Option<&'a EngineView>, bool)>;
 
 /// The results' top for `s` and its outcome `o`: `fixes` (the worker's search, for a refusal),
-/// `sg` SGLang's figures when it is the engine.
+/// `sg` the chosen engine's view when it answers through the seam, `panel` SGLang's comparison.
 pub fn top_view(
     s: &PageScenario,
     o: &Outcome,
     words: &kvbudget_core::explain::Explanation,
     fixes: Fixes,
-    sg: SglangNow<'_>,
+    sg: EngineNow<'_>,
+    panel: Option<SglangPanel>,
 ) -> TopView {
     use super::{engine_answer, lines_heading};
     let r = &o.chosen.report;
@@ -312,7 +315,7 @@ pub fn top_view(
     };
     let current = sg.and_then(|(v, current)| v.filter(|_| current));
     // Under SGLang every figure is SGLang's (its latest answer, dimmed while a newer one is
-    // computed); vLLM's refusal, range and warnings are vLLM's, and stay under vLLM.
+    // computed); vLLM's refusal and range are vLLM's, and stay under vLLM.
     let vllm = sg.is_none();
     TopView {
         title: results_title(s, o),
@@ -333,24 +336,15 @@ pub fn top_view(
             Some((v, _)) => v.map(|v| v.stats.clone()).unwrap_or_default(),
         },
         range_note: vllm && o.range.is_some(),
-        warnings: if vllm {
-            words.warnings.clone()
-        } else {
-            Vec::new()
+        // Under an engine answered through the seam, its notes (in kvbudget's words).
+        warnings: match sg {
+            None => words.warnings.clone(),
+            Some((v, _)) => v.map(|v| v.notes.clone()).unwrap_or_default(),
         },
         lines_heading: lines_heading(s),
         lines,
         stale: busy,
-        sglang: match sg {
-            // (Its notes alone when it has no figures: why kvbudget cannot size it under SGLang.)
-            Some((Some(v), current)) if !v.rows.is_empty() || !v.notes.is_empty() => {
-                Some(SglangPanel {
-                    view: v.clone(),
-                    stale: !current,
-                })
-            }
-            _ => None,
-        },
+        sglang: panel.filter(|p| !p.view.rows.is_empty()),
     }
 }
 
@@ -359,7 +353,7 @@ pub fn top_view(
 pub fn bottom_view(
     o: &Outcome,
     words: &kvbudget_core::explain::Explanation,
-    sg: SglangNow<'_>,
+    sg: EngineNow<'_>,
 ) -> BottomView {
     let r = &o.chosen.report;
     let serve = serve_shown(words, sg);
@@ -411,7 +405,7 @@ pub fn bottom_view(
 
 /// The serve command the results show: SGLang's once its worker has it for the scenario shown (a
 /// pending line until then), else vLLM's.
-pub fn serve_shown(words: &kvbudget_core::explain::Explanation, sg: SglangNow<'_>) -> String {
+pub fn serve_shown(words: &kvbudget_core::explain::Explanation, sg: EngineNow<'_>) -> String {
     match sg {
         None => words.serve_command.clone(),
         Some((Some(v), true)) => v.command.clone(),
@@ -419,15 +413,15 @@ pub fn serve_shown(words: &kvbudget_core::explain::Explanation, sg: SglangNow<'_
     }
 }
 
-/// The embedded card for `s`: vLLM's figures and lines, or SGLang's while it is the engine
-/// (`sg`: its figures for this scenario, once the worker has them).
-pub fn card_view(s: &PageScenario, o: &Outcome, sg: Option<&SglangView>) -> CardView {
+/// The embedded card for `s`: vLLM's figures and lines, or those of the engine answered through
+/// the seam (`sg`, as for [`top_view`]; pending until it has answered).
+pub fn card_view(s: &PageScenario, o: &Outcome, sg: EngineNow<'_>) -> CardView {
     let r = &o.chosen.report;
-    if s.engine == kvbudget_core::scenario::Engine::Sglang {
+    if let Some((v, _)) = sg {
         return CardView {
             refusal: None,
-            stats: sg.map(|v| v.stats.clone()).unwrap_or_default(),
-            lines: sg.map_or_else(|| t!(RS_SGLANG_PENDING).to_string(), |v| v.lines.clone()),
+            stats: v.map(|v| v.stats.clone()).unwrap_or_default(),
+            lines: v.map_or_else(|| t!(RS_SGLANG_PENDING).to_string(), |v| v.lines.clone()),
         };
     }
     CardView {

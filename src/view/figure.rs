@@ -1,4 +1,4 @@
-use kvbudget_core::handoff::sglang::Stat;
+use kvbudget_core::engines::Stat;
 use leptos::prelude::*;
 
 /// One figure: its label, its value (with its exact `data-value` under its `data-testid`) and,

@@ -45,7 +45,7 @@ pub fn ResultsTop(
                         }
                     })
             }}
-            <ul class="warnings">
+            <ul class="warnings" data-testid="notes">
                 {move || {
                     top.with(|v| {
                         v.iter()

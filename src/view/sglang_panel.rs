@@ -4,7 +4,7 @@ use kvbudget_core::t;
 use kvbudget_core::units::thousands;
 use leptos::prelude::*;
 
-/// The same GPU under both engines and SGLang's notes, from the worker's answer; an older
+/// The same GPU under both engines, from the worker's answer; an older
 /// scenario's shown dimmed and marked busy while the worker computes the current one.
 #[component]
 pub fn SglangPanel(panel: Panel) -> impl IntoView {
@@ -52,9 +52,6 @@ pub fn SglangPanel(panel: Panel) -> impl IntoView {
                 </table>
             </div>
             <p class="hint" data-testid="compare-why">{sg.why}</p>
-            <ul class="warnings" data-testid="sglang-notes">
-                {sg.notes.into_iter().map(|n| view! { <li>{n}</li> }).collect_view()}
-            </ul>
         </div>
     }
 }

@@ -123,7 +123,7 @@ test('SGLang refuses Qwen3-8B on an L4 while vLLM starts; a KV dtype SGLang lack
   assert.ok(Number(await value(page, engineCell('vllm', 'tokens'))) > 0, 'vLLM starts');
   await select(page, 'kv', 'float16');
   // kvbudget's words, not a line SGLang prints: beside the figures, and no SGLang lines.
-  await waitText(page, 'sglang-notes', /SGLang does not accept these settings: .*has no "float16"/);
+  await waitText(page, 'notes', /SGLang does not accept these settings: .*has no "float16"/);
   assert.equal(await value(page, 'vllm-lines'), '');
   assert.match(await value(page, 'serve-command'), /^python -m sglang\.launch_server /);
   assert.deepEqual(problems, []);
@@ -134,9 +134,9 @@ test('a model the SGLang emulation does not derive says so as kvbudget, with no 
   // Gemma 4 E2B's layers sharing a cache: SGLang runs it (0.5.11+), kvbudget does not size it.
   // (No headline to wait for: SGLang's figures are not sized, so none is shown.)
   const { context, page, problems } = await openPage(env.b, `${env.srv.base}?model=google/gemma-4-E2B-it&gpu=l4&ctx=8192&engine=sglang`);
-  await waitText(page, 'sglang-notes', /layers sharing a KV cache \(Gemma 4\); kvbudget's SGLang emulation does not derive it/);
+  await waitText(page, 'notes', /layers sharing a KV cache \(Gemma 4\); kvbudget's SGLang emulation does not derive it/);
   assert.equal(await value(page, 'vllm-lines'), '');
-  assert.doesNotMatch(await text(page, 'sglang-notes'), /SGLang does not accept/);
+  assert.doesNotMatch(await text(page, 'notes'), /SGLang does not accept/);
   assert.equal(await page.locator(sel('max-seqs')).count(), 0, 'no figure SGLang would not print');
   assert.equal(await page.locator(sel('kv-tokens')).count(), 0);
   assert.deepEqual(problems, []);

@@ -1,16 +1,138 @@
-//! The engines behind the page: each turns the page's scenario into its own and answers with the
-//! figures the page shows (its headline, lines, derivation and charts' data). vLLM's answer is
-//! computed on the page (`calc`, `explain`, `chart_data::build`); SGLang's in [`sglang`], run by
-//! the worker. This module also holds the two side by side on the same GPU.
+//! The seam between the page and its engines. An engine turns the page's scenario into its own
+//! and answers with what the page, the embedded card, the command line and the log check show:
+//! an [`EngineView`] (its headline under the shared `data-testid`s, its startup lines, serve
+//! command, derivation, charts' data and repertoire) and the figures of its logs ([`Logged`]).
+//! Each engine is an [`EnginePlug`]; [`REGISTRY`] lists those the page's worker and the command
+//! line answer through it. vLLM's first answer is computed on the page itself (`calc`, `explain`,
+//! `chart_data::build`), before any worker, so that the default page answers at once.
 //!
-//! [`crate::vllm`] and [`crate::sglang`] know nothing of the page; these modules are the seam.
+//! [`crate::vllm`] and [`crate::sglang`] know nothing of the page; these modules are the seam. This
+//! one also holds vLLM and SGLang side by side on the same GPU.
 
 pub mod sglang;
+pub mod sglang_view;
 
 pub use sglang::{
     adopt_sglang_log, default_mfs, gpu_mib, sglang_command, sglang_outcome, sglang_scenario,
     SglangOutcome,
 };
+
+use crate::chart_data::ChartData;
+use crate::repertoire::RepertoireView;
+use crate::scenario::PageScenario;
+use serde::{Deserialize, Serialize};
+
+/// One figure of a headline: its label, its `data-testid`, its exact `data-value`, the figure as
+/// shown and the line under it.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Stat {
+    /// What it is.
+    pub label: String,
+    /// `data-testid`.
+    pub testid: String,
+    /// The exact value for automation (`data-value`).
+    pub value: String,
+    /// The figure as shown.
+    pub text: String,
+    /// The line under it.
+    pub sub: String,
+}
+
+/// What an engine answers for the page's scenario. Its headline uses the `data-testid`s every
+/// engine shares: `max-seqs` (sequences at the context, after the engine's cap),
+/// `bytes-per-token`, `kv-pool-bytes` and `kv-tokens`, then any of its own.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct EngineView {
+    /// The answer in one line.
+    pub answer: String,
+    /// Whether the engine refuses to start (or kvbudget cannot size it: then `stats` is empty).
+    pub refused: bool,
+    /// What the engine prints at startup, with its refusal; only what it prints.
+    pub lines: String,
+    /// The command that starts it.
+    pub command: String,
+    /// The headline.
+    pub stats: Vec<Stat>,
+    /// How it sizes its pool and its sequences: (term, value).
+    pub derivation: Vec<(String, String)>,
+    /// The three charts' data.
+    pub charts: Option<Box<ChartData>>,
+    /// The course's repertoire under it.
+    pub repertoire: Option<RepertoireView>,
+    /// Notes in kvbudget's words (what the engine would do where it prints nothing).
+    pub notes: Vec<String>,
+}
+
+/// What a startup log says, as far as the seam compares it.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Logged {
+    /// The model it served, when the log names it.
+    pub model: Option<String>,
+    /// The tokens its KV cache holds, as printed.
+    pub tokens: Option<u64>,
+}
+
+/// An engine behind the seam.
+pub trait EnginePlug: Sync {
+    /// Its value of the URL's `engine` key and of the command line's `kvbudget engine ID`.
+    fn id(&self) -> &'static str;
+    /// Its name as people read it.
+    fn name(&self) -> &'static str;
+    /// The page's scenario under it.
+    fn view(&self, s: &PageScenario) -> EngineView;
+    /// The figures of a startup log, when the log is this engine's (`None` otherwise).
+    fn read_log(&self, text: &str) -> Option<Logged>;
+}
+
+/// The engines that answer through the seam.
+pub static REGISTRY: [&dyn EnginePlug; 1] = [&sglang_view::Sglang];
+
+/// The registered engine with this `id`.
+pub fn find(id: &str) -> Option<&'static dyn EnginePlug> {
+    REGISTRY.iter().copied().find(|e| e.id() == id)
+}
+
+/// One figure of a log beside the engine's figure for the scenario.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Checked {
+    /// What it is (`model`, `tokens`).
+    pub what: &'static str,
+    /// As the log prints it.
+    pub logged: String,
+    /// As the engine would, for the scenario.
+    pub computed: String,
+}
+
+impl Checked {
+    /// Whether the two agree.
+    pub fn agrees(&self) -> bool {
+        self.logged == self.computed
+    }
+}
+
+/// A log beside `engine`'s view of `s`: the model it names and the tokens it prints, each with
+/// the scenario's. `None` when the log is not the engine's.
+pub fn check_log(engine: &dyn EnginePlug, s: &PageScenario, text: &str) -> Option<Vec<Checked>> {
+    let logged = engine.read_log(text)?;
+    let view = engine.view(s);
+    let tokens = view.stats.iter().find(|x| x.testid == "kv-tokens");
+    let mut out = Vec::new();
+    if let Some(m) = logged.model {
+        out.push(Checked {
+            what: "model",
+            logged: m,
+            computed: s.model.name().to_string(),
+        });
+    }
+    if let Some(t) = logged.tokens {
+        out.push(Checked {
+            what: "tokens",
+            logged: t.to_string(),
+            computed: tokens.map(|x| x.value.clone()).unwrap_or_default(),
+        });
+    }
+    Some(out)
+}
 
 use crate::calc::Outcome;
 use crate::sglang::Memory;

@@ -25,7 +25,7 @@ pub use sglang::SglangView;
 
 /// The version of this protocol: the worker says `ready <PROTOCOL>` when it starts, and the page
 /// refuses a worker of another version (a stale copy from a cache, after a new release).
-pub const PROTOCOL: &str = "kvbudget-11";
+pub const PROTOCOL: &str = "kvbudget-12";
 
 /// A message as the bytes that cross to and from the worker: postcard, serde's compact binary
 /// format. (The page carries no JSON reader: serde_json's, the derived code's JSON paths and its
