@@ -1106,6 +1106,21 @@ fn engine_answers_through_the_seam() {
     );
     assert_eq!(o.status.code(), Some(3));
     assert!(stdout(&o).contains("tokens: logged 20480, computed "));
+    // Nothing to compare: another engine's log, or a model the SGLang emulation does not size.
+    let vllm_log = fixture("v1_0.33_one_line.log");
+    let o = kvbudget(&["engine", "sglang", q, "--log", &vllm_log], None);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stdout(&o).contains("log: not a SGLang log"),
+        "{}",
+        stdout(&o)
+    );
+    let o = kvbudget(
+        &["engine", "sglang", "?model=google/gemma-4-E2B-it&gpu=l4"],
+        None,
+    );
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stdout(&o).contains("kvbudget's SGLang emulation does not derive it"));
     let o = kvbudget(&["engine", "llama"], None);
     assert_eq!(o.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&o.stderr).contains("registered: sglang"));

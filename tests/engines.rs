@@ -393,3 +393,93 @@ fn the_repertoire_is_sglangs_under_sglang() {
     .unwrap();
     assert_eq!(fp8.report.max_total_num_tokens, Some(14_845));
 }
+
+/// SGLang's memory split in the pools that are not plain: each bar adds up to the card as SGLang
+/// sees it (or, past it, names what does not load), and each band is what SGLang allocates.
+#[test]
+fn sglangs_memory_split_adds_up_for_every_kind_of_pool() {
+    use kvbudget::core::chart_data::SegmentKind;
+    use kvbudget::core::engines::sglang_view::sglang_charts;
+    let bands = |q: &str| {
+        let (s, _) = decode(q);
+        let o = sglang_outcome(&s).unwrap();
+        let d = sglang_charts(&s, &o);
+        let bar = d.memory[0].segments.clone();
+        let sum: u64 = bar.iter().map(|x| x.bytes).sum();
+        let of = |k: SegmentKind| bar.iter().find(|x| x.kind == k).map(|x| x.bytes);
+        (
+            o,
+            d.total,
+            sum,
+            bar.iter().map(|x| x.kind).collect::<Vec<_>>(),
+            of(SegmentKind::State),
+            of(SegmentKind::Overflow),
+            bar,
+        )
+    };
+    // gpt-oss-20b on an H100: its sequences priced at the full pool's 44,236.8 B a token (the
+    // derivation above), not the 49,152 B cell.
+    let (o, total, sum, _, _, _, bar) =
+        bands("?engine=sglang&model=openai/gpt-oss-20b&gpu=h100-sxm&ctx=8192");
+    assert_eq!(sum, total);
+    let seqs = bar
+        .iter()
+        .find(|x| matches!(x.kind, SegmentKind::Sequences { .. }))
+        .unwrap();
+    let want = (o.sequences * o.tokens_per_sequence) as f64 * 44_236.8;
+    assert_eq!(seqs.bytes, want.round() as u64);
+    // Qwen3.5-27B, a hybrid: its recurrent state is a band of its own, the buffers SGLang
+    // allocates; what stays free is the rest after loading less KV and state.
+    let (o, total, sum, kinds, state, _, _) =
+        bands("?engine=sglang&model=Qwen/Qwen3.5-27B&gpu=h100-sxm&ctx=8192");
+    assert_eq!(sum, total);
+    assert!(o.report.state_bytes > 0);
+    assert_eq!(state, Some(o.report.state_bytes));
+    assert!(kinds.contains(&SegmentKind::Reserved));
+    // A pool taken from a log (20,480 tokens): the weights, the KV buffers and the rest of the
+    // card; the FP8 curve is predicted, not the log's count at half the bytes.
+    let q = "?engine=sglang&model=Qwen/Qwen3-8B&gpu=h100-sxm&sg_tokens=20480";
+    let (o, total, sum, kinds, _, _, _) = bands(q);
+    assert_eq!(o.report.max_total_num_tokens, Some(20_480));
+    assert_eq!(sum, total);
+    assert_eq!(kinds.first(), Some(&SegmentKind::Weights));
+    let (s, _) = decode(q);
+    let d = sglang_charts(&s, &o);
+    assert_ne!(d.concurrency[0].values, d.concurrency[1].values);
+    // Refused on an L4 (nothing left for a pool): the weights and what they leave, no KV band.
+    let (o, total, sum, kinds, _, _, _) =
+        bands("?engine=sglang&model=Qwen/Qwen3-8B&gpu=l4&ctx=8192");
+    assert!(o.report.error.is_some());
+    assert_eq!(sum, total);
+    assert!(!kinds.contains(&SegmentKind::KvFree));
+    // Qwen3-32B's 61 GiB on a 24 GB card: the part past the free memory does not load.
+    let (o, total, sum, _, _, overflow, _) =
+        bands("?engine=sglang&model=Qwen/Qwen3-32B&gpu=rtx-4090&ctx=8192");
+    assert!(o.report.error.is_some());
+    assert!(overflow.is_some());
+    assert_eq!(sum - overflow.unwrap(), total);
+}
+
+/// A log served from a local folder names its model by path: its last part is the model
+/// (`/models/qwen3-8b` is Qwen/Qwen3-8B); another model's log differs.
+#[test]
+fn a_log_checked_through_the_seam_reads_a_local_model_path() {
+    use kvbudget::core::engines::{check_log, find};
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/logs/sglang_0.5.8_capped.log"
+    ))
+    .unwrap();
+    let local = text.replace(
+        "model_path='Qwen/Qwen3-8B'",
+        "model_path='/models/qwen3-8b/'",
+    );
+    let (s, _) = decode("?model=Qwen/Qwen3-8B&gpu=h100-sxm&sg_tokens=20480");
+    let rows = check_log(find("sglang").unwrap(), &s, &local).unwrap();
+    assert!(rows.iter().all(|r| r.agrees()), "{rows:?}");
+    let (other, _) = decode("?model=Qwen/Qwen3-14B&gpu=h100-sxm&sg_tokens=20480");
+    let rows = check_log(find("sglang").unwrap(), &other, &local).unwrap();
+    let model = rows.iter().find(|r| r.what == "model").unwrap();
+    assert!(!model.agrees());
+    assert_eq!(model.computed, "Qwen/Qwen3-14B");
+}

@@ -22,14 +22,16 @@ pub fn mount(state: State) {
             .then(|| state.shown.with(|x| x.as_ref().map(|x| rows_key(&x.s))))
             .flatten()
     });
-    // Under SGLang, its rows as the worker last answered.
+    // Under SGLang, its rows once the worker has answered for the scenario shown.
     let sglang = Memo::new(move |_| {
         state.shown.with(|x| x.as_ref().map(|x| x.s.engine)) == Some(Engine::Sglang)
     });
     let table = Memo::new(move |_| {
         let _ = state.lang.get();
         match sglang.get() {
-            true => state.sglang.with(|v| v.as_ref()?.engine.repertoire.clone()),
+            true => state
+                .sglang_now
+                .with(|v| v.as_ref()?.engine.repertoire.clone()),
             false => key.with(|k| k.as_ref().map(page::repertoire_view)),
         }
     });

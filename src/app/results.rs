@@ -164,7 +164,9 @@ pub fn mount(state: State, notices: RwSignal<Vec<Notice>>, copied: RwSignal<Stri
         state.lang,
         Box::new(move || {
             state.shown.with(|x| {
+                // (vLLM's refusal, not shown under SGLang.)
                 x.as_ref()
+                    .filter(|x| x.s.engine == Engine::Vllm)
                     .filter(|x| x.o.chosen.report.refusal.is_some())
                     .map(|x| Request::Fixes {
                         query: kvbudget_core::query::encode(&x.s),

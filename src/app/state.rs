@@ -133,7 +133,9 @@ impl State {
             |_, _| true,
         );
         let (sglang, sglang_current) = sglang::follow(shown, lang);
-        // The chosen engine's: vLLM's computed here, SGLang's as the worker last answered.
+        let sglang_now = Memo::new(move |_| sglang_current.get().then(|| sglang.get()).flatten());
+        // The chosen engine's: vLLM's computed here, SGLang's once the worker has answered for
+        // the scenario shown (an older answer's charts are not this one's).
         let charts = Memo::new_with_compare(
             move |_| {
                 let _ = lang.get();
@@ -141,7 +143,7 @@ impl State {
                     let x = x.as_ref()?;
                     match x.s.engine {
                         Engine::Sglang => {
-                            sglang.with(|v| v.as_ref()?.engine.charts.as_deref().cloned())
+                            sglang_now.with(|v| v.as_ref()?.engine.charts.as_deref().cloned())
                         }
                         Engine::Vllm => chart_data::build(&x.s, &x.o).ok(),
                     }
@@ -149,7 +151,6 @@ impl State {
             },
             |_, _| true,
         );
-        let sglang_now = Memo::new(move |_| sglang_current.get().then(|| sglang.get()).flatten());
         State {
             scenario,
             error,

@@ -24,14 +24,24 @@ pub(crate) struct EngineArgs {
 }
 
 /// The engine's answer for `query` (and, with `log`, the log checked against it) as the command
-/// line prints it, and its exit status: 0, or 3 when the engine would refuse to start or a figure
-/// of the log differs.
+/// line prints it, and its exit status: 0; 1 when there is nothing to compare (settings kvbudget
+/// cannot size under the engine, a log that is not its); 3 when the engine would refuse to start
+/// or a figure of the log differs.
 pub fn report(e: &dyn EnginePlug, query: &str, log: Option<&str>, json: bool) -> (String, i32) {
     let (s, notices) = decode(query);
     let view = e.view(&s);
     let checked = log.map(|text| engines::check_log(e, &s, text));
     let differs = checked.iter().flatten().flatten().any(|c| !c.agrees());
-    let code = if view.refused || differs { 3 } else { 0 };
+    // 1: nothing to answer (settings kvbudget cannot size under this engine, or a log that is
+    // not its); 3: the engine would refuse, or the log differs.
+    let nothing = view.stats.is_empty() || matches!(checked, Some(None));
+    let code = if nothing {
+        1
+    } else if view.refused || differs {
+        super::EXIT_REFUSED
+    } else {
+        0
+    };
     let notices: Vec<String> = notices
         .iter()
         .map(|n| format!("{}: {}", n.param, n.message))
@@ -68,7 +78,10 @@ pub fn report(e: &dyn EnginePlug, query: &str, log: Option<&str>, json: bool) ->
     }
     out += &format!("{}\n", view.answer);
     for x in &view.stats {
-        out += &format!("{}: {} ({})\n", x.label, x.text, x.sub);
+        match x.sub.is_empty() {
+            true => out += &format!("{}: {}\n", x.label, x.text),
+            false => out += &format!("{}: {} ({})\n", x.label, x.text, x.sub),
+        }
     }
     for n in &view.notes {
         out += &format!("note: {n}\n");

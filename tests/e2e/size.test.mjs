@@ -15,9 +15,9 @@ import { DIST } from './harness.mjs';
 const BUDGET_GZIP = 329_900;
 // The worker (kvbudget-worker*: its loader, glue and wasm), fetched on the first import, log,
 // plan, GPU table or SGLang figures: its own ceiling, so what moves there is not spent freely
-// (raised from 217,400 by SGLang's charts' data, derivation and repertoire, 8.1 kB).
+// (raised from 217,400 by SGLang's charts' data, derivation and repertoire, 9.2 kB).
 const WORKER = /^kvbudget-worker/;
-const WORKER_BUDGET_GZIP = 225_600;
+const WORKER_BUDGET_GZIP = 226_700;
 
 const gzipped = (files) => {
   let raw = 0;

@@ -118,10 +118,24 @@ pub fn check_log(engine: &dyn EnginePlug, s: &PageScenario, text: &str) -> Optio
     let tokens = view.stats.iter().find(|x| x.testid == "kv-tokens");
     let mut out = Vec::new();
     if let Some(m) = logged.model {
+        // A model served from a local folder names it by path: its last part is the model's
+        // name (`/models/Qwen3-8B` is Qwen/Qwen3-8B), in any case.
+        let name = s.model.name();
+        let base = |x: &str| {
+            x.trim_end_matches('/')
+                .rsplit('/')
+                .next()
+                .unwrap_or(x)
+                .to_lowercase()
+        };
         out.push(Checked {
             what: "model",
+            computed: if base(&m) == base(name) {
+                m.clone()
+            } else {
+                name.to_string()
+            },
             logged: m,
-            computed: s.model.name().to_string(),
         });
     }
     if let Some(t) = logged.tokens {

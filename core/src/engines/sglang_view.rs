@@ -121,9 +121,19 @@ fn at(s: &PageScenario, kv: KvDtype, ctx: u64) -> PageScenario {
     }
 }
 
+/// The scenario at another KV dtype: a pool's size taken from a log is that dtype's, so the
+/// other's is predicted.
+fn other_dtype(s: &PageScenario, kv: KvDtype) -> PageScenario {
+    let mut t = PageScenario { kv, ..s.clone() };
+    if kv != s.kv {
+        t.sglang.num_tokens = None;
+    }
+    t
+}
+
 /// Whole sequences of `ctx` tokens SGLang's pool holds at `kv`, uncapped: 0 where it refuses.
 fn whole_sequences(s: &PageScenario, kv: KvDtype, ctx: u64) -> u64 {
-    match sglang_outcome(&at(s, kv, ctx)) {
+    match sglang_outcome(&at(&other_dtype(s, kv), kv, ctx)) {
         Ok(o) if o.report.error.is_none() => o.fit,
         _ => 0,
     }
@@ -134,10 +144,28 @@ fn gib_bytes(gib: f64) -> u64 {
     (gib.max(0.0) * crate::units::GIB as f64).round() as u64
 }
 
-/// One KV dtype's bar of the memory split as SGLang sizes its pool: what the GPU holds before
-/// loading (CUDA context and other processes), the weights as loaded, the share it keeps free,
-/// its sequences and the KV left over. With the pool's size taken from a log, the weights, the
-/// pool and the rest of the GPU.
+/// The price of one token of the pool SGLang counts: its cell, or with a sliding-window pool
+/// beside it, the full layers' cell and the sliding layers' share of a token.
+fn token_price(r: &sglang::Report) -> f64 {
+    r.swa_price
+        .map_or(r.cell_size_bytes as f64, |(price, _)| price)
+}
+
+/// A token's price in bytes with separators and a tenth where it has one: 147,456 or 44,236.8.
+fn price_text(p: f64) -> String {
+    let tenths = (p * 10.0).round() as u64;
+    match tenths % 10 {
+        0 => thousands(tenths / 10),
+        t => format!("{}.{t}", thousands(tenths / 10)),
+    }
+}
+
+/// One KV dtype's bar of the memory split as SGLang allocates it: what the GPU holds before
+/// loading (CUDA context and other processes), the weights as loaded, the KV buffers (its
+/// sequences and what they leave), a hybrid's recurrent state, and what stays free for
+/// activations and CUDA graphs. With the pool's size taken from a log, the weights, the KV
+/// buffers and the rest of the GPU. Where SGLang refuses, the weights and what they leave (and
+/// past the memory free before loading, the part that does not load).
 fn memory_bar(s: &PageScenario, kv: KvDtype, o: &SglangOutcome, total: u64) -> Bar {
     use crate::chart_data::{Segment, SegmentKind};
     let r = &o.report;
@@ -146,19 +174,43 @@ fn memory_bar(s: &PageScenario, kv: KvDtype, o: &SglangOutcome, total: u64) -> B
         bytes,
         kind,
     };
-    let per_sequence = o.tokens_per_sequence as u128 * r.cell_size_bytes as u128;
-    let used = (o.sequences as u128 * per_sequence).min(r.kv_bytes as u128) as u64;
-    // What the pool takes: its K and V buffers, and a hybrid's recurrent state, which SGLang
-    // sizes from the same rest (what the rest leaves beside the buffers).
-    let rest = r.rest_gib.map(gib_bytes);
-    let state = match (rest, r.mamba_slots) {
-        (Some(rest), Some(_)) => rest.saturating_sub(r.kv_bytes),
-        _ => 0,
-    };
+    let model = s.model_spec();
+    let label = kv.label(model.dtype);
+    let weights = crate::capacity::weights_per_gpu(model.weights, s.tp, s.pp).0;
+    let pre = r.pre_load_free_gib.map(gib_bytes);
     let mut segments = Vec::new();
-    match (r.pre_load_free_gib, r.post_load_free_gib, rest) {
-        (Some(pre), Some(post), Some(_)) => {
-            let (pre, post) = (gib_bytes(pre), gib_bytes(post));
+    if r.error.is_some() {
+        let context = pre.map_or(0, |p| total.saturating_sub(p));
+        let room = total - context;
+        segments.push(seg(
+            crate::t!(CH_SEG_CONTEXT),
+            context,
+            SegmentKind::Context,
+        ));
+        segments.push(seg(
+            crate::t!(CH_SEG_WEIGHTS),
+            weights.min(room),
+            SegmentKind::Weights,
+        ));
+        if weights > room {
+            segments.push(seg(
+                crate::t!(CH_SEG_NO_LOAD),
+                weights - room,
+                SegmentKind::Overflow,
+            ));
+        } else {
+            segments.push(seg(
+                crate::t!(CH_SEG_REST),
+                room - weights,
+                SegmentKind::Context,
+            ));
+        }
+        return Bar { label, segments };
+    }
+    let used = ((o.sequences * o.tokens_per_sequence) as f64 * token_price(r)).round() as u64;
+    let used = used.min(r.kv_bytes);
+    match (pre, r.post_load_free_gib.map(gib_bytes)) {
+        (Some(pre), Some(post)) => {
             segments.push(seg(
                 crate::t!(CH_SEG_CONTEXT),
                 total.saturating_sub(pre),
@@ -169,55 +221,49 @@ fn memory_bar(s: &PageScenario, kv: KvDtype, o: &SglangOutcome, total: u64) -> B
                 pre.saturating_sub(post),
                 SegmentKind::Weights,
             ));
-            // What stays free once the pool is allocated (its cells round the rest down to
-            // whole pages and add a padding page: the rest to within a few pages).
+            // What stays free once the pool is allocated: `(1 − mem_fraction_static)` of the
+            // free memory, to within the pages the buffers round to.
             segments.push(seg(
                 crate::t!(CH_SEG_RESERVED),
-                post.saturating_sub(r.kv_bytes + state),
+                post.saturating_sub(r.kv_bytes + r.state_bytes),
                 SegmentKind::Reserved,
             ));
         }
-        _ => {
-            let weights = crate::capacity::weights_per_gpu(s.model.spec().weights, s.tp, s.pp).0;
-            segments.push(seg(
-                crate::t!(CH_SEG_WEIGHTS),
-                weights.min(total),
-                SegmentKind::Weights,
-            ));
-        }
+        _ => segments.push(seg(
+            crate::t!(CH_SEG_WEIGHTS),
+            weights.min(total),
+            SegmentKind::Weights,
+        )),
     };
     if o.sequences > 0 {
         segments.push(seg(
-            &crate::t!(ch_seg_sequences(
-                o.sequences,
-                &crate::units::thousands(o.context)
-            )),
+            &crate::t!(ch_seg_sequences(o.sequences, &thousands(o.context))),
             used,
             SegmentKind::Sequences { count: o.sequences },
         ));
     }
     segments.push(seg(
         crate::t!(CH_SEG_KV_FREE),
-        r.kv_bytes.saturating_sub(used),
+        r.kv_bytes - used,
         SegmentKind::KvFree,
     ));
-    if state > 0 {
-        segments.push(seg(crate::t!(CH_SEG_STATE), state, SegmentKind::State));
+    if r.state_bytes > 0 {
+        segments.push(seg(
+            crate::t!(CH_SEG_STATE),
+            r.state_bytes,
+            SegmentKind::State,
+        ));
     }
-    // The rest of the GPU: with the memory predicted, what rounding leaves (none to speak of);
-    // with the pool taken from a log, all that is not weights or KV cache.
+    // With the pool taken from a log: all that is not weights, KV or state.
     let drawn: u64 = segments.iter().map(|x| x.bytes).sum();
-    if total > drawn && rest.is_none() {
+    if pre.is_none() && total > drawn {
         segments.push(seg(
             crate::t!(CH_SEG_REST),
             total - drawn,
             SegmentKind::Context,
         ));
     }
-    Bar {
-        label: kv.label(s.model_spec().dtype),
-        segments,
-    }
+    Bar { label, segments }
 }
 
 /// SGLang's charts' data for the page's scenario `s`, whose outcome under SGLang is `o`: its
@@ -233,7 +279,7 @@ pub fn sglang_charts(s: &PageScenario, o: &SglangOutcome) -> ChartData {
             let bar = |x: &SglangOutcome| memory_bar(s, kv, x, total);
             match kv == s.kv {
                 true => bar(o),
-                false => sglang_outcome(&PageScenario { kv, ..s.clone() }).map_or_else(
+                false => sglang_outcome(&other_dtype(s, kv)).map_or_else(
                     |_| Bar {
                         label: kv.label(model.dtype),
                         segments: Vec::new(),
@@ -287,6 +333,7 @@ pub fn sglang_derivation(o: &SglangOutcome) -> Vec<(String, String)> {
                 },
             );
             row(t!(DV_SG_AFTER), tf!(DV_SG_AFTER_VALUE, fixed2(post)));
+            let pool = post - pre * (1.0 - r.mem_fraction_static);
             row(
                 t!(DV_SG_POOL),
                 tf!(
@@ -294,15 +341,27 @@ pub fn sglang_derivation(o: &SglangOutcome) -> Vec<(String, String)> {
                     fixed2(post),
                     fixed2(pre),
                     super::fraction(r.mem_fraction_static),
-                    fixed2(rest)
+                    fixed2(pool)
                 ),
             );
+            // A hybrid's recurrent state (and a vision model's cache) come out of it first.
+            if (pool - rest).abs() >= 0.005 {
+                row(
+                    t!(DV_SG_FOR_CELLS),
+                    tf!(
+                        DV_SG_FOR_CELLS_VALUE,
+                        fixed2(pool),
+                        fixed2(pool - rest),
+                        fixed2(rest)
+                    ),
+                );
+            }
             row(
                 t!(DV_SG_TOKENS),
                 tf!(
                     DV_SG_TOKENS_VALUE,
                     fixed2(rest),
-                    thousands(r.cell_size_bytes),
+                    price_text(token_price(r)),
                     r.page_size,
                     thousands(tokens)
                 ),

@@ -222,6 +222,8 @@ pub struct Report {
     pub kv_size_gib: Option<String>,
     /// Bytes of every KV buffer.
     pub kv_bytes: u64,
+    /// Bytes of a hybrid's recurrent-state buffers (conv and SSM, with the padding row).
+    pub state_bytes: u64,
     /// `max_running_requests` as the scheduler prints it.
     pub max_running_requests: Option<u64>,
     /// The lines, in order, without the logger prefix.
@@ -346,6 +348,7 @@ pub fn report(s: &Scenario) -> Result<Report> {
         v_size_gib: None,
         kv_size_gib: None,
         kv_bytes: 0,
+        state_bytes: 0,
         error_reckoned: false,
         max_running_requests: None,
         lines: Vec::new(),
@@ -529,6 +532,7 @@ fn assemble(s: &Scenario, g: &Geometry, p: &Pool, torch: &str, r: &mut Report) {
     if let (Some(m), Some(mp)) = (s.mamba(), p.mamba) {
         // The state buffers hold one padding row beyond `max_mamba_cache_size`.
         let rows = (mp.slots + 1).max(0) as u64;
+        r.state_bytes = rows * (m.conv_bytes + m.ssm_bytes);
         r.lines.push(lines::mamba_alloc(
             v,
             mp.slots,
