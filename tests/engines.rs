@@ -428,13 +428,19 @@ fn sglangs_memory_split_adds_up_for_every_kind_of_pool() {
         .unwrap();
     let want = (o.sequences * o.tokens_per_sequence) as f64 * 44_236.8;
     assert_eq!(seqs.bytes, want.round() as u64);
-    // Qwen3.5-27B, a hybrid: its recurrent state is a band of its own, the buffers SGLang
-    // allocates; what stays free is the rest after loading less KV and state.
-    let (o, total, sum, kinds, state, _, _) =
+    // Qwen3.5-27B, a hybrid: SGLang's state buffers hold a slot per running request and a
+    // padding row; the sequences' own slots are their state band, the rest the slots left over.
+    let (o, total, sum, kinds, state, _, bar) =
         bands("?engine=sglang&model=Qwen/Qwen3.5-27B&gpu=h100-sxm&ctx=8192");
     assert_eq!(sum, total);
-    assert!(o.report.state_bytes > 0);
-    assert_eq!(state, Some(o.report.state_bytes));
+    let rows = o.report.mamba_slots.unwrap() as u64 + 1;
+    assert_eq!(o.report.state_bytes % rows, 0);
+    assert_eq!(state, Some(o.report.state_bytes / rows * o.sequences));
+    let left = bar
+        .iter()
+        .find(|x| x.label == "state slots left over")
+        .unwrap();
+    assert_eq!(state.unwrap() + left.bytes, o.report.state_bytes);
     assert!(kinds.contains(&SegmentKind::Reserved));
     // A pool taken from a log (20,480 tokens): the weights, the KV buffers and the rest of the
     // card; the FP8 curve is predicted, not the log's count at half the bytes.

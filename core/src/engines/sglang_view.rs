@@ -247,11 +247,16 @@ fn memory_bar(s: &PageScenario, kv: KvDtype, o: &SglangOutcome, total: u64) -> B
         r.kv_bytes - used,
         SegmentKind::KvFree,
     ));
+    // The state buffers hold a slot per running request (and a padding row): the sequences'
+    // own, then the slots they leave.
     if r.state_bytes > 0 {
+        let rows = r.mamba_slots.map_or(1, |n| n.max(0) as u64 + 1);
+        let theirs = (r.state_bytes / rows) * o.sequences.min(rows);
+        segments.push(seg(crate::t!(CH_SEG_STATE), theirs, SegmentKind::State));
         segments.push(seg(
-            crate::t!(CH_SEG_STATE),
-            r.state_bytes,
-            SegmentKind::State,
+            crate::t!(CH_SEG_STATE_FREE),
+            r.state_bytes - theirs,
+            SegmentKind::KvFree,
         ));
     }
     // With the pool taken from a log: all that is not weights, KV or state.

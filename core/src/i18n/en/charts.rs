@@ -41,6 +41,7 @@ crate::texts! {
     CH_SEG_NO_LOAD: "does not load",
     CH_SEG_OVERHEAD: "overhead",
     CH_SEG_STATE: "state",
+    CH_SEG_STATE_FREE: "state slots left over",
     CH_SEG_KV_FREE: "KV left over",
     CH_SEG_UNCLAIMED: "not claimed (1 − util)",
     CH_SEG_REST: "rest of the GPU",

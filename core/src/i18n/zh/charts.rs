@@ -41,6 +41,7 @@ crate::texts! {
     CH_SEG_NO_LOAD: "无法加载",
     CH_SEG_OVERHEAD: "开销",
     CH_SEG_STATE: "状态",
+    CH_SEG_STATE_FREE: "未用的状态槽",
     CH_SEG_KV_FREE: "剩余 KV",
     CH_SEG_UNCLAIMED: "未占用（1 − 利用率）",
     CH_SEG_REST: "GPU 剩余显存",
