@@ -22,6 +22,7 @@ pub mod floatfmt;
 pub mod gpus;
 pub mod handoff;
 pub mod i18n;
+pub mod llamacpp;
 pub mod model;
 pub mod presets;
 pub mod pyjson;

@@ -1,0 +1,187 @@
+//! llama.cpp's KV cache lines, reproduced from the model's metadata and the flags, against
+//! public startup logs of builds that print `llama_kv_cache: size = … (N cells, L layers, a/b
+//! seqs)`. Each case names its log; the geometry is the log's own `print_info:` block.
+
+use kvbudget::core::llamacpp::{kv, CacheType, FlashAttn, Geometry, Settings};
+
+fn f16() -> CacheType {
+    CacheType::parse("f16").unwrap()
+}
+
+/// Meta-Llama-3-8B-Instruct (32 layers, 8 KV heads × 128 = 1,024 elements a layer), `-c 8192`:
+/// 8,192 cells × 32 layers × 1,024 × 2 B = 512 MiB of K and as much of V. With `-np 4` and no
+/// unified cache, four streams of 8,192 / 4 = 2,048 cells: the same 512 MiB, printed per stream;
+/// with q8_0 (34 B per 32 elements) 8,192 × 32 × 1,024 × 34 / 32 B = 272 MiB each.
+/// (The README of a KV calculator, "Validation against llama.cpp", a 2026 build on Apple M5.)
+#[test]
+fn llama3_8b_three_ways() {
+    let g = Geometry {
+        full_layers: 32,
+        swa_layers: 0,
+        n_swa: 0,
+        n_embd_k_gqa: 1024,
+        n_embd_v_gqa: 1024,
+    };
+    let s = Settings {
+        ctx: 8192,
+        ..Settings::default()
+    };
+    assert_eq!(
+        kv(&g, &s, 8192).unwrap().lines,
+        ["llama_kv_cache: size = 1024.00 MiB (  8192 cells,  32 layers,  1/1 seqs), K (f16):  512.00 MiB, V (f16):  512.00 MiB"]
+    );
+    let np4 = Settings { parallel: 4, ..s };
+    assert_eq!(
+        kv(&g, &np4, 8192).unwrap().lines,
+        ["llama_kv_cache: size = 1024.00 MiB (  2048 cells,  32 layers,  4/4 seqs), K (f16):  512.00 MiB, V (f16):  512.00 MiB"]
+    );
+    let q8 = CacheType::parse("q8_0").unwrap();
+    let quant = Settings {
+        type_k: q8,
+        type_v: q8,
+        flash_attn: FlashAttn::On,
+        ..s
+    };
+    assert_eq!(
+        kv(&g, &quant, 8192).unwrap().lines,
+        ["llama_kv_cache: size =  544.00 MiB (  8192 cells,  32 layers,  1/1 seqs), K (q8_0):  272.00 MiB, V (q8_0):  272.00 MiB"]
+    );
+    // A quantized V without flash attention is refused, as llama.cpp refuses it.
+    let off = Settings {
+        flash_attn: FlashAttn::Off,
+        ..quant
+    };
+    assert!(kv(&g, &off, 8192).is_err());
+}
+
+/// gpt-oss-20b (12 full and 12 sliding layers of 8 KV heads × 64 = 512 elements, n_swa 128),
+/// no `-c`: n_ctx_train 131,072 cells × 12 × 512 × 2 B = 1,536 MiB each of K and V; the SWA
+/// cache 128 + 512 (the ubatch) = 640 cells, padded to 256: 768 cells, 768 × 12 × 512 × 2 B =
+/// 9 MiB each. With `-ub 2048`: 128 + 2,048 = 2,176, padded: 2,304 cells, 27 MiB each.
+/// (github.com/ontouchstart/rabbit-holes, ggml-gpt-oss-20b-GGUF/ggml-gpt-oss-20b-GGUF-curl.md at
+/// c3f36b2a, build 8164; and a b7217 log with `-ub 2048`.)
+#[test]
+fn gpt_oss_20b_sliding_window_cache() {
+    let g = Geometry {
+        full_layers: 12,
+        swa_layers: 12,
+        n_swa: 128,
+        n_embd_k_gqa: 512,
+        n_embd_v_gqa: 512,
+    };
+    let s = Settings {
+        ctx: 0,
+        ..Settings::default()
+    };
+    assert_eq!(
+        kv(&g, &s, 131_072).unwrap().lines,
+        [
+            "llama_kv_cache_iswa: creating non-SWA KV cache, size = 131072 cells",
+            "llama_kv_cache: size = 3072.00 MiB (131072 cells,  12 layers,  1/1 seqs), K (f16): 1536.00 MiB, V (f16): 1536.00 MiB",
+            "llama_kv_cache_iswa: creating     SWA KV cache, size = 768 cells",
+            "llama_kv_cache: size =   18.00 MiB (   768 cells,  12 layers,  1/1 seqs), K (f16):    9.00 MiB, V (f16):    9.00 MiB",
+        ]
+    );
+    let big_ubatch = Settings { ubatch: 2048, ..s };
+    assert_eq!(kv(&g, &big_ubatch, 131_072).unwrap().caches[1].cells, 2304);
+    // --swa-full: the SWA cache as large as the full one.
+    let full = Settings {
+        swa_full: true,
+        ..s
+    };
+    assert_eq!(kv(&g, &full, 131_072).unwrap().caches[1].cells, 131_072);
+    let _ = f16();
+}
+
+/// Gemma-2-2B (13 full and 13 sliding layers of 4 KV heads × 256 = 1,024 elements, n_swa 4,096)
+/// under llama-server's automatic 4 slots with a unified cache: one stream of 8,192 cells; the
+/// SWA cache would take 4,096 × 4 + 512 = 16,896 cells, more than the 8,192 of the full one, so
+/// 8,192: 8,192 × 13 × 1,024 × 2 B = 208 MiB each of K and V in both, printed "4/1 seqs".
+/// (A llama-server log of build 7445, `gemma-2-2b-it-Q4_K_M.gguf`, on Windows.)
+#[test]
+fn gemma2_2b_four_slots_one_stream() {
+    let g = Geometry {
+        full_layers: 13,
+        swa_layers: 13,
+        n_swa: 4096,
+        n_embd_k_gqa: 1024,
+        n_embd_v_gqa: 1024,
+    };
+    let s = Settings {
+        ctx: 8192,
+        parallel: 4,
+        kv_unified: true,
+        ..Settings::default()
+    };
+    let line = "llama_kv_cache: size =  416.00 MiB (  8192 cells,  13 layers,  4/1 seqs), K (f16):  208.00 MiB, V (f16):  208.00 MiB";
+    assert_eq!(
+        kv(&g, &s, 8192).unwrap().lines,
+        [
+            "llama_kv_cache_iswa: creating non-SWA KV cache, size = 8192 cells",
+            line,
+            "llama_kv_cache_iswa: creating     SWA KV cache, size = 8192 cells",
+            line,
+        ]
+    );
+}
+
+/// Per-slot streams pad each slot's share: `-c 1024 -np 3` gives 3 streams of ⌈341 / 256⌉ × 256 =
+/// 512 cells (1,536 in all), `-np 4` 4 of 256 (1,024): the round-ups unsloth's llama.cpp sizing
+/// reports (unslothai/unsloth PR #7530, against llama-server b10107).
+#[test]
+fn slots_pad_their_share() {
+    let g = Geometry {
+        full_layers: 1,
+        swa_layers: 0,
+        n_swa: 0,
+        n_embd_k_gqa: 128,
+        n_embd_v_gqa: 128,
+    };
+    let cells = |np| {
+        let s = Settings {
+            ctx: 1024,
+            parallel: np,
+            ..Settings::default()
+        };
+        let c = &kv(&g, &s, 1024).unwrap().caches[0];
+        c.cells * c.streams
+    };
+    assert_eq!((cells(3), cells(4)), (1536, 1024));
+}
+
+/// The presets' geometry in llama.cpp's terms: Qwen3-8B 36 full layers of 8 KV heads × 128 =
+/// 1,024 elements; gpt-oss-20b 12 full and 12 sliding of 8 × 64 = 512, window 128. Layouts not
+/// modelled in llama.cpp are refused by name: MLA, recurrent layers, Gemma 4's shared layers.
+#[test]
+fn presets_give_their_geometry_or_a_refusal() {
+    use kvbudget::core::presets;
+    let g = |id: &str| Geometry::of(&presets::model(id).unwrap().spec());
+    assert_eq!(
+        g("Qwen/Qwen3-8B").unwrap(),
+        Geometry {
+            full_layers: 36,
+            swa_layers: 0,
+            n_swa: 0,
+            n_embd_k_gqa: 1024,
+            n_embd_v_gqa: 1024
+        }
+    );
+    assert_eq!(
+        g("openai/gpt-oss-20b").unwrap(),
+        Geometry {
+            full_layers: 12,
+            swa_layers: 12,
+            n_swa: 128,
+            n_embd_k_gqa: 512,
+            n_embd_v_gqa: 512
+        }
+    );
+    for (id, why) in [
+        ("deepseek-ai/DeepSeek-V2-Lite", "multi-head latent attention"),
+        ("Qwen/Qwen3.5-9B", "recurrent layers"),
+        ("google/gemma-4-E2B-it", "sharing a cache"),
+    ] {
+        let e = g(id).unwrap_err().to_string();
+        assert!(e.contains(why), "{id}: {e}");
+    }
+}
