@@ -1,18 +1,16 @@
 //! The `kvbudget` command line: `predict` and `verify` (twins of the course lab's scripts),
-//! `vllm` (what vLLM prints at startup for a scenario) and `sglang` (the same for SGLang, in
-//! [`sglang`]).
-
-use kvbudget_core::pyjson;
-use kvbudget_core::report_json::{kv_report, prediction_json};
+//! `vllm` (what vLLM prints at startup for a scenario); `sglang`, `llamacpp`, `plan` and `engine`
+//! in [`sglang`], `llamacpp.rs`, `plan.rs` and [`engine`].
 
 use clap::{Args, Parser, Subcommand};
 use kvbudget_core::model::{Attention, Extras, KvDtype, ModelDtype, ModelSpec};
 use kvbudget_core::presets::{self, Arch};
+use kvbudget_core::pyjson;
+use kvbudget_core::report_json::{kv_report, prediction_json};
 use kvbudget_core::seed;
 use kvbudget_core::units::Bytes;
 use kvbudget_core::vllm::logparse::{self, LogError};
-use kvbudget_core::vllm::{self, KvMemory, Scenario, Version};
-use kvbudget_core::vllm::{Margin, Overhead};
+use kvbudget_core::vllm::{self, KvMemory, Margin, Overhead, Scenario, Version};
 use kvbudget_core::KvError;
 use serde_json::{json, Value};
 
@@ -28,6 +26,7 @@ macro_rules! say {
 }
 
 pub mod engine;
+mod llamacpp;
 mod sglang;
 
 /// Exit status when the engine would refuse to start (or the log shows it refused).
@@ -58,6 +57,8 @@ enum Command {
     Sglang(Box<sglang::SglangArgs>),
     /// A registered engine on the page's scenario (its URL query): lines, figures, command, a log.
     Engine(engine::EngineArgs),
+    /// Print what llama.cpp prints at startup about its KV cache for a model and its flags.
+    Llamacpp(Box<llamacpp::LlamacppArgs>),
 }
 
 #[derive(Args, Debug)]
@@ -217,6 +218,7 @@ pub fn run() -> i32 {
         Command::Plan(a) => plan::run(&a),
         Command::Sglang(a) => sglang::sglang_cmd(&a),
         Command::Engine(a) => engine::engine_cmd(&a),
+        Command::Llamacpp(a) => llamacpp::llamacpp_cmd(&a),
     };
     match result {
         Ok(code) => code,

@@ -1125,3 +1125,72 @@ fn engine_answers_through_the_seam() {
     assert_eq!(o.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&o.stderr).contains("registered: sglang"));
 }
+
+/// `kvbudget llamacpp`: llama.cpp's KV lines for a preset and its flags (tests/llamacpp.rs derives
+/// them). Qwen3-8B, `-c 8192 -np 4`: four streams of 2,048 cells, 4 × 2,048 × 36 × 1,024 × 2 B =
+/// 576 MiB each of K and V; gpt-oss-20b at its training context: 131,072 cells and the 768-cell
+/// SWA cache. A recurrent model is refused by name, a quantized V without flash attention too.
+#[test]
+fn llamacpp_prints_the_kv_cache_lines() {
+    let o = kvbudget(
+        &[
+            "llamacpp",
+            "--model",
+            "Qwen/Qwen3-8B",
+            "--ctx-size",
+            "8192",
+            "--parallel",
+            "4",
+            "--json",
+        ],
+        None,
+    );
+    assert_eq!(o.status.code(), Some(0));
+    let j = json(&o);
+    assert_eq!(
+        (j["cells"].as_u64(), j["streams"].as_u64()),
+        (Some(2048), Some(4))
+    );
+    assert_eq!(j["kv_bytes"].as_u64(), Some(1_207_959_552));
+    assert_eq!(
+        j["lines"][0],
+        "llama_kv_cache: size = 1152.00 MiB (  2048 cells,  36 layers,  4/4 seqs), K (f16):  576.00 MiB, V (f16):  576.00 MiB"
+    );
+    let out = run("llamacpp --model openai/gpt-oss-20b --ctx-size 0");
+    assert!(
+        out.contains("creating non-SWA KV cache, size = 131072 cells"),
+        "{out}"
+    );
+    assert!(
+        out.contains("creating     SWA KV cache, size = 768 cells"),
+        "{out}"
+    );
+    let o = kvbudget(
+        &[
+            "llamacpp",
+            "--model",
+            "Qwen/Qwen3.5-9B",
+            "--ctx-size",
+            "8192",
+        ],
+        None,
+    );
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("recurrent layers"));
+    let o = kvbudget(
+        &[
+            "llamacpp",
+            "--model",
+            "Qwen/Qwen3-8B",
+            "--ctx-size",
+            "8192",
+            "--cache-type-v",
+            "q8_0",
+            "--flash-attn",
+            "off",
+        ],
+        None,
+    );
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("V cache quantization requires flash_attn"));
+}

@@ -84,6 +84,13 @@ fn gpt_oss_20b_sliding_window_cache() {
     );
     let big_ubatch = Settings { ubatch: 2048, ..s };
     assert_eq!(kv(&g, &big_ubatch, 131_072).unwrap().caches[1].cells, 2304);
+    // A quantized cache beside the SWA one: its type there depends on the build, not modelled.
+    let q8 = CacheType::parse("q8_0").unwrap();
+    let quant = Settings { type_k: q8, ..s };
+    assert!(kv(&g, &quant, 131_072)
+        .unwrap_err()
+        .to_string()
+        .contains("PR #21277"));
     // --swa-full: the SWA cache as large as the full one.
     let full = Settings {
         swa_full: true,
@@ -177,11 +184,39 @@ fn presets_give_their_geometry_or_a_refusal() {
         }
     );
     for (id, why) in [
-        ("deepseek-ai/DeepSeek-V2-Lite", "multi-head latent attention"),
+        (
+            "deepseek-ai/DeepSeek-V2-Lite",
+            "multi-head latent attention",
+        ),
         ("Qwen/Qwen3.5-9B", "recurrent layers"),
         ("google/gemma-4-E2B-it", "sharing a cache"),
     ] {
         let e = g(id).unwrap_err().to_string();
         assert!(e.contains(why), "{id}: {e}");
     }
+}
+
+/// b6975 on, the context is padded to 256 cells before each slot takes its share, padded again:
+/// `-c 1025 -np 4` is ⌈1,025 / 256⌉ × 256 = 1,280 cells, 320 a slot, padded to 512: four
+/// streams of 512 (`src/llama-context.cpp`, b6975). And the sizes go through a 32-bit float:
+/// 2^36 + 5,120 B is 65,536.0049 MiB, but as a float the bytes round to the nearest 8,192
+/// (2^36 + 8,192), so llama.cpp prints 65536.01.
+#[test]
+fn the_context_pads_before_the_slots_share_it_and_sizes_print_as_floats() {
+    use kvbudget::core::llamacpp::mib;
+    let g = Geometry {
+        full_layers: 1,
+        swa_layers: 0,
+        n_swa: 0,
+        n_embd_k_gqa: 128,
+        n_embd_v_gqa: 128,
+    };
+    let s = Settings {
+        ctx: 1025,
+        parallel: 4,
+        ..Settings::default()
+    };
+    let c = &kv(&g, &s, 0).unwrap().caches[0];
+    assert_eq!((c.cells, c.streams), (512, 4));
+    assert_eq!(format!("{:.2}", mib((1 << 36) + 5120)), "65536.01");
 }

@@ -3,9 +3,12 @@
 //! the full-attention cache and, for a sliding-window model, the smaller SWA cache beside it, at
 //! the bytes of each cache type. Knows nothing of the page.
 //!
-//! Modelled: the builds that print `llama_kv_cache: size = … (N cells, L layers, a/b seqs)`
-//! (`src/llama-kv-cache.cpp`, `src/llama-kv-cache-iswa.cpp`, `src/llama-context.cpp`). Refused by
-//! name: MLA caches, recurrent and hybrid models' state, layers sharing a cache.
+//! Modelled: builds from b6975 (`16bcc1259`, November 2025), which pad the context to 256 cells
+//! whatever the flash-attention setting and print `llama_kv_cache: size = … (N cells, L layers,
+//! a/b seqs)` (`src/llama-context.cpp`, `src/llama-kv-cache.cpp`, `src/llama-kv-cache-iswa.cpp`;
+//! the `%2u/%u seqs` form from b6073, the `llama_kv_cache` prefix from b6235). Refused by name:
+//! MLA caches, recurrent and hybrid models' state, layers sharing a cache, and a quantized cache
+//! beside a sliding-window one (its type there changed with the build).
 
 use crate::error::{KvError, Result};
 use crate::model::{Attention, ModelSpec, SharedKv};
@@ -241,14 +244,18 @@ impl Kv {
     }
 }
 
+/// The cells a cache is padded to (`GGML_PAD(…, 256)`, b6975 on).
+const PAD: u64 = 256;
+
 /// `n` rounded up to a multiple of `to` (`GGML_PAD`).
 fn pad(n: u64, to: u64) -> u64 {
     n.div_ceil(to) * to
 }
 
-/// MiB as llama.cpp prints them (`bytes / 1024.0 / 1024.0`, `%.2f`).
+/// MiB as llama.cpp prints a cache's size, K and V: `(float)bytes / (1024.0f * 1024.0f)`, the
+/// bytes rounded to a 32-bit float first (which shows from about 64 GiB), then `%7.2f`.
 pub fn mib(bytes: u64) -> f64 {
-    bytes as f64 / 1024.0 / 1024.0
+    (bytes as f32 / (1024.0f32 * 1024.0f32)) as f64
 }
 
 /// The KV cache llama.cpp creates for `g` started with `s`, and its lines.
@@ -266,13 +273,19 @@ pub fn kv(g: &Geometry, s: &Settings, n_ctx_train: u64) -> Result<Kv> {
             s.type_v.name
         )));
     }
-    let n_ctx = if s.ctx == 0 { n_ctx_train } else { s.ctx };
+    // From llama.cpp PR #21277 (April 2026) a sliding-window cache stays f16 whatever -ctk and
+    // -ctv say; before it, it took their type. Which one a log shows depends on its build.
+    if g.swa_layers > 0 && (s.type_k.quantized() || s.type_v.quantized()) {
+        return Err(KvError::Unsupported(
+            "a quantized KV cache beside a sliding-window cache: the SWA cache's type depends on              the llama.cpp build (kept f16 since PR #21277, April 2026), which kvbudget does not              take yet"
+                .into(),
+        ));
+    }
+    // `llama_context`: n_ctx padded to 256; without a unified cache each slot's stream its share,
+    // padded again.
+    let n_ctx = pad(if s.ctx == 0 { n_ctx_train } else { s.ctx }, PAD);
     let streams = if s.kv_unified { 1 } else { s.parallel };
-    let n_pad = match s.flash_attn {
-        FlashAttn::Off => 32,
-        _ => 256,
-    };
-    let base = pad(n_ctx / streams, n_pad);
+    let base = pad(n_ctx / streams, PAD);
     let row_k = s.type_k.row_bytes(g.n_embd_k_gqa)?;
     let row_v = s.type_v.row_bytes(g.n_embd_v_gqa)?;
     let cache = |swa: bool, cells: u64, layers: u64| Cache {
@@ -289,7 +302,7 @@ pub fn kv(g: &Geometry, s: &Settings, n_ctx_train: u64) -> Result<Kv> {
         let cells = if s.swa_full {
             base
         } else {
-            pad((g.n_swa * per_stream + s.ubatch).min(base), n_pad)
+            pad((g.n_swa * per_stream + s.ubatch).min(base), PAD)
         };
         caches.push(cache(true, cells, g.swa_layers));
     }

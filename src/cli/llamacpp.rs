@@ -1,0 +1,89 @@
+//! `kvbudget llamacpp`: what llama.cpp (builds from b6975) prints at startup about its KV cache for
+//! a model and its flags (`core::llamacpp`).
+
+use super::{model_from, ModelArgs};
+use clap::Args;
+use kvbudget_core::llamacpp::{kv, mib, CacheType, FlashAttn, Geometry, Settings};
+use serde_json::json;
+
+#[derive(Args, Debug)]
+pub(crate) struct LlamacppArgs {
+    /// The model.
+    #[command(flatten)]
+    m: ModelArgs,
+    /// `-c`: the context of all slots together (0: the model's training context). Required: left
+    /// out, llama.cpp's default depends on the build and `--fit` may lower it to fit the device.
+    #[arg(long)]
+    ctx_size: u64,
+    /// `-np`: slots served at once (llama-server's automatic slots: 4 with --kv-unified).
+    #[arg(long, default_value_t = 1)]
+    parallel: u64,
+    /// `--kv-unified`: one cache stream for all slots (llama-server's default with automatic slots).
+    #[arg(long)]
+    kv_unified: bool,
+    /// `-fa`: on, off or auto.
+    #[arg(long, default_value = "auto")]
+    flash_attn: String,
+    /// `-ctk`: f32, f16, bf16, q8_0, q4_0, q4_1, iq4_nl, q5_0, q5_1.
+    #[arg(long, default_value = "f16")]
+    cache_type_k: String,
+    /// `-ctv`.
+    #[arg(long, default_value = "f16")]
+    cache_type_v: String,
+    /// `-ub`: the physical batch, which the sliding-window cache keeps room for.
+    #[arg(long, default_value_t = 512)]
+    ubatch_size: u64,
+    /// `--swa-full`: a sliding-window cache as large as the full one.
+    #[arg(long)]
+    swa_full: bool,
+    /// JSON instead of the lines.
+    #[arg(long)]
+    json: bool,
+}
+
+/// `kvbudget llamacpp`.
+pub(crate) fn llamacpp_cmd(a: &LlamacppArgs) -> Result<i32, String> {
+    let m = model_from(&a.m)?;
+    let g = Geometry::of(&m).map_err(|e| e.to_string())?;
+    let flash_attn = match a.flash_attn.as_str() {
+        "on" => FlashAttn::On,
+        "off" => FlashAttn::Off,
+        "auto" => FlashAttn::Auto,
+        other => {
+            return Err(format!(
+                "--flash-attn takes on, off or auto (got {other:?})"
+            ))
+        }
+    };
+    let s = Settings {
+        ctx: a.ctx_size,
+        parallel: a.parallel,
+        kv_unified: a.kv_unified,
+        flash_attn,
+        type_k: CacheType::parse(&a.cache_type_k).map_err(|e| format!("--cache-type-k: {e}"))?,
+        type_v: CacheType::parse(&a.cache_type_v).map_err(|e| format!("--cache-type-v: {e}"))?,
+        ubatch: a.ubatch_size,
+        swa_full: a.swa_full,
+    };
+    let r = kv(&g, &s, m.max_position).map_err(|e| e.to_string())?;
+    let out = if a.json {
+        let full = &r.caches[0];
+        let swa = r.caches.get(1);
+        let v = json!({
+            "cells": full.cells,
+            "streams": full.streams,
+            "kv_bytes": r.total_bytes(),
+            "kv_mib": mib(r.total_bytes()),
+            "k_bytes": r.caches.iter().map(|c| c.k_bytes).sum::<u64>(),
+            "v_bytes": r.caches.iter().map(|c| c.v_bytes).sum::<u64>(),
+            "swa_cells": swa.map(|c| c.cells),
+            "lines": r.lines,
+        });
+        format!("{v:#}\n")
+    } else {
+        r.lines.join("\n") + "\n"
+    };
+    use std::io::Write as _;
+    let _ = std::io::stdout().write_all(out.as_bytes());
+    Ok(0)
+}
