@@ -1129,7 +1129,8 @@ fn engine_answers_through_the_seam() {
 /// `kvbudget llamacpp`: llama.cpp's KV lines for a preset and its flags (tests/llamacpp.rs derives
 /// them). Qwen3-8B, `-c 8192 -np 4`: four streams of 2,048 cells, 4 × 2,048 × 36 × 1,024 × 2 B =
 /// 576 MiB each of K and V; gpt-oss-20b at its training context: 131,072 cells and the 768-cell
-/// SWA cache. A recurrent model is refused by name, a quantized V without flash attention too.
+/// SWA cache. An indexer's cache is refused by name, a build before b6975 and a quantized V
+/// without flash attention too.
 #[test]
 fn llamacpp_prints_the_kv_cache_lines() {
     let o = kvbudget(
@@ -1169,14 +1170,28 @@ fn llamacpp_prints_the_kv_cache_lines() {
         &[
             "llamacpp",
             "--model",
-            "Qwen/Qwen3.5-9B",
+            "deepseek-ai/DeepSeek-V3.2",
             "--ctx-size",
             "8192",
         ],
         None,
     );
     assert_eq!(o.status.code(), Some(1));
-    assert!(String::from_utf8_lossy(&o.stderr).contains("recurrent layers"));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("indexer"));
+    let o = kvbudget(
+        &[
+            "llamacpp",
+            "--model",
+            "Qwen/Qwen3-8B",
+            "--ctx-size",
+            "8192",
+            "--build",
+            "b6000",
+        ],
+        None,
+    );
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("b6975 to b10309"));
     let o = kvbudget(
         &[
             "llamacpp",

@@ -21,6 +21,7 @@ fn llama3_8b_three_ways() {
         n_swa: 0,
         n_embd_k_gqa: 1024,
         n_embd_v_gqa: 1024,
+        ..Geometry::default()
     };
     let s = Settings {
         ctx: 8192,
@@ -68,6 +69,7 @@ fn gpt_oss_20b_sliding_window_cache() {
         n_swa: 128,
         n_embd_k_gqa: 512,
         n_embd_v_gqa: 512,
+        ..Geometry::default()
     };
     let s = Settings {
         ctx: 0,
@@ -113,6 +115,7 @@ fn gemma2_2b_four_slots_one_stream() {
         n_swa: 4096,
         n_embd_k_gqa: 1024,
         n_embd_v_gqa: 1024,
+        ..Geometry::default()
     };
     let s = Settings {
         ctx: 8192,
@@ -143,6 +146,7 @@ fn slots_pad_their_share() {
         n_swa: 0,
         n_embd_k_gqa: 128,
         n_embd_v_gqa: 128,
+        ..Geometry::default()
     };
     let cells = |np| {
         let s = Settings {
@@ -158,37 +162,36 @@ fn slots_pad_their_share() {
 
 /// The presets' geometry in llama.cpp's terms: Qwen3-8B 36 full layers of 8 KV heads × 128 =
 /// 1,024 elements; gpt-oss-20b 12 full and 12 sliding of 8 × 64 = 512, window 128. Layouts not
-/// modelled in llama.cpp are refused by name: MLA, recurrent layers, Gemma 4's shared layers.
+/// modelled in llama.cpp are refused by name: a sparse-attention indexer, Gemma 4's shared layers.
 #[test]
 fn presets_give_their_geometry_or_a_refusal() {
     use kvbudget::core::presets;
     let g = |id: &str| Geometry::of(&presets::model(id).unwrap().spec());
+    let g0 = |x: Geometry| Geometry { n_layer: 0, ..x };
     assert_eq!(
-        g("Qwen/Qwen3-8B").unwrap(),
+        g0(g("Qwen/Qwen3-8B").unwrap()),
         Geometry {
             full_layers: 36,
             swa_layers: 0,
             n_swa: 0,
             n_embd_k_gqa: 1024,
-            n_embd_v_gqa: 1024
+            n_embd_v_gqa: 1024,
+            ..Geometry::default()
         }
     );
     assert_eq!(
-        g("openai/gpt-oss-20b").unwrap(),
+        g0(g("openai/gpt-oss-20b").unwrap()),
         Geometry {
             full_layers: 12,
             swa_layers: 12,
             n_swa: 128,
             n_embd_k_gqa: 512,
-            n_embd_v_gqa: 512
+            n_embd_v_gqa: 512,
+            ..Geometry::default()
         }
     );
     for (id, why) in [
-        (
-            "deepseek-ai/DeepSeek-V2-Lite",
-            "multi-head latent attention",
-        ),
-        ("Qwen/Qwen3.5-9B", "recurrent layers"),
+        ("deepseek-ai/DeepSeek-V3.2", "indexer"),
         ("google/gemma-4-E2B-it", "sharing a cache"),
     ] {
         let e = g(id).unwrap_err().to_string();
@@ -210,6 +213,7 @@ fn the_context_pads_before_the_slots_share_it_and_sizes_print_as_floats() {
         n_swa: 0,
         n_embd_k_gqa: 128,
         n_embd_v_gqa: 128,
+        ..Geometry::default()
     };
     let s = Settings {
         ctx: 1025,
@@ -219,4 +223,62 @@ fn the_context_pads_before_the_slots_share_it_and_sizes_print_as_floats() {
     let c = &kv(&g, &s, 0).unwrap().caches[0];
     assert_eq!((c.cells, c.streams), (512, 4));
     assert_eq!(format!("{:.2}", mib((1 << 36) + 5120)), "65536.01");
+}
+
+/// Qwen3.5-27B, a hybrid of 16 attention layers (4 KV heads × 256 = 1,024 elements) and 48 Gated
+/// DeltaNet layers (d_conv 4, 48 value heads × 128 = d_inner 6,144, 16 key heads × 128 = d_state
+/// 128, n_group 16), `-c 131072 -np 1`: K and V 131,072 × 16 × 1,024 × 2 B = 4,096 MiB each; the
+/// recurrent state one cell, R = 48 × (4 − 1) × (6,144 + 2 × 16 × 128) × 4 B = 5,898,240 B =
+/// 5.625 MiB (printed 5.62, the tie to even), S = 48 × 128 × 6,144 × 4 B = 144 MiB; the line
+/// names all 64 layers. (A llama-server log of build 8586, `Qwen3.5-27B.Q4_K_S.gguf -c 131072
+/// -np 1 -ngl 26`.) From b9180 the line adds `n_rs_seq`.
+#[test]
+fn qwen35_27b_kv_and_recurrent_state() {
+    use kvbudget::core::presets;
+    let g = Geometry::of(&presets::model("Qwen/Qwen3.5-27B").unwrap().spec()).unwrap();
+    let s = Settings {
+        ctx: 131_072,
+        build: 8586,
+        ..Settings::default()
+    };
+    assert_eq!(
+        kv(&g, &s, 262_144).unwrap().lines,
+        [
+            "llama_kv_cache: size = 8192.00 MiB (131072 cells,  16 layers,  1/1 seqs), K (f16): 4096.00 MiB, V (f16): 4096.00 MiB",
+            "llama_memory_recurrent: size =  149.62 MiB (     1 cells,  64 layers,  1 seqs), R (f32):    5.62 MiB, S (f32):  144.00 MiB",
+        ]
+    );
+    let newer = Settings { build: 9180, ..s };
+    assert!(kv(&g, &newer, 262_144).unwrap().lines[1]
+        .contains("(     1 cells,  64 layers,  1 seqs  0 rs_seq)"));
+    // Before b8025 a hybrid's caches took -np times their size without a unified cache: refused.
+    let old = Settings {
+        build: 8000,
+        parallel: 2,
+        ..s
+    };
+    assert!(kv(&g, &old, 262_144).is_err());
+}
+
+/// DeepSeek-V2-Lite's MLA, 27 layers of one latent of 512 + 64 = 576 elements, `-c 8192`: K
+/// 8,192 × 27 × 576 × 2 B = 243 MiB and, from b7832, no V ("V (f16): 0.00 MiB"); before it V was
+/// allocated too, which is refused.
+#[test]
+fn mla_caches_k_alone() {
+    use kvbudget::core::presets;
+    let g = Geometry::of(
+        &presets::model("deepseek-ai/DeepSeek-V2-Lite")
+            .unwrap()
+            .spec(),
+    )
+    .unwrap();
+    let s = Settings {
+        ctx: 8192,
+        ..Settings::default()
+    };
+    assert_eq!(
+        kv(&g, &s, 163_840).unwrap().lines,
+        ["llama_kv_cache: size =  243.00 MiB (  8192 cells,  27 layers,  1/1 seqs), K (f16):  243.00 MiB, V (f16):    0.00 MiB"]
+    );
+    assert!(kv(&g, &Settings { build: 7831, ..s }, 163_840).is_err());
 }

@@ -3,7 +3,7 @@
 
 use super::{model_from, ModelArgs};
 use clap::Args;
-use kvbudget_core::llamacpp::{kv, mib, CacheType, FlashAttn, Geometry, Settings};
+use kvbudget_core::llamacpp::{kv, mib, CacheType, FlashAttn, Geometry, Settings, NEWEST_BUILD};
 use serde_json::json;
 
 #[derive(Args, Debug)]
@@ -36,6 +36,10 @@ pub(crate) struct LlamacppArgs {
     /// `--swa-full`: a sliding-window cache as large as the full one.
     #[arg(long)]
     swa_full: bool,
+    /// The llama.cpp build, as its log's `build:` line or release tag names it (b6975 to b10309)
+    /// [default: b10309].
+    #[arg(long)]
+    build: Option<String>,
     /// JSON instead of the lines.
     #[arg(long)]
     json: bool,
@@ -64,6 +68,14 @@ pub(crate) fn llamacpp_cmd(a: &LlamacppArgs) -> Result<i32, String> {
         type_v: CacheType::parse(&a.cache_type_v).map_err(|e| format!("--cache-type-v: {e}"))?,
         ubatch: a.ubatch_size,
         swa_full: a.swa_full,
+        build: match &a.build {
+            None => NEWEST_BUILD,
+            Some(b) => b
+                .trim()
+                .trim_start_matches(['b', 'B'])
+                .parse()
+                .map_err(|_| format!("--build takes a build number such as b8164 (got {b:?})"))?,
+        },
     };
     let r = kv(&g, &s, m.max_position).map_err(|e| e.to_string())?;
     let out = if a.json {
@@ -77,6 +89,7 @@ pub(crate) fn llamacpp_cmd(a: &LlamacppArgs) -> Result<i32, String> {
             "k_bytes": r.caches.iter().map(|c| c.k_bytes).sum::<u64>(),
             "v_bytes": r.caches.iter().map(|c| c.v_bytes).sum::<u64>(),
             "swa_cells": swa.map(|c| c.cells),
+            "rs_bytes": r.recurrent.map(|x| x.r_bytes + x.s_bytes),
             "lines": r.lines,
         });
         format!("{v:#}\n")

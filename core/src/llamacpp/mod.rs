@@ -3,12 +3,14 @@
 //! the full-attention cache and, for a sliding-window model, the smaller SWA cache beside it, at
 //! the bytes of each cache type. Knows nothing of the page.
 //!
-//! Modelled: builds from b6975 (`16bcc1259`, November 2025), which pad the context to 256 cells
-//! whatever the flash-attention setting and print `llama_kv_cache: size = … (N cells, L layers,
-//! a/b seqs)` (`src/llama-context.cpp`, `src/llama-kv-cache.cpp`, `src/llama-kv-cache-iswa.cpp`;
-//! the `%2u/%u seqs` form from b6073, the `llama_kv_cache` prefix from b6235). Refused by name:
-//! MLA caches, recurrent and hybrid models' state, layers sharing a cache, and a quantized cache
-//! beside a sliding-window one (its type there changed with the build).
+//! Modelled: builds b6975 (`16bcc1259`, November 2025) to b10309, which pad the context to 256
+//! cells whatever the flash-attention setting and print `llama_kv_cache: size = … (N cells, L
+//! layers, a/b seqs)` (`src/llama-context.cpp`, `src/llama-kv-cache.cpp`,
+//! `src/llama-kv-cache-iswa.cpp`, `src/llama-memory-recurrent.cpp`; the `%2u/%u seqs` form from
+//! b6073, the `llama_kv_cache` prefix from b6235): full and sliding-window caches, MLA's K-only
+//! cache (b7832 on), a hybrid's recurrent state. Refused by name: a sparse-attention indexer's
+//! cache, layers sharing a cache, and a quantized cache beside a sliding-window one (its type
+//! there changed with the build).
 
 use crate::error::{KvError, Result};
 use crate::model::{Attention, ModelSpec, SharedKv};
@@ -124,8 +126,10 @@ pub enum FlashAttn {
 }
 
 /// The layers that keep a KV cache, as the GGUF's metadata gives them (`print_info:`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Geometry {
+    /// `n_layer`: every layer (the recurrent state's line prints it).
+    pub n_layer: u64,
     /// Layers with a full-attention cache.
     pub full_layers: u64,
     /// Layers with a sliding-window cache.
@@ -136,6 +140,16 @@ pub struct Geometry {
     pub n_embd_k_gqa: u64,
     /// `n_embd_v_gqa`.
     pub n_embd_v_gqa: u64,
+    /// Multi-head latent attention: K holds the latent (`kv_lora_rank + n_rot`) and, from b7832,
+    /// no V is allocated.
+    pub mla: bool,
+    /// Layers with a recurrent state (Mamba2, Gated DeltaNet).
+    pub recurrent_layers: u64,
+    /// `n_embd_r`: f32 values of one layer's convolution state, `(d_conv − 1) × (d_inner + 2 ×
+    /// n_group × d_state)`.
+    pub r_elems: u64,
+    /// `n_embd_s`: f32 values of one layer's recurrent state, `d_state × d_inner`.
+    pub s_elems: u64,
 }
 
 impl Geometry {
@@ -147,31 +161,45 @@ impl Geometry {
                 m.id
             )))
         };
-        if m.state.is_some_and(|s| s.layers > 0) {
-            return refuse("recurrent layers (llama.cpp's llama_memory_recurrent)");
-        }
         let per_layer = m.kv_heads * m.head_dim;
-        let (full_layers, swa_layers, n_swa) = match m.attention {
-            Attention::Full => (m.layers, 0, 0),
+        let attention = m.attention_layers();
+        let mut g = Geometry {
+            n_layer: m.layers,
+            full_layers: attention,
+            n_embd_k_gqa: per_layer,
+            n_embd_v_gqa: per_layer,
+            ..Geometry::default()
+        };
+        match m.attention {
+            Attention::Full => {}
             Attention::SlidingWindow {
                 window,
                 sliding_layers,
                 full: None,
                 shared: SharedKv::NONE,
-            } => (m.layers - sliding_layers, sliding_layers, window),
+            } => {
+                g.full_layers = attention - sliding_layers;
+                g.swa_layers = sliding_layers;
+                g.n_swa = window;
+            }
             Attention::SlidingWindow { .. } => {
                 return refuse("layers of two shapes or sharing a cache (Gemma 4)")
             }
-            Attention::Mla { .. } => return refuse("multi-head latent attention"),
+            // One latent per token and layer in K; V, from b7832, none.
+            Attention::Mla { latent, indexer: 0 } => {
+                g.mla = true;
+                g.n_embd_k_gqa = latent;
+                g.n_embd_v_gqa = 0;
+            }
+            Attention::Mla { .. } => return refuse("a sparse-attention indexer cache"),
             Attention::ChunkedLocal { .. } => return refuse("chunked local attention"),
-        };
-        Ok(Geometry {
-            full_layers,
-            swa_layers,
-            n_swa,
-            n_embd_k_gqa: per_layer,
-            n_embd_v_gqa: per_layer,
-        })
+        }
+        if let Some(st) = m.state.filter(|st| st.layers > 0) {
+            g.recurrent_layers = st.layers;
+            g.r_elems = st.conv_kernel.saturating_sub(1) * st.conv_channels(1);
+            g.s_elems = st.heads * st.head_dim * st.state_dim;
+        }
+        Ok(g)
     }
 }
 
@@ -194,7 +222,21 @@ pub struct Settings {
     pub ubatch: u64,
     /// `--swa-full`: the SWA cache as large as the full one.
     pub swa_full: bool,
+    /// The build (`bNNNN`), from [`FIRST_BUILD`].
+    pub build: u64,
 }
+
+/// The first build modelled: b6975 pads every cache to 256 cells (`16bcc1259`).
+pub const FIRST_BUILD: u64 = 6975;
+/// The newest build whose sources the rules here were read from (b10309).
+pub const NEWEST_BUILD: u64 = 10309;
+/// MLA caches allocate no V (`d9c6ce46f`, "kv-cache : support V-less cache").
+const V_LESS_MLA: u64 = 7832;
+/// Hybrid models' caches no longer take `-np` times their size without a unified cache
+/// (allocated so from b6079 to b8024).
+const HYBRID_SLOTS_FIXED: u64 = 8025;
+/// The recurrent state's line names `n_rs_seq` (`255582687`, b9180).
+const RS_SEQ_LINE: u64 = 9180;
 
 impl Default for Settings {
     fn default() -> Self {
@@ -207,6 +249,7 @@ impl Default for Settings {
             type_v: CACHE_TYPES[1],
             ubatch: 512,
             swa_full: false,
+            build: NEWEST_BUILD,
         }
     }
 }
@@ -228,19 +271,33 @@ pub struct Cache {
     pub v_bytes: u64,
 }
 
+/// A hybrid's recurrent state (`llama_memory_recurrent`): a cell per slot, f32.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Recurrent {
+    /// Cells: one per slot.
+    pub cells: u64,
+    /// Bytes of the convolution states (R) over every recurrent layer.
+    pub r_bytes: u64,
+    /// Bytes of the recurrent states (S).
+    pub s_bytes: u64,
+}
+
 /// The caches and the lines llama.cpp prints for them.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Kv {
     /// Full attention first, then SWA.
     pub caches: Vec<Cache>,
+    /// A hybrid's recurrent state.
+    pub recurrent: Option<Recurrent>,
     /// The startup lines.
     pub lines: Vec<String>,
 }
 
 impl Kv {
-    /// Bytes of every cache.
+    /// Bytes of every cache (KV and recurrent state).
     pub fn total_bytes(&self) -> u64 {
-        self.caches.iter().map(|c| c.k_bytes + c.v_bytes).sum()
+        let kv: u64 = self.caches.iter().map(|c| c.k_bytes + c.v_bytes).sum();
+        kv + self.recurrent.map_or(0, |r| r.r_bytes + r.s_bytes)
     }
 }
 
@@ -265,6 +322,27 @@ pub fn kv(g: &Geometry, s: &Settings, n_ctx_train: u64) -> Result<Kv> {
             field: "parallel",
             message: "--parallel and --ubatch-size must be at least 1".into(),
         });
+    }
+    if !(FIRST_BUILD..=NEWEST_BUILD).contains(&s.build) {
+        return Err(KvError::Invalid {
+            field: "build",
+            message: format!(
+                "kvbudget models llama.cpp builds b{FIRST_BUILD} to b{NEWEST_BUILD} (got b{})",
+                s.build
+            ),
+        });
+    }
+    if g.mla && s.build < V_LESS_MLA {
+        return Err(KvError::Unsupported(format!(
+            "before b{V_LESS_MLA} an MLA cache also allocates V (kv_lora_rank wide), which kvbudget \
+             does not size"
+        )));
+    }
+    if g.recurrent_layers > 0 && s.build < HYBRID_SLOTS_FIXED && !s.kv_unified && s.parallel > 1 {
+        return Err(KvError::Unsupported(format!(
+            "before b{HYBRID_SLOTS_FIXED} a hybrid model's caches without --kv-unified took -np \
+             times their size, which kvbudget does not size"
+        )));
     }
     if s.type_v.quantized() && s.flash_attn == FlashAttn::Off {
         return Err(KvError::Unsupported(format!(
@@ -328,5 +406,33 @@ pub fn kv(g: &Geometry, s: &Settings, n_ctx_train: u64) -> Result<Kv> {
             mib(c.v_bytes)
         ));
     }
-    Ok(Kv { caches, lines })
+    let recurrent = (g.recurrent_layers > 0).then(|| {
+        let cells = s.parallel.max(1);
+        Recurrent {
+            cells,
+            r_bytes: cells * g.recurrent_layers * g.r_elems * 4,
+            s_bytes: cells * g.recurrent_layers * g.s_elems * 4,
+        }
+    });
+    if let Some(r) = recurrent {
+        let rs_seq = if s.build >= RS_SEQ_LINE {
+            "  0 rs_seq"
+        } else {
+            ""
+        };
+        lines.push(format!(
+            "llama_memory_recurrent: size = {:7.2} MiB ({:6} cells, {:3} layers, {:2} seqs{rs_seq}), R (f32): {:7.2} MiB, S (f32): {:7.2} MiB",
+            mib(r.r_bytes + r.s_bytes),
+            r.cells,
+            g.n_layer,
+            s.parallel,
+            mib(r.r_bytes),
+            mib(r.s_bytes)
+        ));
+    }
+    Ok(Kv {
+        caches,
+        recurrent,
+        lines,
+    })
 }
