@@ -1209,3 +1209,27 @@ fn llamacpp_prints_the_kv_cache_lines() {
     assert_eq!(o.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&o.stderr).contains("V cache quantization requires flash_attn"));
 }
+
+/// `kvbudget llamacpp --log`: a public b8164 log of gpt-oss-20b (tests/llamacpp.rs names it), its
+/// four KV lines each the same as kvbudget's (exit 0); with the SWA cache's cells changed, that
+/// line differs (exit 3) and kvbudget's is shown beside it.
+#[test]
+fn llamacpp_checks_a_log() {
+    let log = fixture("llamacpp_b8164_gpt-oss-20b.log");
+    let o = kvbudget(&["llamacpp", "--log", &log], None);
+    assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
+    assert_eq!(stdout(&o).matches("same: ").count(), 4);
+    let dir = tempdir("llamacpp-log");
+    let bad = dir.join("bad.log");
+    let text = std::fs::read_to_string(&log)
+        .unwrap()
+        .replace("(   768 cells", "(   512 cells");
+    std::fs::write(&bad, text).unwrap();
+    let o = kvbudget(&["llamacpp", "--log", bad.to_str().unwrap()], None);
+    assert_eq!(o.status.code(), Some(3));
+    assert!(
+        stdout(&o).contains("  kvbudget: llama_kv_cache: size =   18.00 MiB (   768 cells"),
+        "{}",
+        stdout(&o)
+    );
+}

@@ -282,3 +282,47 @@ fn mla_caches_k_alone() {
     );
     assert!(kv(&g, &Settings { build: 7831, ..s }, 163_840).is_err());
 }
+
+/// Public logs read back and checked line by line: kvbudget computes every KV line from the
+/// log's own metadata and settings, and each equals the printed one. Sources: gpt-oss-20b b8164,
+/// github.com/ontouchstart/rabbit-holes (ggml-gpt-oss-20b-GGUF/ggml-gpt-oss-20b-GGUF-curl.md at
+/// c3f36b2a); gpt-oss-20b b7217 with `-ub 2048 --ctx-size 0` by the same author; Gemma-2-2B
+/// b7445 under llama-server's automatic 4 slots; Qwen3.5-27B b8586 `-c 131072 -np 1 -ngl 26`
+/// (public llama-server transcripts, their print_info, llama_context and KV lines kept verbatim).
+#[test]
+fn public_logs_check_line_by_line() {
+    use kvbudget::core::llamacpp::logparse::check;
+    for (file, lines) in [
+        ("llamacpp_b8164_gpt-oss-20b.log", 4),
+        ("llamacpp_b7217_gpt-oss-20b_ub2048.log", 4),
+        ("llamacpp_b7445_gemma-2-2b_np4_unified.log", 4),
+        ("llamacpp_b8586_qwen3.5-27b.log", 2),
+    ] {
+        let path = format!("{}/tests/fixtures/logs/{file}", env!("CARGO_MANIFEST_DIR"));
+        let text = std::fs::read_to_string(path).unwrap();
+        let rows = check(&text).unwrap();
+        assert_eq!(rows.len(), lines, "{file}");
+        for r in &rows {
+            assert_eq!(r.computed, r.logged, "{file}");
+        }
+        // Ten times the cells in the log's first cache: the check says so.
+        let first = rows
+            .iter()
+            .find(|r| r.logged.starts_with("llama_kv_cache: size"))
+            .unwrap();
+        let tampered = text.replace(
+            &first.logged,
+            &first.logged.replacen(" cells", "0 cells", 1),
+        );
+        assert!(
+            check(&tampered)
+                .unwrap()
+                .iter()
+                .any(|r| r.computed != r.logged),
+            "{file}"
+        );
+    }
+    // A build kvbudget does not model is named.
+    let old = "build: 6000 (abc) with GNU\nllama_kv_cache: size = 1.00 MiB (256 cells, 1 layers, 1/1 seqs), K (f16): 0.50 MiB, V (f16): 0.50 MiB";
+    assert!(check(old).unwrap_err().to_string().contains("b6000"));
+}

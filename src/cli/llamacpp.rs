@@ -3,7 +3,9 @@
 
 use super::{model_from, ModelArgs};
 use clap::Args;
-use kvbudget_core::llamacpp::{kv, mib, CacheType, FlashAttn, Geometry, Settings, NEWEST_BUILD};
+use kvbudget_core::llamacpp::{
+    kv, logparse, mib, CacheType, FlashAttn, Geometry, Settings, NEWEST_BUILD,
+};
 use serde_json::json;
 
 #[derive(Args, Debug)]
@@ -13,8 +15,8 @@ pub(crate) struct LlamacppArgs {
     m: ModelArgs,
     /// `-c`: the context of all slots together (0: the model's training context). Required: left
     /// out, llama.cpp's default depends on the build and `--fit` may lower it to fit the device.
-    #[arg(long)]
-    ctx_size: u64,
+    #[arg(long, required_unless_present = "log")]
+    ctx_size: Option<u64>,
     /// `-np`: slots served at once (llama-server's automatic slots: 4 with --kv-unified).
     #[arg(long, default_value_t = 1)]
     parallel: u64,
@@ -40,13 +42,51 @@ pub(crate) struct LlamacppArgs {
     /// [default: b10309].
     #[arg(long)]
     build: Option<String>,
+    /// A llama.cpp startup log to check: its KV lines against those kvbudget computes from the
+    /// log's own metadata and settings (instead of a model and flags).
+    #[arg(long)]
+    log: Option<String>,
     /// JSON instead of the lines.
     #[arg(long)]
     json: bool,
 }
 
+/// `--log`: each KV line of the log beside kvbudget's; 0 when all agree, 3 when one differs.
+fn check_log(path: &str, json: bool) -> Result<i32, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("--log {path}: {e}"))?;
+    let rows = logparse::check(&text).map_err(|e| format!("--log {path}: {e}"))?;
+    let differs = rows.iter().any(|r| r.logged != r.computed);
+    let out = if json {
+        let rows: Vec<_> = rows
+            .iter()
+            .map(|r| json!({ "logged": r.logged, "computed": r.computed, "agrees": r.logged == r.computed }))
+            .collect();
+        format!("{:#}\n", json!({ "lines": rows, "agrees": !differs }))
+    } else {
+        let mut out = String::new();
+        for r in &rows {
+            let mark = if r.logged == r.computed {
+                "same"
+            } else {
+                "DIFFERS"
+            };
+            out += &format!("{mark}: {}\n", r.logged);
+            if r.logged != r.computed {
+                out += &format!("  kvbudget: {}\n", r.computed);
+            }
+        }
+        out
+    };
+    use std::io::Write as _;
+    let _ = std::io::stdout().write_all(out.as_bytes());
+    Ok(if differs { super::EXIT_REFUSED } else { 0 })
+}
+
 /// `kvbudget llamacpp`.
 pub(crate) fn llamacpp_cmd(a: &LlamacppArgs) -> Result<i32, String> {
+    if let Some(path) = &a.log {
+        return check_log(path, a.json);
+    }
     let m = model_from(&a.m)?;
     let g = Geometry::of(&m).map_err(|e| e.to_string())?;
     let flash_attn = match a.flash_attn.as_str() {
@@ -60,7 +100,7 @@ pub(crate) fn llamacpp_cmd(a: &LlamacppArgs) -> Result<i32, String> {
         }
     };
     let s = Settings {
-        ctx: a.ctx_size,
+        ctx: a.ctx_size.unwrap_or_default(),
         parallel: a.parallel,
         kv_unified: a.kv_unified,
         flash_attn,

@@ -12,6 +12,8 @@
 //! cache, layers sharing a cache, and a quantized cache beside a sliding-window one (its type
 //! there changed with the build).
 
+pub mod logparse;
+
 use crate::error::{KvError, Result};
 use crate::model::{Attention, ModelSpec, SharedKv};
 
