@@ -86,13 +86,21 @@ fn gpt_oss_20b_sliding_window_cache() {
     );
     let big_ubatch = Settings { ubatch: 2048, ..s };
     assert_eq!(kv(&g, &big_ubatch, 131_072).unwrap().caches[1].cells, 2304);
-    // A quantized cache beside the SWA one: its type there depends on the build, not modelled.
+    // -ctk q8_0 (34 B per 32 elements): the SWA cache's K 768 × 12 × 512 × 34 / 32 B =
+    // 5,013,504 B = 4.78 MiB; but builds b8634–b8643 kept the SWA cache f16 (9.00 MiB).
     let q8 = CacheType::parse("q8_0").unwrap();
     let quant = Settings { type_k: q8, ..s };
-    assert!(kv(&g, &quant, 131_072)
-        .unwrap_err()
-        .to_string()
-        .contains("PR #21277"));
+    let swa_line = |b: u64| {
+        kv(&g, &Settings { build: b, ..quant }, 131_072)
+            .unwrap()
+            .lines[3]
+            .clone()
+    };
+    assert_eq!(
+        swa_line(8164),
+        "llama_kv_cache: size =   13.78 MiB (   768 cells,  12 layers,  1/1 seqs), K (q8_0):    4.78 MiB, V (f16):    9.00 MiB"
+    );
+    assert!(swa_line(8640).contains("K (f16):    9.00 MiB"));
     // --swa-full: the SWA cache as large as the full one.
     let full = Settings {
         swa_full: true,
@@ -288,7 +296,11 @@ fn mla_caches_k_alone() {
 /// github.com/ontouchstart/rabbit-holes (ggml-gpt-oss-20b-GGUF/ggml-gpt-oss-20b-GGUF-curl.md at
 /// c3f36b2a); gpt-oss-20b b7217 with `-ub 2048 --ctx-size 0` by the same author; Gemma-2-2B
 /// b7445 under llama-server's automatic 4 slots; Qwen3.5-27B b8586 `-c 131072 -np 1 -ngl 26`
-/// (public llama-server transcripts, their print_info, llama_context and KV lines kept verbatim).
+/// (public llama-server transcripts, their print_info, llama_context and KV lines kept verbatim);
+/// Llama-3.1-70B over RPC, b6209 (github.com/ArmDeveloperEcosystem/arm-learning-paths,
+/// distributed-inference-with-llama-cpp/how-to-3.md), the `llama_kv_cache_unified:` prefix;
+/// gpt-oss-20b b6182 with flash attention off (ggml-org/llama.cpp#16188, as quoted), its SWA
+/// cache 128 + 512 padded to 32: 640 cells.
 #[test]
 fn public_logs_check_line_by_line() {
     use kvbudget::core::llamacpp::logparse::check;
@@ -297,6 +309,8 @@ fn public_logs_check_line_by_line() {
         ("llamacpp_b7217_gpt-oss-20b_ub2048.log", 4),
         ("llamacpp_b7445_gemma-2-2b_np4_unified.log", 4),
         ("llamacpp_b8586_qwen3.5-27b.log", 2),
+        ("llamacpp_b6209_llama-3.1-70b_rpc.log", 1),
+        ("llamacpp_b6182_gpt-oss-20b_fa_off.log", 4),
     ] {
         let path = format!("{}/tests/fixtures/logs/{file}", env!("CARGO_MANIFEST_DIR"));
         let text = std::fs::read_to_string(path).unwrap();
@@ -306,10 +320,7 @@ fn public_logs_check_line_by_line() {
             assert_eq!(r.computed, r.logged, "{file}");
         }
         // Ten times the cells in the log's first cache: the check says so.
-        let first = rows
-            .iter()
-            .find(|r| r.logged.starts_with("llama_kv_cache: size"))
-            .unwrap();
+        let first = rows.iter().find(|r| r.logged.contains(": size =")).unwrap();
         let tampered = text.replace(
             &first.logged,
             &first.logged.replacen(" cells", "0 cells", 1),
@@ -325,4 +336,33 @@ fn public_logs_check_line_by_line() {
     // A build kvbudget does not model is named.
     let old = "build: 6000 (abc) with GNU\nllama_kv_cache: size = 1.00 MiB (256 cells, 1 layers, 1/1 seqs), K (f16): 0.50 MiB, V (f16): 0.50 MiB";
     assert!(check(old).unwrap_err().to_string().contains("b6000"));
+}
+
+/// How each build range gives a slot its share of `-c 1000 -np 3` without a unified cache
+/// (`src/llama-model.cpp` / `src/llama-context.cpp` of each range): up to b6867 ⌈1,000 / 3⌉ = 334
+/// padded to 256 with flash attention (512) or 32 without (352); b6868–b6926 334 unpadded;
+/// b6927–b6974 ⌊1,000 / 3⌋ = 333; from b6975 1,000 padded to 1,024, a third 341, padded: 512.
+#[test]
+fn each_build_range_shares_the_context_its_way() {
+    let g = Geometry {
+        full_layers: 1,
+        n_embd_k_gqa: 128,
+        n_embd_v_gqa: 128,
+        ..Geometry::default()
+    };
+    let cells = |build, flash_attn| {
+        let s = Settings {
+            ctx: 1000,
+            parallel: 3,
+            build,
+            flash_attn,
+            ..Settings::default()
+        };
+        kv(&g, &s, 0).unwrap().caches[0].cells
+    };
+    assert_eq!(cells(6500, FlashAttn::Auto), 512);
+    assert_eq!(cells(6500, FlashAttn::Off), 352);
+    assert_eq!(cells(6900, FlashAttn::Off), 334);
+    assert_eq!(cells(6950, FlashAttn::Off), 333);
+    assert_eq!(cells(6975, FlashAttn::Off), 512);
 }

@@ -1,4 +1,4 @@
-//! `kvbudget llamacpp`: what llama.cpp (builds from b6975) prints at startup about its KV cache for
+//! `kvbudget llamacpp`: what llama.cpp (builds b6073 to b10309) prints at startup about its KV cache for
 //! a model and its flags (`core::llamacpp`).
 
 use super::{model_from, ModelArgs};
@@ -38,7 +38,7 @@ pub(crate) struct LlamacppArgs {
     /// `--swa-full`: a sliding-window cache as large as the full one.
     #[arg(long)]
     swa_full: bool,
-    /// The llama.cpp build, as its log's `build:` line or release tag names it (b6975 to b10309)
+    /// The llama.cpp build, as its log's `build:` line or release tag names it (b6073 to b10309)
     /// [default: b10309].
     #[arg(long)]
     build: Option<String>,

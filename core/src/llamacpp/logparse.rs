@@ -29,12 +29,20 @@ impl ParsedLog {
     }
 }
 
-/// The prefixes of the lines compared: the caches' summaries and the SWA wrapper's.
-const KV_PREFIXES: [&str; 3] = [
+/// The prefixes of the lines compared: the caches' summaries and the SWA wrapper's (with their
+/// `_unified` forms before b6235).
+const KV_PREFIXES: [&str; 5] = [
     "llama_kv_cache: size =",
     "llama_kv_cache_iswa: creating",
+    "llama_kv_cache_unified: size =",
+    "llama_kv_cache_unified_iswa: creating",
     "llama_memory_recurrent: size =",
 ];
+
+/// Whether a line is a KV cache's summary.
+fn is_size(line: &str) -> bool {
+    line.starts_with("llama_kv_cache: size =") || line.starts_with("llama_kv_cache_unified: size =")
+}
 
 /// Reads a log (any timestamps or level marks before the function name are dropped).
 pub fn parse(text: &str) -> ParsedLog {
@@ -93,7 +101,7 @@ pub fn settings_of(p: &ParsedLog) -> Result<(Geometry, Settings, u64)> {
     let caches: Vec<(u64, u64, String, String)> = p
         .kv_lines
         .iter()
-        .filter(|l| l.starts_with("llama_kv_cache: size ="))
+        .filter(|l| is_size(l))
         .filter_map(|l| summary(l))
         .collect();
     let Some(first) = caches.first() else {
@@ -120,7 +128,7 @@ pub fn settings_of(p: &ParsedLog) -> Result<(Geometry, Settings, u64)> {
     g.mla = p
         .kv_lines
         .iter()
-        .any(|l| l.starts_with("llama_kv_cache: size =") && l.ends_with("V (f16):    0.00 MiB"));
+        .any(|l| is_size(l) && l.ends_with("V (f16):    0.00 MiB"));
     if g.mla {
         g.n_embd_v_gqa = 0;
     }

@@ -3,14 +3,13 @@
 //! the full-attention cache and, for a sliding-window model, the smaller SWA cache beside it, at
 //! the bytes of each cache type. Knows nothing of the page.
 //!
-//! Modelled: builds b6975 (`16bcc1259`, November 2025) to b10309, which pad the context to 256
-//! cells whatever the flash-attention setting and print `llama_kv_cache: size = … (N cells, L
-//! layers, a/b seqs)` (`src/llama-context.cpp`, `src/llama-kv-cache.cpp`,
-//! `src/llama-kv-cache-iswa.cpp`, `src/llama-memory-recurrent.cpp`; the `%2u/%u seqs` form from
-//! b6073, the `llama_kv_cache` prefix from b6235): full and sliding-window caches, MLA's K-only
-//! cache (b7832 on), a hybrid's recurrent state. Refused by name: a sparse-attention indexer's
-//! cache, layers sharing a cache, and a quantized cache beside a sliding-window one (its type
-//! there changed with the build).
+//! Modelled: builds b6073 (`4fdea540b`, August 2025) to b10309, which print `llama_kv_cache: size
+//! = … (N cells, L layers, a/b seqs)` (`llama_kv_cache_unified:` before b6235), each rule from
+//! the build that brought it (`src/llama-context.cpp`, `src/llama-kv-cache.cpp`,
+//! `src/llama-kv-cache-iswa.cpp`, `src/llama-memory-recurrent.cpp`, `src/llama-model.cpp`): the
+//! cells' padding, each slot's share, the full and sliding-window caches, MLA's K-only cache
+//! (b7832 on), a hybrid's recurrent state. Refused by name: a sparse-attention indexer's cache,
+//! layers sharing a cache.
 
 pub mod logparse;
 
@@ -228,8 +227,23 @@ pub struct Settings {
     pub build: u64,
 }
 
-/// The first build modelled: b6975 pads every cache to 256 cells (`16bcc1259`).
-pub const FIRST_BUILD: u64 = 6975;
+/// The first build modelled: b6073 prints `a/b seqs` as `%2u/%u` (`4fdea540b`).
+pub const FIRST_BUILD: u64 = 6073;
+/// The caches' lines lose their `_unified` prefix (`715a6db02`).
+const PLAIN_PREFIX: u64 = 6235;
+/// No padding of the cells (`85a7d8677`, "remove KV cache size padding"); before it, 256 with
+/// flash attention (or `auto`) and 32 without.
+const NO_PADDING: u64 = 6868;
+/// Each slot's share of the context rounded down, not up (b6927).
+const FLOORED_SHARE: u64 = 6927;
+/// The context padded to 256, then each slot's share padded again, whatever flash attention
+/// (`16bcc1259`).
+const PADDED_256: u64 = 6975;
+/// A hybrid's attention cache takes a stream per slot (`11a381116`); before it, one.
+const HYBRID_STREAMS: u64 = 6079;
+/// The sliding-window cache kept f16 whatever `-ctk` / `-ctv` say (`17193cce3`, reverted at
+/// b8644).
+const SWA_F16: std::ops::RangeInclusive<u64> = 8634..=8643;
 /// The newest build whose sources the rules here were read from (b10309).
 pub const NEWEST_BUILD: u64 = 10309;
 /// MLA caches allocate no V (`d9c6ce46f`, "kv-cache : support V-less cache").
@@ -340,6 +354,12 @@ pub fn kv(g: &Geometry, s: &Settings, n_ctx_train: u64) -> Result<Kv> {
              does not size"
         )));
     }
+    if g.recurrent_layers > 0 && s.build < HYBRID_STREAMS {
+        return Err(KvError::Unsupported(format!(
+            "before b{HYBRID_STREAMS} a hybrid model's attention cache is sized differently, \
+             which kvbudget does not model"
+        )));
+    }
     if g.recurrent_layers > 0 && s.build < HYBRID_SLOTS_FIXED && !s.kv_unified && s.parallel > 1 {
         return Err(KvError::Unsupported(format!(
             "before b{HYBRID_SLOTS_FIXED} a hybrid model's caches without --kv-unified took -np \
@@ -353,58 +373,88 @@ pub fn kv(g: &Geometry, s: &Settings, n_ctx_train: u64) -> Result<Kv> {
             s.type_v.name
         )));
     }
-    // From llama.cpp PR #21277 (April 2026) a sliding-window cache stays f16 whatever -ctk and
-    // -ctv say; before it, it took their type. Which one a log shows depends on its build.
-    if g.swa_layers > 0 && (s.type_k.quantized() || s.type_v.quantized()) {
-        return Err(KvError::Unsupported(
-            "a quantized KV cache beside a sliding-window cache: the SWA cache's type depends on              the llama.cpp build (kept f16 since PR #21277, April 2026), which kvbudget does not              take yet"
-                .into(),
-        ));
-    }
-    // `llama_context`: n_ctx padded to 256; without a unified cache each slot's stream its share,
-    // padded again.
-    let n_ctx = pad(if s.ctx == 0 { n_ctx_train } else { s.ctx }, PAD);
+    // The cells of each stream, and how the SWA cache's are padded, by build.
+    let n_ctx = if s.ctx == 0 { n_ctx_train } else { s.ctx };
     let streams = if s.kv_unified { 1 } else { s.parallel };
-    let base = pad(n_ctx / streams, PAD);
-    let row_k = s.type_k.row_bytes(g.n_embd_k_gqa)?;
-    let row_v = s.type_v.row_bytes(g.n_embd_v_gqa)?;
-    let cache = |swa: bool, cells: u64, layers: u64| Cache {
-        swa,
-        cells,
-        streams,
-        layers,
-        k_bytes: streams * cells * layers * row_k,
-        v_bytes: streams * cells * layers * row_v,
+    let share = |n: u64| {
+        if s.kv_unified {
+            n
+        } else {
+            n.div_ceil(s.parallel)
+        }
     };
-    let mut caches = vec![cache(false, base, g.full_layers)];
+    let fa_pad = if s.flash_attn == FlashAttn::Off {
+        32
+    } else {
+        256
+    };
+    let (base, swa_pad) = match s.build {
+        // `llama_context`: n_ctx padded to 256; each slot's share padded again.
+        b if b >= PADDED_256 => (pad(pad(n_ctx, PAD) / streams, PAD), PAD),
+        b if b >= FLOORED_SHARE => (
+            if s.kv_unified {
+                n_ctx
+            } else {
+                n_ctx / s.parallel
+            },
+            1,
+        ),
+        b if b >= NO_PADDING => (share(n_ctx), 1),
+        _ => (pad(share(n_ctx), fa_pad), fa_pad),
+    };
+    // (b8634–b8643 kept the SWA cache f16.)
+    let f16 = CACHE_TYPES[1];
+    let types = |swa: bool| match swa && SWA_F16.contains(&s.build) {
+        true => (f16, f16),
+        false => (s.type_k, s.type_v),
+    };
+    let cache = |swa: bool, cells: u64, layers: u64| -> Result<Cache> {
+        let (tk, tv) = types(swa);
+        let (row_k, row_v) = (tk.row_bytes(g.n_embd_k_gqa)?, tv.row_bytes(g.n_embd_v_gqa)?);
+        Ok(Cache {
+            swa,
+            cells,
+            streams,
+            layers,
+            k_bytes: streams * cells * layers * row_k,
+            v_bytes: streams * cells * layers * row_v,
+        })
+    };
+    let mut caches = vec![cache(false, base, g.full_layers)?];
     if g.swa_layers > 0 {
         let per_stream = if s.kv_unified { s.parallel } else { 1 };
-        let cells = if s.swa_full {
-            base
-        } else {
-            pad((g.n_swa * per_stream + s.ubatch).min(base), PAD)
+        let wanted = g.n_swa * per_stream + s.ubatch;
+        let cells = match (s.swa_full, s.build >= PADDED_256) {
+            (true, _) => base,
+            (false, true) => pad(wanted.min(base), swa_pad),
+            (false, false) => pad(wanted, swa_pad).min(base),
         };
-        caches.push(cache(true, cells, g.swa_layers));
+        caches.push(cache(true, cells, g.swa_layers)?);
     }
+    let prefix = match s.build >= PLAIN_PREFIX {
+        true => "llama_kv_cache",
+        false => "llama_kv_cache_unified",
+    };
     let mut lines = Vec::new();
     for c in &caches {
         if g.swa_layers > 0 {
             lines.push(format!(
-                "llama_kv_cache_iswa: creating {} KV cache, size = {} cells",
+                "{prefix}_iswa: creating {} KV cache, size = {} cells",
                 if c.swa { "    SWA" } else { "non-SWA" },
                 c.cells
             ));
         }
+        let (tk, tv) = types(c.swa);
         lines.push(format!(
-            "llama_kv_cache: size = {:7.2} MiB ({:6} cells, {:3} layers, {:2}/{} seqs), K ({}): {:7.2} MiB, V ({}): {:7.2} MiB",
+            "{prefix}: size = {:7.2} MiB ({:6} cells, {:3} layers, {:2}/{} seqs), K ({}): {:7.2} MiB, V ({}): {:7.2} MiB",
             mib(c.k_bytes + c.v_bytes),
             c.cells,
             c.layers,
             s.parallel,
             streams,
-            s.type_k.name,
+            tk.name,
             mib(c.k_bytes),
-            s.type_v.name,
+            tv.name,
             mib(c.v_bytes)
         ));
     }
