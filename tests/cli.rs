@@ -1129,7 +1129,7 @@ fn engine_answers_through_the_seam() {
 /// `kvbudget llamacpp`: llama.cpp's KV lines for a preset and its flags (tests/llamacpp.rs derives
 /// them). Qwen3-8B, `-c 8192 -np 4`: four streams of 2,048 cells, 4 × 2,048 × 36 × 1,024 × 2 B =
 /// 576 MiB each of K and V; gpt-oss-20b at its training context: 131,072 cells and the 768-cell
-/// SWA cache. An indexer's cache is refused by name, a build before b6073 and a quantized V
+/// SWA cache. An indexer's cache is refused by name, a build before b4409 and a quantized V
 /// without flash attention too.
 #[test]
 fn llamacpp_prints_the_kv_cache_lines() {
@@ -1186,12 +1186,12 @@ fn llamacpp_prints_the_kv_cache_lines() {
             "--ctx-size",
             "8192",
             "--build",
-            "b6000",
+            "b4000",
         ],
         None,
     );
     assert_eq!(o.status.code(), Some(1));
-    assert!(String::from_utf8_lossy(&o.stderr).contains("b6073 to b10309"));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("b4409 to b10309"));
     let o = kvbudget(
         &[
             "llamacpp",

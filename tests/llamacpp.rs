@@ -300,7 +300,13 @@ fn mla_caches_k_alone() {
 /// Llama-3.1-70B over RPC, b6209 (github.com/ArmDeveloperEcosystem/arm-learning-paths,
 /// distributed-inference-with-llama-cpp/how-to-3.md), the `llama_kv_cache_unified:` prefix;
 /// gpt-oss-20b b6182 with flash attention off (ggml-org/llama.cpp#16188, as quoted), its SWA
-/// cache 128 + 512 padded to 32: 640 cells.
+/// cache 128 + 512 padded to 32: 640 cells; DeepSeek-V3-0324's MLA cache at b5331, K 576 and V
+/// 512 wide (ikawrakow/ik_llama.cpp#394, mainline's output); GLM-Z1-32B q8_0 at b5192, 81.02 MiB
+/// (ikawrakow/ik_llama.cpp#344, mainline's output); DeepSeek-R1 b4963 before MLA caching, K
+/// 24,576 and V 16,384 wide, `can_shift = 0` (arm-learning-paths, deepseek-cpu/
+/// deepseek-chatbot.md); Gemma-3-1B b4879, every layer at the whole context before the SWA
+/// cache existed (fabiomatricardi/Gemma3-1b-gradio-chatbot); Pythia-1.4B b4411, `-c 0`
+/// (ggml-org/ci, pythia_1_4b-tg-q4_0.log of commit c31fc8b9).
 #[test]
 fn public_logs_check_line_by_line() {
     use kvbudget::core::llamacpp::logparse::check;
@@ -311,6 +317,11 @@ fn public_logs_check_line_by_line() {
         ("llamacpp_b8586_qwen3.5-27b.log", 2),
         ("llamacpp_b6209_llama-3.1-70b_rpc.log", 1),
         ("llamacpp_b6182_gpt-oss-20b_fa_off.log", 4),
+        ("llamacpp_b5331_deepseek-v3_mla.log", 2),
+        ("llamacpp_b5192_glm-z1-32b_q8_0.log", 2),
+        ("llamacpp_b4963_deepseek-r1.log", 2),
+        ("llamacpp_b4879_gemma-3-1b.log", 2),
+        ("llamacpp_b4411_pythia-1.4b.log", 2),
     ] {
         let path = format!("{}/tests/fixtures/logs/{file}", env!("CARGO_MANIFEST_DIR"));
         let text = std::fs::read_to_string(path).unwrap();
@@ -319,12 +330,20 @@ fn public_logs_check_line_by_line() {
         for r in &rows {
             assert_eq!(r.computed, r.logged, "{file}");
         }
-        // Ten times the cells in the log's first cache: the check says so.
-        let first = rows.iter().find(|r| r.logged.contains(": size =")).unwrap();
-        let tampered = text.replace(
-            &first.logged,
-            &first.logged.replacen(" cells", "0 cells", 1),
-        );
+        // Ten times the cells in the log's first cache (before b5429 its `kv_size = …`): the
+        // check says so.
+        let first = rows
+            .iter()
+            .find(|r| r.logged.contains(": size =") || r.logged.contains("kv_size = "))
+            .unwrap();
+        let more = match first.logged.contains("kv_size = ") {
+            true => first
+                .logged
+                .replacen(", offload", "0, offload", 1)
+                .replacen(", type_k", "0, type_k", 1),
+            false => first.logged.replacen(" cells", "0 cells", 1),
+        };
+        let tampered = text.replace(&first.logged, &more);
         assert!(
             check(&tampered)
                 .unwrap()
@@ -334,8 +353,8 @@ fn public_logs_check_line_by_line() {
         );
     }
     // A build kvbudget does not model is named.
-    let old = "build: 6000 (abc) with GNU\nllama_kv_cache: size = 1.00 MiB (256 cells, 1 layers, 1/1 seqs), K (f16): 0.50 MiB, V (f16): 0.50 MiB";
-    assert!(check(old).unwrap_err().to_string().contains("b6000"));
+    let old = "build: 4000 (abc) with GNU\nllama_kv_cache: size = 1.00 MiB (256 cells, 1 layers, 1/1 seqs), K (f16): 0.50 MiB, V (f16): 0.50 MiB";
+    assert!(check(old).unwrap_err().to_string().contains("b4000"));
 }
 
 /// How each build range gives a slot its share of `-c 1000 -np 3` without a unified cache

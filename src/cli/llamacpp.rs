@@ -1,4 +1,4 @@
-//! `kvbudget llamacpp`: what llama.cpp (builds b6073 to b10309) prints at startup about its KV cache for
+//! `kvbudget llamacpp`: what llama.cpp (builds b4409 to b10309) prints at startup about its KV cache for
 //! a model and its flags (`core::llamacpp`).
 
 use super::{model_from, ModelArgs};
@@ -35,10 +35,13 @@ pub(crate) struct LlamacppArgs {
     /// `-ub`: the physical batch, which the sliding-window cache keeps room for.
     #[arg(long, default_value_t = 512)]
     ubatch_size: u64,
+    /// `-b`: the logical batch (what the sliding-window cache kept room for before b5554).
+    #[arg(long, default_value_t = 2048)]
+    batch_size: u64,
     /// `--swa-full`: a sliding-window cache as large as the full one.
     #[arg(long)]
     swa_full: bool,
-    /// The llama.cpp build, as its log's `build:` line or release tag names it (b6073 to b10309)
+    /// The llama.cpp build, as its log's `build:` line or release tag names it (b4409 to b10309)
     /// [default: b10309].
     #[arg(long)]
     build: Option<String>,
@@ -107,6 +110,7 @@ pub(crate) fn llamacpp_cmd(a: &LlamacppArgs) -> Result<i32, String> {
         type_k: CacheType::parse(&a.cache_type_k).map_err(|e| format!("--cache-type-k: {e}"))?,
         type_v: CacheType::parse(&a.cache_type_v).map_err(|e| format!("--cache-type-v: {e}"))?,
         ubatch: a.ubatch_size,
+        batch: a.batch_size,
         swa_full: a.swa_full,
         build: match &a.build {
             None => NEWEST_BUILD,

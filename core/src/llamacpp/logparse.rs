@@ -30,18 +30,36 @@ impl ParsedLog {
 }
 
 /// The prefixes of the lines compared: the caches' summaries and the SWA wrapper's (with their
-/// `_unified` forms before b6235).
-const KV_PREFIXES: [&str; 5] = [
+/// `_unified` forms before b6235), and before b5429 the `kv_size = …` and `KV self size` lines.
+const KV_PREFIXES: [&str; 8] = [
     "llama_kv_cache: size =",
     "llama_kv_cache_iswa: creating",
     "llama_kv_cache_unified: size =",
     "llama_kv_cache_unified_iswa: creating",
     "llama_memory_recurrent: size =",
+    "kv_size = ",
+    "KV self size",
+    "llama_kv_cache_unified: kv_size",
 ];
 
 /// Whether a line is a KV cache's summary.
 fn is_size(line: &str) -> bool {
     line.starts_with("llama_kv_cache: size =") || line.starts_with("llama_kv_cache_unified: size =")
+}
+
+/// Before b5429: the `kv_size = …` line's cells and layers, and its types.
+fn kv_size_line(p: &ParsedLog) -> Option<(u64, u64, String, String)> {
+    let line = p.kv_lines.iter().find(|l| l.contains("kv_size = "))?;
+    let field = |name: &str| -> Option<String> {
+        let rest = line.split_once(name)?.1;
+        Some(rest.split([',', '\'']).next()?.trim().to_string())
+    };
+    Some((
+        field("kv_size = ")?.parse().ok()?,
+        field("n_layer = ")?.parse().ok()?,
+        field("type_k = '")?,
+        field("type_v = '")?,
+    ))
 }
 
 /// Reads a log (any timestamps or level marks before the function name are dropped).
@@ -57,15 +75,31 @@ pub fn parse(text: &str) -> ParsedLog {
                     .and_then(|b| b.parse().ok());
             }
         }
-        for prefix in ["print_info: ", "llama_context: "] {
+        for prefix in [
+            "print_info: ",
+            "llm_load_print_meta: ",
+            "llama_context: ",
+            "llama_init_from_model: ",
+            "llama_new_context_with_model: ",
+        ] {
             if let Some(i) = line.find(prefix) {
                 if let Some((k, v)) = line[i + prefix.len()..].split_once(" = ") {
                     p.values.push((k.trim().to_string(), v.trim().to_string()));
                 }
             }
         }
+        // Lines are kept from their function's name on (`init: kv_size = …`).
         if let Some(i) = KV_PREFIXES.iter().filter_map(|x| line.find(x)).min() {
-            p.kv_lines.push(line[i..].to_string());
+            let start = line[..i]
+                .trim_end_matches(": ")
+                .rfind(' ')
+                .map_or(0, |j| j + 1);
+            let start = if line[i..].starts_with("llama_") {
+                i
+            } else {
+                start
+            };
+            p.kv_lines.push(line[start..].to_string());
         }
     }
     p
@@ -98,16 +132,19 @@ pub fn settings_of(p: &ParsedLog) -> Result<(Geometry, Settings, u64)> {
             message: format!("the log has no {name} line (print_info or llama_context)"),
         })
     };
-    let caches: Vec<(u64, u64, String, String)> = p
+    let mut caches: Vec<(u64, u64, String, String)> = p
         .kv_lines
         .iter()
         .filter(|l| is_size(l))
         .filter_map(|l| summary(l))
         .collect();
+    if caches.is_empty() {
+        caches.extend(kv_size_line(p));
+    }
     let Some(first) = caches.first() else {
         return Err(KvError::Invalid {
             field: "log",
-            message: "the log has no `llama_kv_cache: size =` line".into(),
+            message: "the log has no `llama_kv_cache: size =` or `kv_size =` line".into(),
         });
     };
     let swa = caches
@@ -118,6 +155,7 @@ pub fn settings_of(p: &ParsedLog) -> Result<(Geometry, Settings, u64)> {
         full_layers: first.1,
         n_embd_k_gqa: need("n_embd_k_gqa")?,
         n_embd_v_gqa: need("n_embd_v_gqa")?,
+        deepseek2: p.value("arch") == Some("deepseek2"),
         ..Geometry::default()
     };
     if let Some(s) = swa {
@@ -160,6 +198,7 @@ pub fn settings_of(p: &ParsedLog) -> Result<(Geometry, Settings, u64)> {
         type_k: CacheType::parse(&first.2)?,
         type_v: CacheType::parse(&first.3)?,
         ubatch: p.number("n_ubatch").unwrap_or(512),
+        batch: p.number("n_batch").unwrap_or(2048),
         swa_full: swa.is_some_and(|s| s.0 == first.0),
         build: p.build.unwrap_or(NEWEST_BUILD),
     };

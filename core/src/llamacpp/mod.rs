@@ -3,14 +3,16 @@
 //! the full-attention cache and, for a sliding-window model, the smaller SWA cache beside it, at
 //! the bytes of each cache type. Knows nothing of the page.
 //!
-//! Modelled: builds b6073 (`4fdea540b`, August 2025) to b10309, which print `llama_kv_cache: size
-//! = … (N cells, L layers, a/b seqs)` (`llama_kv_cache_unified:` before b6235), each rule from
-//! the build that brought it (`src/llama-context.cpp`, `src/llama-kv-cache.cpp`,
+//! Modelled: builds b4409 (January 2025) to b10309, each line in the form its build prints
+//! (`kv_size = …` and `KV self size` to b5428, then `size = … (N cells, L layers, a/b seqs)`,
+//! `llama_kv_cache_unified:` before b6235; `lines.rs`) and each rule from the build that brought
+//! it (`src/llama-context.cpp`, `src/llama-kv-cache.cpp`,
 //! `src/llama-kv-cache-iswa.cpp`, `src/llama-memory-recurrent.cpp`, `src/llama-model.cpp`): the
 //! cells' padding, each slot's share, the full and sliding-window caches, MLA's K-only cache
 //! (b7832 on), a hybrid's recurrent state. Refused by name: a sparse-attention indexer's cache,
 //! layers sharing a cache.
 
+mod lines;
 pub mod logparse;
 
 use crate::error::{KvError, Result};
@@ -144,6 +146,8 @@ pub struct Geometry {
     /// Multi-head latent attention: K holds the latent (`kv_lora_rank + n_rot`) and, from b7832,
     /// no V is allocated.
     pub mla: bool,
+    /// `arch = deepseek2`: its cache could not shift before b5137.
+    pub deepseek2: bool,
     /// Layers with a recurrent state (Mamba2, Gated DeltaNet).
     pub recurrent_layers: u64,
     /// `n_embd_r`: f32 values of one layer's convolution state, `(d_conv − 1) × (d_inner + 2 ×
@@ -189,6 +193,7 @@ impl Geometry {
             // One latent per token and layer in K; V, from b7832, none.
             Attention::Mla { latent, indexer: 0 } => {
                 g.mla = true;
+                g.deepseek2 = true;
                 g.n_embd_k_gqa = latent;
                 g.n_embd_v_gqa = 0;
             }
@@ -221,16 +226,26 @@ pub struct Settings {
     pub type_v: CacheType,
     /// `-ub`.
     pub ubatch: u64,
+    /// `-b` (the SWA cache kept room for it before b5554).
+    pub batch: u64,
     /// `--swa-full`: the SWA cache as large as the full one.
     pub swa_full: bool,
     /// The build (`bNNNN`), from [`FIRST_BUILD`].
     pub build: u64,
 }
 
-/// The first build modelled: b6073 prints `a/b seqs` as `%2u/%u` (`4fdea540b`).
-pub const FIRST_BUILD: u64 = 6073;
-/// The caches' lines lose their `_unified` prefix (`715a6db02`).
-const PLAIN_PREFIX: u64 = 6235;
+/// The first build modelled: b4409 adds `can_shift` to the `kv_size = …` line (`0bf2d10c5`
+/// brought the line at b4357).
+pub const FIRST_BUILD: u64 = 4409;
+/// The sliding-window layers get a cache of their own (`e298d2fbd`, "kv-cache : add SWA
+/// support"); before it every attention layer holds the whole context.
+const ISWA: u64 = 5429;
+/// The SWA cache keeps room for the micro-batch (`-ub`), not the batch (`3600cc288`).
+const SWA_UBATCH: u64 = 5554;
+/// A stream per slot without `--kv-unified` (`225e7a143`, "high-throughput mode"); until b6071
+/// only with `LLAMA_SET_ROWS=1`, else one stream.
+const STREAMS: u64 = 5913;
+const STREAMS_BY_DEFAULT: u64 = 6071;
 /// No padding of the cells (`85a7d8677`, "remove KV cache size padding"); before it, 256 with
 /// flash attention (or `auto`) and 32 without.
 const NO_PADDING: u64 = 6868;
@@ -264,6 +279,7 @@ impl Default for Settings {
             type_k: CACHE_TYPES[1],
             type_v: CACHE_TYPES[1],
             ubatch: 512,
+            batch: 2048,
             swa_full: false,
             build: NEWEST_BUILD,
         }
@@ -366,6 +382,13 @@ pub fn kv(g: &Geometry, s: &Settings, n_ctx_train: u64) -> Result<Kv> {
              times their size, which kvbudget does not size"
         )));
     }
+    if (STREAMS..STREAMS_BY_DEFAULT).contains(&s.build) && !s.kv_unified && s.parallel > 1 {
+        return Err(KvError::Unsupported(format!(
+            "b{STREAMS}–b{} give each slot a stream only with LLAMA_SET_ROWS=1, which kvbudget \
+             does not take; --kv-unified sizes them",
+            STREAMS_BY_DEFAULT - 1
+        )));
+    }
     if s.type_v.quantized() && s.flash_attn == FlashAttn::Off {
         return Err(KvError::Unsupported(format!(
             "llama.cpp refuses a quantized V cache ({}) without flash attention: \
@@ -375,9 +398,10 @@ pub fn kv(g: &Geometry, s: &Settings, n_ctx_train: u64) -> Result<Kv> {
     }
     // The cells of each stream, and how the SWA cache's are padded, by build.
     let n_ctx = if s.ctx == 0 { n_ctx_train } else { s.ctx };
-    let streams = if s.kv_unified { 1 } else { s.parallel };
+    let one_stream = s.kv_unified || s.build < STREAMS;
+    let streams = if one_stream { 1 } else { s.parallel };
     let share = |n: u64| {
-        if s.kv_unified {
+        if one_stream {
             n
         } else {
             n.div_ceil(s.parallel)
@@ -392,7 +416,7 @@ pub fn kv(g: &Geometry, s: &Settings, n_ctx_train: u64) -> Result<Kv> {
         // `llama_context`: n_ctx padded to 256; each slot's share padded again.
         b if b >= PADDED_256 => (pad(pad(n_ctx, PAD) / streams, PAD), PAD),
         b if b >= FLOORED_SHARE => (
-            if s.kv_unified {
+            if one_stream {
                 n_ctx
             } else {
                 n_ctx / s.parallel
@@ -420,10 +444,22 @@ pub fn kv(g: &Geometry, s: &Settings, n_ctx_train: u64) -> Result<Kv> {
             v_bytes: streams * cells * layers * row_v,
         })
     };
-    let mut caches = vec![cache(false, base, g.full_layers)?];
-    if g.swa_layers > 0 {
-        let per_stream = if s.kv_unified { s.parallel } else { 1 };
-        let wanted = g.n_swa * per_stream + s.ubatch;
+    // Before b5429 the sliding layers keep the whole context with the rest.
+    let split = g.swa_layers > 0 && s.build >= ISWA;
+    let full_layers = if split {
+        g.full_layers
+    } else {
+        g.full_layers + g.swa_layers
+    };
+    let mut caches = vec![cache(false, base, full_layers)?];
+    if split {
+        let per_stream = if one_stream { s.parallel } else { 1 };
+        let room = if s.build >= SWA_UBATCH {
+            s.ubatch
+        } else {
+            s.batch
+        };
+        let wanted = g.n_swa * per_stream + room;
         let cells = match (s.swa_full, s.build >= PADDED_256) {
             (true, _) => base,
             (false, true) => pad(wanted.min(base), swa_pad),
@@ -431,32 +467,10 @@ pub fn kv(g: &Geometry, s: &Settings, n_ctx_train: u64) -> Result<Kv> {
         };
         caches.push(cache(true, cells, g.swa_layers)?);
     }
-    let prefix = match s.build >= PLAIN_PREFIX {
-        true => "llama_kv_cache",
-        false => "llama_kv_cache_unified",
-    };
     let mut lines = Vec::new();
     for c in &caches {
-        if g.swa_layers > 0 {
-            lines.push(format!(
-                "{prefix}_iswa: creating {} KV cache, size = {} cells",
-                if c.swa { "    SWA" } else { "non-SWA" },
-                c.cells
-            ));
-        }
         let (tk, tv) = types(c.swa);
-        lines.push(format!(
-            "{prefix}: size = {:7.2} MiB ({:6} cells, {:3} layers, {:2}/{} seqs), K ({}): {:7.2} MiB, V ({}): {:7.2} MiB",
-            mib(c.k_bytes + c.v_bytes),
-            c.cells,
-            c.layers,
-            s.parallel,
-            streams,
-            tk.name,
-            mib(c.k_bytes),
-            tv.name,
-            mib(c.v_bytes)
-        ));
+        lines.extend(lines::cache(g, s, c, (tk.name, tv.name), split, fa_pad));
     }
     let recurrent = (g.recurrent_layers > 0).then(|| {
         let cells = s.parallel.max(1);
