@@ -385,3 +385,38 @@ fn each_build_range_shares_the_context_its_way() {
     assert_eq!(cells(6950, FlashAttn::Off), 333);
     assert_eq!(cells(6975, FlashAttn::Off), 512);
 }
+
+/// The page's log check (in the worker) reads a llama.cpp log as llama.cpp's and shows each of its
+/// KV lines beside kvbudget's: the b8164 gpt-oss-20b log's four agree; with the SWA cache's 768
+/// cells printed as 512, one of four differs.
+#[test]
+fn the_log_check_reads_a_llamacpp_log() {
+    use kvbudget::core::handoff::log::{log_view, read_log};
+    use kvbudget::core::scenario::PageScenario;
+    let path = format!(
+        "{}/tests/fixtures/logs/llamacpp_b8164_gpt-oss-20b.log",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let text = std::fs::read_to_string(path).unwrap();
+    let (status, loaded) = read_log(&text);
+    assert_eq!(
+        (status.kind.as_str(), status.verdict.as_str()),
+        ("llamacpp", "started")
+    );
+    assert_eq!(
+        status.message,
+        "llama.cpp b8164: its 4 KV lines are the ones kvbudget computes from the log's own metadata and settings"
+    );
+    let v = log_view(&PageScenario::default(), &loaded.unwrap());
+    assert_eq!(v.rows.len(), 4);
+    assert!(v
+        .rows
+        .iter()
+        .all(|r| r.difference == "0" && r.predicted == r.printed));
+    let (status, _) = read_log(&text.replace("(   768 cells", "(   512 cells"));
+    assert!(
+        status.message.contains("1 of its 4 KV lines differ"),
+        "{}",
+        status.message
+    );
+}

@@ -36,7 +36,8 @@ fn head(out: &mut String, caption: &str, cols: &[&str]) {
     out.push_str("</tr></thead><tbody>");
 }
 
-/// The comparison of the log read (`kind`: `vllm`, `sglang` or `none`) with a scenario (`view`).
+/// The comparison of the log read (`kind`: `vllm`, `sglang`, `llamacpp` or `none`) with a scenario
+/// (`view`).
 /// The worker writes it; the page shows the last one dimmed while the next is computed.
 pub fn log_compare_html(kind: &str, view: Option<&LogView>) -> String {
     let mut out = String::new();
@@ -86,29 +87,41 @@ pub fn log_compare_html(kind: &str, view: Option<&LogView>) -> String {
             }
             out.push_str("</tbody></table></div>");
         }
-        ("sglang", Some(v)) => {
-            let cols = [t!(LC_SCENARIO_SGLANG), t!(LC_LOG)];
-            head(&mut out, t!(LC_SG_CAPTION), &cols);
+        // SGLang's figures beside the log's; a llama.cpp log's lines beside kvbudget's.
+        (kind @ ("sglang" | "llamacpp"), Some(v)) => {
+            let sglang = kind == "sglang";
+            let (caption, ours) = match sglang {
+                true => (t!(LC_SG_CAPTION), t!(LC_SCENARIO_SGLANG)),
+                false => (t!(LC_LC_CAPTION), t!(LC_KVBUDGET)),
+            };
+            let cols = [ours, t!(LC_LOG)];
+            head(&mut out, caption, &cols);
+            // (A llama.cpp line as printed: monospace, its spaces kept, wrapped.)
+            let cell = if sglang { "num" } else { "line" };
             for r in &v.rows {
                 let _ = write!(
                     out,
-                    r#"<tr data-row="{}"><th scope="row">{}</th><td class="num" data-label="{}">{}</td><td class="num" data-label="{}">{}</td></tr>"#,
+                    r#"<tr data-row="{}" data-diff="{}"><th scope="row">{}</th><td class="{cell}" data-label="{}">{}</td><td class="{cell}" data-label="{}">{}</td></tr>"#,
                     esc(&r.key),
+                    esc(&r.difference),
                     esc(&r.what),
-                    esc(t!(LC_SCENARIO)),
+                    esc(ours),
                     esc(&r.predicted),
                     esc(t!(LC_LOG)),
                     esc(&r.printed)
                 );
             }
-            out.push_str(r#"</tbody></table></div><div class="actions">"#);
-            button(
-                &mut out,
-                "log-adopt-sglang",
-                "log_adopt",
-                t!(LC_USE_NUMBERS),
-            );
-            out.push_str("</div>");
+            out.push_str("</tbody></table></div>");
+            if sglang {
+                out.push_str(r#"<div class="actions">"#);
+                button(
+                    &mut out,
+                    "log-adopt-sglang",
+                    "log_adopt",
+                    t!(LC_USE_NUMBERS),
+                );
+                out.push_str("</div>");
+            }
         }
         _ => {}
     }

@@ -228,3 +228,24 @@ test('reading a log again, or another one, shows its comparison again', async ()
   assert.deepEqual(problems, []);
   await context.close();
 });
+
+test('a llama.cpp log is checked line by line against its own metadata', async () => {
+  // gpt-oss-20b at build 8164 (tests/llamacpp.rs names the log): 131,072 + 768 cells, four lines.
+  const { context, page, problems } = await open();
+  const log = fs.readFileSync(path.join(LOGS, 'llamacpp_b8164_gpt-oss-20b.log'), 'utf8');
+  await page.fill(sel('log-text'), log);
+  await click(page, 'log-read');
+  await waitText(page, 'log-status', /llama\.cpp b8164: its 4 KV lines are the ones kvbudget computes/);
+  assert.equal(await value(page, 'log-status'), 'started');
+  await page.waitForSelector(compareRow('line-4'));
+  for (const n of [1, 2, 3, 4]) assert.equal(await compareDiff(page, `line-${n}`), '0');
+  assert.match(await page.textContent(LOG_COMPARE), /size = 768 cells/);
+  assert.equal(await count(page, '[data-testid="log-adopt-sglang"], [data-testid="log-adopt"]'), 0, 'nothing to adopt');
+  // The SWA cache's 768 cells printed as 512: that line differs.
+  await page.fill(sel('log-text'), log.replace('(   768 cells', '(   512 cells'));
+  await click(page, 'log-read');
+  await waitText(page, 'log-status', /1 of its 4 KV lines differ/);
+  await waitDiff(page, 'line-4', '1');
+  assert.deepEqual(problems, []);
+  await context.close();
+});

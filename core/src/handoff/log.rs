@@ -5,6 +5,7 @@
 use crate::calc::evaluate;
 use crate::engines::{adopt_sglang_log, sglang_outcome};
 use crate::i18n::{en, tr};
+use crate::llamacpp::logparse::{self as lcp, LineCheck};
 use crate::scenario::PageScenario;
 use crate::sglang::logparse::{self as sglog, ParsedLog as SgLog};
 use crate::units::{fixed2, thousands};
@@ -20,13 +21,15 @@ pub enum Loaded {
     Vllm(ParsedLog),
     /// An SGLang log.
     Sglang(SgLog),
+    /// A llama.cpp log: its build and its KV lines beside kvbudget's (or why they cannot be).
+    Llamacpp(Option<u64>, std::result::Result<Vec<LineCheck>, String>),
 }
 
 /// What reading a log found: which engine's (`vllm`, `sglang`, or `none` without KV figures),
 /// the verdict's key and the sentence the page shows.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct LogStatus {
-    /// `vllm`, `sglang` or `none`.
+    /// `vllm`, `sglang`, `llamacpp` or `none`.
     pub kind: String,
     /// `started`, `refused` or `no-kv-line`.
     pub verdict: String,
@@ -162,10 +165,15 @@ pub fn sglang_compare(s: &PageScenario, p: &SgLog) -> Vec<(&'static str, String,
     ]
 }
 
-/// Reads a log (vLLM or SGLang): what it found, and what to keep for later questions.
+/// Reads a log (vLLM, SGLang or llama.cpp): what it found, and what to keep for later questions.
 pub fn read_log(text: &str) -> (LogStatus, Option<Loaded>) {
     let log = if sglog::is_sglang(text) {
         Loaded::Sglang(sglog::parse(text))
+    } else if lcp::is_llamacpp(text) {
+        Loaded::Llamacpp(
+            lcp::parse(text).build,
+            lcp::check(text).map_err(|e| e.to_string()),
+        )
     } else {
         Loaded::Vllm(logparse::parse(text))
     };
@@ -182,9 +190,23 @@ pub fn status(log: &Loaded) -> LogStatus {
             ("sglang", verdict, message)
         }
         Loaded::Vllm(p) => ("vllm", Verdict::of(p).key(), log_status(p)),
+        Loaded::Llamacpp(build, checked) => {
+            let who = build.map_or_else(|| "llama.cpp".to_string(), |b| format!("llama.cpp b{b}"));
+            match checked {
+                Ok(rows) => {
+                    let differ = rows.iter().filter(|r| r.logged != r.computed).count();
+                    let message = match differ {
+                        0 => tf!(LG_LC_AGREES, who, rows.len()),
+                        d => tf!(LG_LC_DIFFERS, who, d, rows.len()),
+                    };
+                    ("llamacpp", "started", message)
+                }
+                Err(e) => ("llamacpp", "no-kv-line", tf!(LG_LC_CANNOT, who, e)),
+            }
+        }
     };
     let found = match log {
-        Loaded::Sglang(_) => verdict != "no-kv-line",
+        Loaded::Sglang(_) | Loaded::Llamacpp(..) => verdict != "no-kv-line",
         Loaded::Vllm(p) => p.kv.is_some() || p.error.is_some() || p.available_kv_gib.is_some(),
     };
     LogStatus {
@@ -224,6 +246,22 @@ pub fn log_view(s: &PageScenario, log: &Loaded) -> LogView {
                     .collect();
             }
         }
+        // Each line the log printed beside the one kvbudget computes from its metadata.
+        Loaded::Llamacpp(_, checked) => {
+            v.rows = checked
+                .iter()
+                .flatten()
+                .enumerate()
+                .map(|(i, r)| LogRow {
+                    key: format!("line-{}", i + 1),
+                    what: (i + 1).to_string(),
+                    predicted: r.computed.clone(),
+                    printed: r.logged.clone(),
+                    difference: if r.computed == r.logged { "0" } else { "1" }.into(),
+                    ..LogRow::default()
+                })
+                .collect();
+        }
         Loaded::Sglang(p) => {
             v.rows = sglang_compare(s, p)
                 .into_iter()
@@ -256,6 +294,8 @@ pub fn adopt_log(s: &PageScenario, log: &Loaded) -> (PageScenario, Vec<String>) 
             lines.extend(notes);
             (s, lines)
         }
+        // (The page offers no adoption for it: the scenario is vLLM's or SGLang's.)
+        Loaded::Llamacpp(..) => (s.clone(), Vec::new()),
     }
 }
 
@@ -263,6 +303,6 @@ pub fn adopt_log(s: &PageScenario, log: &Loaded) -> (PageScenario, Vec<String>) 
 pub fn align_log(s: &PageScenario, log: &Loaded) -> PageScenario {
     match log {
         Loaded::Vllm(p) => align(s, p),
-        Loaded::Sglang(_) => s.clone(),
+        Loaded::Sglang(_) | Loaded::Llamacpp(..) => s.clone(),
     }
 }

@@ -62,6 +62,18 @@ fn kv_size_line(p: &ParsedLog) -> Option<(u64, u64, String, String)> {
     ))
 }
 
+/// Whether a log is llama.cpp's (its model loader's or its KV cache's lines).
+pub fn is_llamacpp(text: &str) -> bool {
+    [
+        "print_info: ",
+        "llm_load_print_meta: ",
+        "llama_kv_cache",
+        "llama_model_loader: ",
+    ]
+    .iter()
+    .any(|x| text.contains(x))
+}
+
 /// Reads a log (any timestamps or level marks before the function name are dropped).
 pub fn parse(text: &str) -> ParsedLog {
     let mut p = ParsedLog::default();
