@@ -325,11 +325,16 @@ fn verify(a: &VerifyArgs) -> Result<i32, String> {
     let parsed = logparse::parse(&text);
     let pred =
         seed::predict(l, k, h, a.dtype_bytes, a.kv_pool_gib, a.ctx).map_err(|e| e.to_string())?;
-    if parsed.kv.is_none()
-        && parsed.error.is_none()
-        && kvbudget_core::sglang::logparse::is_sglang(&text)
-    {
-        return verify_sglang(a, &text, &pred);
+    if parsed.kv.is_none() && parsed.error.is_none() {
+        if kvbudget_core::sglang::logparse::is_sglang(&text) {
+            return sglang::verify_sglang(a, &text, &pred);
+        }
+        if kvbudget_core::llamacpp::logparse::is_llamacpp(&text) {
+            return Err(format!(
+                "{0} is llama.cpp's: kvbudget llamacpp --log {0} checks it",
+                a.log
+            ));
+        }
     }
     let cached = parsed.cached_tokens(a.block_size);
     if cached.is_none() && parsed.error.is_none() {
@@ -353,33 +358,6 @@ blocks (a whole number up to 18,446,744,073,709,551,615): {line}",
     say!("{text}");
     if let (None, Some(e)) = (cached, &parsed.error) {
         eprintln!("kvbudget: {}", refusal_text(e));
-        return Ok(EXIT_REFUSED);
-    }
-    Ok(0)
-}
-
-/// `verify` on an SGLang log: the pool is `max_total_num_tokens` (else the first `#tokens`).
-fn verify_sglang(a: &VerifyArgs, text: &str, pred: &seed::SeedPrediction) -> Result<i32, String> {
-    use kvbudget_core::sglang::logparse as sg;
-    let parsed = sg::parse(text);
-    let cached = parsed.total_tokens();
-    if cached.is_none() && parsed.refusal.is_none() {
-        return Err(format!(
-            "no KV capacity line in {}: looked for {} (vLLM) or {}",
-            a.log,
-            logparse::LOOKED_FOR,
-            sg::LOOKED_FOR
-        ));
-    }
-    let report = kvbudget_core::report_json::kv_report_sglang(pred, &parsed, a.ctx as u64);
-    let out = pyjson::dumps(&report);
-    std::fs::write(&a.out, format!("{out}\n"))
-        .map_err(|e| format!("cannot write {}: {e}", a.out))?;
-    say!("{out}");
-    if let (None, Some(_)) = (cached, &parsed.refusal) {
-        eprintln!(
-            "kvbudget: SGLang refused to start: its pool got no tokens (see sglang_log.refusal)"
-        );
         return Ok(EXIT_REFUSED);
     }
     Ok(0)

@@ -1233,3 +1233,29 @@ fn llamacpp_checks_a_log() {
         stdout(&o)
     );
 }
+
+/// `verify` (the lab's twin) on a llama.cpp log names it and the command that checks it, instead
+/// of saying it found no vLLM or SGLang capacity line.
+#[test]
+fn verify_names_a_llamacpp_log() {
+    let dir = tempdir("verify-llamacpp");
+    let log = fixture("llamacpp_b8164_gpt-oss-20b.log");
+    let o = kvbudget(
+        &[
+            "verify",
+            "--log",
+            &log,
+            "--model",
+            "Qwen/Qwen3-8B",
+            "--ctx",
+            "8192",
+        ],
+        Some(&dir),
+    );
+    assert_eq!(o.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("is llama.cpp's: kvbudget llamacpp --log"),
+        "{err}"
+    );
+}

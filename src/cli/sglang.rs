@@ -339,3 +339,35 @@ pub(crate) fn sglang_cmd(a: &SglangArgs) -> Result<i32, String> {
     }
     Ok(if r.error.is_some() { EXIT_REFUSED } else { 0 })
 }
+
+/// `verify` on an SGLang log: the pool is `max_total_num_tokens` (else the first `#tokens`).
+pub(super) fn verify_sglang(
+    a: &super::VerifyArgs,
+    text: &str,
+    pred: &kvbudget_core::seed::SeedPrediction,
+) -> Result<i32, String> {
+    use kvbudget_core::sglang::logparse as sg;
+    let parsed = sg::parse(text);
+    let cached = parsed.total_tokens();
+    if cached.is_none() && parsed.refusal.is_none() {
+        return Err(format!(
+            "no KV capacity line in {}: looked for {} (vLLM) or {}",
+            a.log,
+            kvbudget_core::vllm::logparse::LOOKED_FOR,
+            sg::LOOKED_FOR
+        ));
+    }
+    let report = kvbudget_core::report_json::kv_report_sglang(pred, &parsed, a.ctx as u64);
+    let out = pyjson::dumps(&report);
+    std::fs::write(&a.out, format!("{out}\n"))
+        .map_err(|e| format!("cannot write {}: {e}", a.out))?;
+    use std::io::Write as _;
+    let _ = writeln!(std::io::stdout(), "{out}");
+    if let (None, Some(_)) = (cached, &parsed.refusal) {
+        eprintln!(
+            "kvbudget: SGLang refused to start: its pool got no tokens (see sglang_log.refusal)"
+        );
+        return Ok(EXIT_REFUSED);
+    }
+    Ok(0)
+}
