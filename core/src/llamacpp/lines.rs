@@ -1,18 +1,19 @@
 //! The lines llama.cpp prints for one KV cache, in the form of each build
 //! (`src/llama-kv-cache*.cpp`, `src/llama-context.cpp`, `src/llama.cpp` of each range).
 
-use super::{mib, Cache, Geometry, Settings};
+use super::{mib, Cache, Geometry, Recurrent, Settings, ISWA, STREAMS};
 
 /// `llama_kv_cache_init` prints `kv_size = …` through b4881, then `init` (b4882), then the
 /// cache itself (`llama_kv_cache_unified`, b5265).
 const INIT_IN_CONTEXT: u64 = 4882;
 const CACHE_PRINTS: u64 = 5265;
-/// The `size = … (cells, layers)` line replaces `kv_size = …` and `KV self size` (b5429), with
-/// `seqs` from b5441, `a/b seqs` from b5913, `%2u/%u` from b6073.
-const SIZE_LINE: u64 = 5429;
+/// The `size = … (cells, layers)` line replaces `kv_size = …` and `KV self size` with the SWA
+/// cache (b5429, [`ISWA`]), with `seqs` from b5441, `a/b seqs` with the streams (b5913,
+/// [`STREAMS`]), `%2u/%u` from b6073.
 const SEQS: u64 = 5441;
-const STREAM_SEQS: u64 = 5913;
 const NARROW_STREAMS: u64 = 6073;
+/// The recurrent state's line names `n_rs_seq` (`255582687`, b9180).
+const RS_SEQ_LINE: u64 = 9180;
 /// The context's function: `llama_init_from_model` from b4464 (`afa8a9ec9`).
 const INIT_FROM_MODEL: u64 = 4464;
 /// A DeepSeek2 cache can shift from b5137 (`daa422881`, MLA).
@@ -38,7 +39,7 @@ pub(super) fn cache(
         mib(c.v_bytes)
     );
     let total = mib(c.k_bytes + c.v_bytes);
-    if b < SIZE_LINE {
+    if b < ISWA {
         let can_shift = u8::from(b >= DEEPSEEK_SHIFTS || !g.deepseek2);
         let head = format!("kv_size = {}", c.cells);
         let kinds = format!("type_k = '{tk}', type_v = '{tv}', n_layer = {}", c.layers);
@@ -75,7 +76,7 @@ pub(super) fn cache(
     }
     let seqs = match b {
         b if b >= NARROW_STREAMS => format!(", {:2}/{} seqs", s.parallel, c.streams),
-        b if b >= STREAM_SEQS => format!(", {:2}/{:2} seqs", s.parallel, c.streams),
+        b if b >= STREAMS => format!(", {:2}/{:2} seqs", s.parallel, c.streams),
         b if b >= SEQS => format!(", {:2} seqs", s.parallel),
         _ => String::new(),
     };
@@ -84,4 +85,22 @@ pub(super) fn cache(
         c.cells, c.layers
     ));
     out
+}
+
+/// The recurrent state's line (`llama_memory_recurrent`): it names every layer, `n_layer`.
+pub(super) fn recurrent(g: &Geometry, s: &Settings, r: &Recurrent) -> String {
+    let rs_seq = if s.build >= RS_SEQ_LINE {
+        "  0 rs_seq"
+    } else {
+        ""
+    };
+    format!(
+        "llama_memory_recurrent: size = {:7.2} MiB ({:6} cells, {:3} layers, {:2} seqs{rs_seq}), R (f32): {:7.2} MiB, S (f32): {:7.2} MiB",
+        mib(r.r_bytes + r.s_bytes),
+        r.cells,
+        g.n_layer,
+        s.parallel,
+        mib(r.r_bytes),
+        mib(r.s_bytes)
+    )
 }

@@ -239,12 +239,12 @@ pub struct Settings {
 pub const FIRST_BUILD: u64 = 4409;
 /// The sliding-window layers get a cache of their own (`e298d2fbd`, "kv-cache : add SWA
 /// support"); before it every attention layer holds the whole context.
-const ISWA: u64 = 5429;
+pub(super) const ISWA: u64 = 5429;
 /// The SWA cache keeps room for the micro-batch (`-ub`), not the batch (`3600cc288`).
 const SWA_UBATCH: u64 = 5554;
 /// A stream per slot without `--kv-unified` (`225e7a143`, "high-throughput mode"); until b6071
 /// only with `LLAMA_SET_ROWS=1`, else one stream.
-const STREAMS: u64 = 5913;
+pub(super) const STREAMS: u64 = 5913;
 const STREAMS_BY_DEFAULT: u64 = 6071;
 /// No padding of the cells (`85a7d8677`, "remove KV cache size padding"); before it, 256 with
 /// flash attention (or `auto`) and 32 without.
@@ -266,8 +266,6 @@ const V_LESS_MLA: u64 = 7832;
 /// Hybrid models' caches no longer take `-np` times their size without a unified cache
 /// (allocated so from b6079 to b8024).
 const HYBRID_SLOTS_FIXED: u64 = 8025;
-/// The recurrent state's line names `n_rs_seq` (`255582687`, b9180).
-const RS_SEQ_LINE: u64 = 9180;
 
 impl Default for Settings {
     fn default() -> Self {
@@ -480,22 +478,7 @@ pub fn kv(g: &Geometry, s: &Settings, n_ctx_train: u64) -> Result<Kv> {
             s_bytes: cells * g.recurrent_layers * g.s_elems * 4,
         }
     });
-    if let Some(r) = recurrent {
-        let rs_seq = if s.build >= RS_SEQ_LINE {
-            "  0 rs_seq"
-        } else {
-            ""
-        };
-        lines.push(format!(
-            "llama_memory_recurrent: size = {:7.2} MiB ({:6} cells, {:3} layers, {:2} seqs{rs_seq}), R (f32): {:7.2} MiB, S (f32): {:7.2} MiB",
-            mib(r.r_bytes + r.s_bytes),
-            r.cells,
-            g.n_layer,
-            s.parallel,
-            mib(r.r_bytes),
-            mib(r.s_bytes)
-        ));
-    }
+    lines.extend(recurrent.map(|r| lines::recurrent(g, s, &r)));
     Ok(Kv {
         caches,
         recurrent,
