@@ -170,10 +170,8 @@ pub fn read_log(text: &str) -> (LogStatus, Option<Loaded>) {
     let log = if sglog::is_sglang(text) {
         Loaded::Sglang(sglog::parse(text))
     } else if lcp::is_llamacpp(text) {
-        Loaded::Llamacpp(
-            lcp::parse(text).build,
-            lcp::check(text).map_err(|e| e.to_string()),
-        )
+        let p = lcp::parse(text);
+        Loaded::Llamacpp(p.build, lcp::check_parsed(&p).map_err(|e| e.to_string()))
     } else {
         Loaded::Vllm(logparse::parse(text))
     };

@@ -229,7 +229,11 @@ pub struct LineCheck {
 /// The log's KV lines beside those kvbudget computes from its metadata and settings; `Err` when
 /// the log lacks what that needs or its build is not modelled.
 pub fn check(text: &str) -> Result<Vec<LineCheck>> {
-    let p = parse(text);
+    check_parsed(&parse(text))
+}
+
+/// [`check`] on a log already read.
+pub fn check_parsed(p: &ParsedLog) -> Result<Vec<LineCheck>> {
     if let Some(b) = p
         .build
         .filter(|b| !(FIRST_BUILD..=NEWEST_BUILD).contains(b))
@@ -239,7 +243,7 @@ pub fn check(text: &str) -> Result<Vec<LineCheck>> {
              b{NEWEST_BUILD}"
         )));
     }
-    let (g, s, n_ctx_train) = settings_of(&p)?;
+    let (g, s, n_ctx_train) = settings_of(p)?;
     let ours = kv(&g, &s, n_ctx_train)?.lines;
     let n = p.kv_lines.len().max(ours.len());
     Ok((0..n)
