@@ -394,10 +394,16 @@ pub fn charts(s: &PageScenario, model: &ModelSpec, context: u64, e: EngineFit<'_
         total: e.total,
         memory: e.memory,
         pool: e.pool,
+        // (The context is one of the curves' points: read there, not evaluated again.)
         fits: e
             .kvs
             .iter()
-            .map(|&kv| (kv.name().to_string(), (e.fit)(kv, context)))
+            .zip(&concurrency)
+            .map(|(&kv, c)| {
+                let at = xs.iter().position(|&x| x == context);
+                let n = at.map_or_else(|| (e.fit)(kv, context), |i| c.values[i]);
+                (kv.name().to_string(), n)
+            })
             .collect(),
         contexts: xs,
         concurrency,
