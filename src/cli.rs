@@ -14,9 +14,6 @@ use kvbudget_core::vllm::{self, KvMemory, Margin, Overhead, Scenario, Version};
 use kvbudget_core::KvError;
 use serde_json::{json, Value};
 
-mod knob_args;
-mod plan;
-
 /// `println!` that does not panic when the reader went away (`kvbudget … | head`).
 macro_rules! say {
     ($($t:tt)*) => {{
@@ -26,7 +23,9 @@ macro_rules! say {
 }
 
 pub mod engine;
+mod knob_args;
 mod llamacpp;
+mod plan;
 mod sglang;
 
 /// Exit status when the engine would refuse to start (or the log shows it refused).

@@ -124,8 +124,6 @@ pub(crate) fn engine_cmd(a: &EngineArgs) -> Result<i32, String> {
         None => None,
     };
     let (text, code) = report(e, &a.query, log.as_deref(), a.json);
-    // (Not `print!`, which panics when the reader went away: `kvbudget … | head`.)
-    use std::io::Write as _;
-    let _ = std::io::stdout().write_all(text.as_bytes());
+    say!("{}", text.trim_end_matches('\n'));
     Ok(code)
 }

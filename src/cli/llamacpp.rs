@@ -80,8 +80,7 @@ fn check_log(path: &str, json: bool) -> Result<i32, String> {
         }
         out
     };
-    use std::io::Write as _;
-    let _ = std::io::stdout().write_all(out.as_bytes());
+    say!("{}", out.trim_end_matches('\n'));
     Ok(if differs { super::EXIT_REFUSED } else { 0 })
 }
 
@@ -140,7 +139,6 @@ pub(crate) fn llamacpp_cmd(a: &LlamacppArgs) -> Result<i32, String> {
     } else {
         r.lines.join("\n") + "\n"
     };
-    use std::io::Write as _;
-    let _ = std::io::stdout().write_all(out.as_bytes());
+    say!("{}", out.trim_end_matches('\n'));
     Ok(0)
 }

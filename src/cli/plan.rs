@@ -131,22 +131,18 @@ pub(crate) fn run(a: &PlanArgs) -> Result<i32, String> {
     }
     if a.scenario.json {
         let v: Vec<_> = plans.iter().map(plan_json).collect();
-        say(&pyjson::dumps(&json!({
+        let out = pyjson::dumps(&json!({
             "sequences": need.sequences,
             "context": need.context,
             "plans": v,
-        })));
+        }));
+        say!("{out}");
     } else {
         for p in &plans {
             for l in plan_text(p, need) {
-                say(&l);
+                say!("{l}");
             }
         }
     }
     Ok(0)
-}
-
-fn say(s: &str) {
-    use std::io::Write as _;
-    let _ = writeln!(std::io::stdout(), "{s}");
 }

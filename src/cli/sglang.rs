@@ -361,8 +361,7 @@ pub(super) fn verify_sglang(
     let out = pyjson::dumps(&report);
     std::fs::write(&a.out, format!("{out}\n"))
         .map_err(|e| format!("cannot write {}: {e}", a.out))?;
-    use std::io::Write as _;
-    let _ = writeln!(std::io::stdout(), "{out}");
+    say!("{out}");
     if let (None, Some(_)) = (cached, &parsed.refusal) {
         eprintln!(
             "kvbudget: SGLang refused to start: its pool got no tokens (see sglang_log.refusal)"
