@@ -4,8 +4,17 @@
 
 use kvbudget::core::llamacpp::{kv, CacheType, FlashAttn, Geometry, Settings};
 
-fn f16() -> CacheType {
-    CacheType::parse("f16").unwrap()
+/// `full` full-attention and `swa` sliding-window layers (window `n_swa`), each caching K and V
+/// of `width` elements a token (`n_embd_k_gqa`, `n_embd_v_gqa`).
+fn layers(full: u64, swa: u64, n_swa: u64, width: u64) -> Geometry {
+    Geometry {
+        full_layers: full,
+        swa_layers: swa,
+        n_swa,
+        n_embd_k_gqa: width,
+        n_embd_v_gqa: width,
+        ..Geometry::default()
+    }
 }
 
 /// Meta-Llama-3-8B-Instruct (32 layers, 8 KV heads × 128 = 1,024 elements a layer), `-c 8192`:
@@ -15,14 +24,7 @@ fn f16() -> CacheType {
 /// (The README of a KV calculator, "Validation against llama.cpp", a 2026 build on Apple M5.)
 #[test]
 fn llama3_8b_three_ways() {
-    let g = Geometry {
-        full_layers: 32,
-        swa_layers: 0,
-        n_swa: 0,
-        n_embd_k_gqa: 1024,
-        n_embd_v_gqa: 1024,
-        ..Geometry::default()
-    };
+    let g = layers(32, 0, 0, 1024);
     let s = Settings {
         ctx: 8192,
         ..Settings::default()
@@ -63,14 +65,7 @@ fn llama3_8b_three_ways() {
 /// c3f36b2a, build 8164; and a b7217 log with `-ub 2048`.)
 #[test]
 fn gpt_oss_20b_sliding_window_cache() {
-    let g = Geometry {
-        full_layers: 12,
-        swa_layers: 12,
-        n_swa: 128,
-        n_embd_k_gqa: 512,
-        n_embd_v_gqa: 512,
-        ..Geometry::default()
-    };
+    let g = layers(12, 12, 128, 512);
     let s = Settings {
         ctx: 0,
         ..Settings::default()
@@ -107,7 +102,6 @@ fn gpt_oss_20b_sliding_window_cache() {
         ..s
     };
     assert_eq!(kv(&g, &full, 131_072).unwrap().caches[1].cells, 131_072);
-    let _ = f16();
 }
 
 /// Gemma-2-2B (13 full and 13 sliding layers of 4 KV heads × 256 = 1,024 elements, n_swa 4,096)
@@ -117,14 +111,7 @@ fn gpt_oss_20b_sliding_window_cache() {
 /// (A llama-server log of build 7445, `gemma-2-2b-it-Q4_K_M.gguf`, on Windows.)
 #[test]
 fn gemma2_2b_four_slots_one_stream() {
-    let g = Geometry {
-        full_layers: 13,
-        swa_layers: 13,
-        n_swa: 4096,
-        n_embd_k_gqa: 1024,
-        n_embd_v_gqa: 1024,
-        ..Geometry::default()
-    };
+    let g = layers(13, 13, 4096, 1024);
     let s = Settings {
         ctx: 8192,
         parallel: 4,
@@ -148,14 +135,7 @@ fn gemma2_2b_four_slots_one_stream() {
 /// reports (unslothai/unsloth PR #7530, against llama-server b10107).
 #[test]
 fn slots_pad_their_share() {
-    let g = Geometry {
-        full_layers: 1,
-        swa_layers: 0,
-        n_swa: 0,
-        n_embd_k_gqa: 128,
-        n_embd_v_gqa: 128,
-        ..Geometry::default()
-    };
+    let g = layers(1, 0, 0, 128);
     let cells = |np| {
         let s = Settings {
             ctx: 1024,
@@ -176,27 +156,10 @@ fn presets_give_their_geometry_or_a_refusal() {
     use kvbudget::core::presets;
     let g = |id: &str| Geometry::of(&presets::model(id).unwrap().spec());
     let g0 = |x: Geometry| Geometry { n_layer: 0, ..x };
-    assert_eq!(
-        g0(g("Qwen/Qwen3-8B").unwrap()),
-        Geometry {
-            full_layers: 36,
-            swa_layers: 0,
-            n_swa: 0,
-            n_embd_k_gqa: 1024,
-            n_embd_v_gqa: 1024,
-            ..Geometry::default()
-        }
-    );
+    assert_eq!(g0(g("Qwen/Qwen3-8B").unwrap()), layers(36, 0, 0, 1024));
     assert_eq!(
         g0(g("openai/gpt-oss-20b").unwrap()),
-        Geometry {
-            full_layers: 12,
-            swa_layers: 12,
-            n_swa: 128,
-            n_embd_k_gqa: 512,
-            n_embd_v_gqa: 512,
-            ..Geometry::default()
-        }
+        layers(12, 12, 128, 512)
     );
     for (id, why) in [
         ("deepseek-ai/DeepSeek-V3.2", "indexer"),
@@ -215,14 +178,7 @@ fn presets_give_their_geometry_or_a_refusal() {
 #[test]
 fn the_context_pads_before_the_slots_share_it_and_sizes_print_as_floats() {
     use kvbudget::core::llamacpp::mib;
-    let g = Geometry {
-        full_layers: 1,
-        swa_layers: 0,
-        n_swa: 0,
-        n_embd_k_gqa: 128,
-        n_embd_v_gqa: 128,
-        ..Geometry::default()
-    };
+    let g = layers(1, 0, 0, 128);
     let s = Settings {
         ctx: 1025,
         parallel: 4,
@@ -363,12 +319,7 @@ fn public_logs_check_line_by_line() {
 /// b6927–b6974 ⌊1,000 / 3⌋ = 333; from b6975 1,000 padded to 1,024, a third 341, padded: 512.
 #[test]
 fn each_build_range_shares_the_context_its_way() {
-    let g = Geometry {
-        full_layers: 1,
-        n_embd_k_gqa: 128,
-        n_embd_v_gqa: 128,
-        ..Geometry::default()
-    };
+    let g = layers(1, 0, 0, 128);
     let cells = |build, flash_attn| {
         let s = Settings {
             ctx: 1000,
