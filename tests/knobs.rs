@@ -3,39 +3,30 @@
 //! so 147,456 B per token and 2,359,296 B per 16-token block; weights 15.27 GiB as vLLM logs
 //! them; the 4090's defaults are 256 sequences and 2,048 batched tokens.
 
-use kvbudget::core::model::KvDtype;
 use kvbudget::core::presets::{self, Arch};
 use kvbudget::core::units::{Bytes, GIB};
 use kvbudget::core::vllm::plan::{plan, Need};
 use kvbudget::core::vllm::{
-    report, Engine, Knobs, KvMemory, Lora, Margin, Overhead, Report, Scenario, Speculative, Version,
+    report, Engine, KvMemory, Lora, Margin, Overhead, Report, Scenario, Speculative, Version,
 };
 use std::process::Command;
+
+mod common;
 
 fn qwen3_8b_on_4090(v: (u32, u32), util: f64, len: u64) -> Scenario {
     let gpu = presets::gpu("rtx-4090").unwrap();
     let model = presets::model("Qwen/Qwen3-8B").unwrap().spec();
     let version = Version::new(v.0, v.1);
+    let memory = KvMemory::Budget {
+        gpu_total: gpu.total,
+        util,
+        weights: model.weights,
+        overhead: Overhead::ESTIMATE,
+    };
     Scenario {
-        memory: KvMemory::Budget {
-            gpu_total: gpu.total,
-            util,
-            weights: model.weights,
-            overhead: Overhead::ESTIMATE,
-        },
-        model,
-        kv_dtype: KvDtype::Auto,
-        tp: 1,
-        pp: 1,
-        block_size: None,
-        max_model_len: Some(len),
-        max_num_seqs: None,
-        max_num_batched_tokens: None,
-        version,
         engine: Engine::V1,
-        arch: Arch::Other,
         gpu_total: Some(gpu.total),
-        knobs: Knobs::default(),
+        ..common::vllm_scenario(model, version, memory, len)
     }
 }
 
