@@ -185,6 +185,7 @@ fn a_toy_engine_gets_the_command_lines_report_and_a_log_check() {
     assert_eq!(
         check_log(
             &Toy,
+            &Toy.view(&scenario()),
             &scenario(),
             "INFO KV Cache is allocated. #tokens: 7422"
         ),

@@ -481,10 +481,11 @@ fn a_log_checked_through_the_seam_reads_a_local_model_path() {
         "model_path='/models/qwen3-8b/'",
     );
     let (s, _) = decode("?model=Qwen/Qwen3-8B&gpu=h100-sxm&sg_tokens=20480");
-    let rows = check_log(find("sglang").unwrap(), &s, &local).unwrap();
+    let sg = find("sglang").unwrap();
+    let rows = check_log(sg, &sg.view(&s), &s, &local).unwrap();
     assert!(rows.iter().all(|r| r.agrees()), "{rows:?}");
     let (other, _) = decode("?model=Qwen/Qwen3-14B&gpu=h100-sxm&sg_tokens=20480");
-    let rows = check_log(find("sglang").unwrap(), &other, &local).unwrap();
+    let rows = check_log(sg, &sg.view(&other), &other, &local).unwrap();
     let model = rows.iter().find(|r| r.what == "model").unwrap();
     assert!(!model.agrees());
     assert_eq!(model.computed, "Qwen/Qwen3-14B");

@@ -30,7 +30,7 @@ pub(crate) struct EngineArgs {
 pub fn report(e: &dyn EnginePlug, query: &str, log: Option<&str>, json: bool) -> (String, i32) {
     let (s, notices) = decode(query);
     let view = e.view(&s);
-    let checked = log.map(|text| engines::check_log(e, &s, text));
+    let checked = log.map(|text| engines::check_log(e, &view, &s, text));
     let differs = checked.iter().flatten().flatten().any(|c| !c.agrees());
     // 1: nothing to answer (settings kvbudget cannot size under this engine, or a log that is
     // not its); 3: the engine would refuse, or the log differs.

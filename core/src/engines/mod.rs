@@ -110,11 +110,15 @@ impl Checked {
     }
 }
 
-/// A log beside `engine`'s view of `s`: the model it names and the tokens it prints, each with
-/// the scenario's. `None` when the log is not the engine's.
-pub fn check_log(engine: &dyn EnginePlug, s: &PageScenario, text: &str) -> Option<Vec<Checked>> {
+/// A log beside `engine`'s `view` of `s` (which the caller has already): the model it names and
+/// the tokens it prints, each with the scenario's. `None` when the log is not the engine's.
+pub fn check_log(
+    engine: &dyn EnginePlug,
+    view: &EngineView,
+    s: &PageScenario,
+    text: &str,
+) -> Option<Vec<Checked>> {
     let logged = engine.read_log(text)?;
-    let view = engine.view(s);
     let tokens = view.stats.iter().find(|x| x.testid == "kv-tokens");
     let mut out = Vec::new();
     if let Some(m) = logged.model {
